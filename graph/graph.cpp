@@ -1,0 +1,167 @@
+#include "graph.hpp"
+
+#include <algorithm>
+#include <atomic>
+
+#include "error.hpp"
+
+namespace encore {
+
+namespace {
+std::atomic<std::uint64_t> next_graph_id{1};
+
+std::vector<node> handles(std::uint64_t graph_id, auto&& indices) {
+    std::vector<node> out;
+    for (auto index : indices) out.push_back(node{graph_id, static_cast<std::uint32_t>(index)});
+    return out;
+}
+
+// Depth-first search from `start` for `target` along out-edges; returns the path start .. target, or empty.
+// O(V+E) in the worst case: it is the cycle check of make_edge.
+std::vector<std::uint32_t> find_path(const graph::storage& g, std::uint32_t start, std::uint32_t target) {
+    constexpr auto unvisited = std::numeric_limits<std::uint32_t>::max();
+    std::vector<std::uint32_t> parent(boost::num_vertices(g), unvisited);
+    std::vector<std::uint32_t> stack{start};
+    parent[start] = start;
+    while (!stack.empty()) {
+        auto v = stack.back();
+        stack.pop_back();
+        if (v == target) {
+            std::vector<std::uint32_t> path{v};
+            while (v != start) path.push_back(v = parent[v]);
+            std::reverse(path.begin(), path.end());
+            return path;
+        }
+        for (auto e : boost::make_iterator_range(boost::out_edges(v, g))) {
+            auto w = static_cast<std::uint32_t>(boost::target(e, g));
+            if (parent[w] == unvisited) {
+                parent[w] = v;
+                stack.push_back(w);
+            }
+        }
+    }
+    return {};
+}
+} // namespace
+
+graph::graph(graph_options options) : options_(options), id_(next_graph_id++) {}
+
+graph::graph(const graph& other) : storage_(other.storage_), options_(other.options_), id_(next_graph_id++) {}
+
+graph& graph::operator=(const graph& other) {
+    if (this != &other) {
+        storage_ = other.storage_;
+        options_ = other.options_;
+        id_ = next_graph_id++;
+    }
+    return *this;
+}
+
+std::uint32_t graph::checked_index(node n, const char* role) const {
+    if (n.graph_id != id_)
+        throw error(errc::foreign_node, std::string(role) + " node " + std::to_string(n.index) +
+                                            (n.graph_id == 0 ? " is a default-constructed handle"
+                                                             : " belongs to another graph"));
+    if (n.index >= size())
+        throw error(errc::unknown_node, std::string(role) + " node " + std::to_string(n.index) +
+                                            " does not exist; the graph has " + std::to_string(size()) + " nodes");
+    return n.index;
+}
+
+node graph::add(command c, std::span<const node> dependencies) {
+    validate(c);
+    if (size() >= node::invalid_index) throw error(errc::invalid_argument, "graph is full");
+    std::vector<std::uint32_t> predecessors;
+    predecessors.reserve(dependencies.size());
+    for (const node& d : dependencies) predecessors.push_back(checked_index(d, "dependency"));
+    std::sort(predecessors.begin(), predecessors.end());
+    predecessors.erase(std::unique(predecessors.begin(), predecessors.end()), predecessors.end());
+
+    // A new node has no successors, so none of its edges can close a cycle.
+    auto v = static_cast<std::uint32_t>(boost::add_vertex(node_record{std::move(c)}, storage_));
+    for (auto p : predecessors) boost::add_edge(p, v, storage_);
+    return node{id_, v};
+}
+
+void graph::make_edge(node from, node to) {
+    auto a = checked_index(from, "source");
+    auto b = checked_index(to, "destination");
+    if (a == b) throw error(errc::self_edge, "edge from " + describe(a) + " to itself");
+    if (has_edge(from, to))
+        throw error(errc::duplicate_edge, "edge from " + describe(a) + " to " + describe(b) + " already exists");
+    if (options_.check_cycles) {
+        auto path = find_path(storage_, b, a);
+        if (!path.empty()) {
+            std::string cycle;
+            for (auto v : path) cycle += describe(v) + " -> ";
+            throw error(errc::cycle, "edge from " + describe(a) + " to " + describe(b) +
+                                         " would close the cycle " + cycle + describe(b));
+        }
+    }
+    boost::add_edge(a, b, storage_);
+}
+
+bool graph::has_edge(node from, node to) const {
+    auto a = checked_index(from, "source");
+    auto b = checked_index(to, "destination");
+    // Scan the shorter of the two adjacency lists.
+    if (boost::out_degree(a, storage_) <= boost::in_degree(b, storage_)) return boost::edge(a, b, storage_).second;
+    for (auto e : boost::make_iterator_range(boost::in_edges(b, storage_)))
+        if (boost::source(e, storage_) == a) return true;
+    return false;
+}
+
+node graph::node_at(std::uint32_t index) const { return node{id_, checked_index(node{id_, index}, "")}; }
+
+std::vector<node> graph::nodes() const {
+    std::vector<node> out(size());
+    for (std::uint32_t i = 0; i < out.size(); ++i) out[i] = node{id_, i};
+    return out;
+}
+
+std::vector<node> graph::roots() const {
+    std::vector<node> out;
+    for (auto v : boost::make_iterator_range(boost::vertices(storage_)))
+        if (boost::in_degree(v, storage_) == 0) out.push_back(node{id_, static_cast<std::uint32_t>(v)});
+    return out;
+}
+
+std::vector<node> graph::leaves() const {
+    std::vector<node> out;
+    for (auto v : boost::make_iterator_range(boost::vertices(storage_)))
+        if (boost::out_degree(v, storage_) == 0) out.push_back(node{id_, static_cast<std::uint32_t>(v)});
+    return out;
+}
+
+std::vector<node> graph::successors(node n) const {
+    return handles(id_, boost::make_iterator_range(boost::adjacent_vertices(checked_index(n, "queried"), storage_)));
+}
+
+std::vector<node> graph::predecessors(node n) const {
+    return handles(id_,
+                   boost::make_iterator_range(boost::inv_adjacent_vertices(checked_index(n, "queried"), storage_)));
+}
+
+const command& graph::command_at(node n) const { return storage_[checked_index(n, "queried")].command; }
+
+void graph::replace_command(node n, command c) {
+    auto v = checked_index(n, "updated");
+    if (kind_of(c) != kind(n))
+        throw error(errc::invalid_argument, "cannot replace the command of " + describe(v) + " by a " +
+                                                std::string(to_string(kind_of(c))) + " command");
+    validate(c);
+    storage_[v].command = std::move(c);
+}
+
+std::string graph::describe(node n) const { return describe(checked_index(n, "described")); }
+
+std::string graph::describe(std::uint32_t index) const {
+    std::string text = "node " + std::to_string(index);
+    if (index >= size()) return text;
+    const command& c = storage_[index].command;
+    text += " (" + std::string(to_string(kind_of(c)));
+    if (auto* k = std::get_if<kernel_command>(&c)) text += " '" + k->kernel->name() + "'";
+    return text + ")";
+}
+
+} // namespace encore

@@ -1,0 +1,100 @@
+// encore::kernel — a named piece of device code and how the native backend runs it.
+//
+// A kernel command refers to a kernel and carries its decomposed arguments and its range. Backends that compile
+// device code (CUDA, OpenCL, ...) find their own entry by name; the native backend calls run() once per work-item.
+// The front end wraps a SYCL lambda into a kernel whose run() forwards to the lambda.
+//
+//     struct add_one final : encore::kernel {
+//         add_one() : kernel("add_one") {}
+//         void run(const encore::work_item& it, std::span<const encore::kernel_argument> args) const override {
+//             static_cast<int*>(args[0].pointer())[it.global_id[0]] += 1;
+//         }
+//     };
+#pragma once
+
+#include <array>
+#include <cstddef>
+#include <cstdint>
+#include <cstring>
+#include <span>
+#include <string>
+#include <vector>
+
+namespace encore {
+
+// The iteration space of a kernel launch. local all-zero means "backend chooses" (a basic range launch).
+struct nd_range {
+    int dimensions = 1;
+    std::array<std::size_t, 3> global{1, 1, 1};
+    std::array<std::size_t, 3> local{0, 0, 0};
+    std::array<std::size_t, 3> offset{0, 0, 0};
+
+    bool has_local_size() const noexcept { return local[0] != 0; }
+    std::size_t global_count() const noexcept { return global[0] * global[1] * global[2]; }
+    friend bool operator==(const nd_range&, const nd_range&) = default;
+};
+
+// Throws encore::error(invalid_argument) unless dimensions is 1..3, every extent is non-zero, and, when a local
+// size is given, it divides the global size in every dimension.
+void validate(const nd_range& range);
+
+// One decomposed kernel argument, by value: the bytes the kernel receives.
+struct kernel_argument {
+    enum class kind : std::uint8_t { scalar, pointer, memory_object, local_memory };
+
+    kind type = kind::scalar;
+    std::vector<std::byte> bytes; // the value; for local_memory, empty and `local_bytes` says how much
+    std::size_t local_bytes = 0;
+
+    static kernel_argument from_pointer(const void* p);
+    template <typename T> static kernel_argument from_scalar(const T& value) {
+        kernel_argument a;
+        a.type = kind::scalar;
+        a.bytes.resize(sizeof(T));
+        std::memcpy(a.bytes.data(), &value, sizeof(T));
+        return a;
+    }
+    static kernel_argument local(std::size_t bytes);
+
+    void* pointer() const; // the value of a pointer argument
+    template <typename T> T scalar() const {
+        T value;
+        std::memcpy(&value, bytes.data(), sizeof(T));
+        return value;
+    }
+    friend bool operator==(const kernel_argument&, const kernel_argument&) = default;
+};
+
+// What a work-item sees while the native backend runs it.
+struct work_item {
+    int dimensions = 1;
+    std::array<std::size_t, 3> global_id{0, 0, 0};
+    std::array<std::size_t, 3> local_id{0, 0, 0};
+    std::array<std::size_t, 3> group_id{0, 0, 0};
+    std::array<std::size_t, 3> global_range{1, 1, 1};
+    std::array<std::size_t, 3> local_range{1, 1, 1};
+    std::array<std::size_t, 3> group_range{1, 1, 1};
+    std::array<std::size_t, 3> offset{0, 0, 0};
+    // Set by the native backend for nd_range launches: waits until every work-item of the group has reached it.
+    void (*barrier)(void* group_state) = nullptr;
+    void* group_state = nullptr;
+    // Work-group local memory of each local_memory argument, in argument order.
+    std::span<std::byte* const> local_memory{};
+};
+
+class kernel {
+public:
+    explicit kernel(std::string name) : name_(std::move(name)) {}
+    virtual ~kernel() = default;
+    kernel(const kernel&) = delete;
+    kernel& operator=(const kernel&) = delete;
+
+    const std::string& name() const noexcept { return name_; }
+    // Runs one work-item on the host. Kernels that have no host form throw errc::feature_not_supported.
+    virtual void run(const work_item& item, std::span<const kernel_argument> arguments) const = 0;
+
+private:
+    std::string name_;
+};
+
+} // namespace encore
