@@ -42,10 +42,11 @@ void write_dot(const graph& g, std::ostream& out, export_options options) {
     const graph::storage& s = g.boost_graph();
     auto vertex_writer = [&](std::ostream& o, std::size_t v) {
         const command& c = s[v].command;
-        std::string label = std::to_string(v) + ": " + detail::node_title(c);
+        // Each piece is escaped on its own; "\\n" between them is DOT's line break.
+        std::string label = escape(std::to_string(v) + ": " + detail::node_title(c));
         if (options.verbose)
-            for (const auto& [name, value] : detail::verbose_fields(c)) label += "\\n" + name + " = " + value;
-        o << "[label=\"" << escape(label) << "\", shape="
+            for (const auto& [name, value] : detail::verbose_fields(c)) label += "\\n" + escape(name + " = " + value);
+        o << "[label=\"" << label << "\", shape="
           << (kind_of(c) == command_kind::host_task ? "ellipse" : "box") << "]";
     };
     auto graph_writer = [](std::ostream& o) { o << "rankdir=TB;\n"; };
