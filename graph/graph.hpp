@@ -43,8 +43,10 @@ public:
     struct node_record {
         encore::command command;
     };
-    // Vertex descriptors are node indices (vecS); in- and out-edges are both kept (bidirectionalS).
-    using storage = boost::adjacency_list<boost::vecS, boost::vecS, boost::bidirectionalS, node_record>;
+    // Vertex descriptors are node indices (vecS); in- and out-edges are both kept (bidirectionalS). The edge list
+    // is a vector too (the last vecS): Boost's default std::list costs one allocation per edge.
+    using storage = boost::adjacency_list<boost::vecS, boost::vecS, boost::bidirectionalS, node_record,
+                                          boost::no_property, boost::no_property, boost::vecS>;
 
     explicit graph(graph_options options = {});
     // A copy is a new graph with the same nodes and edges; handles of the original do not name its nodes.

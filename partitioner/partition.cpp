@@ -20,7 +20,7 @@ partitioning partition_graph(const graph& g, std::span<const std::uint32_t> orde
         throw std::invalid_argument("partition_graph: the order has " + std::to_string(order.size()) +
                                     " nodes, the graph " + std::to_string(g.size()));
     auto group = strategy == partition_strategy::design_walk ? detail::group_by_design_walk(g, order)
-                                                             : detail::group_by_host_task_ancestry(g, order);
+                                                             : detail::group_by_host_task_layers(g, order);
     return detail::build_partitions(g, order, group);
 }
 

@@ -38,24 +38,24 @@ struct partitioning {
 };
 
 enum class partition_strategy {
-    // Encore's: device nodes are grouped by the set of host tasks they depend on. No node ever waits for a host
-    // task it does not depend on, and no two partitions could merge without creating such a wait. O(V+E) for
-    // graphs whose host tasks form few parallel branches (see partitioner/host_task_ancestry.cpp).
-    host_task_ancestry,
+    // Encore's: device nodes are grouped by host-task layer and by the latest host task of the layer below that
+    // they depend on, so parallel branches do not wait for each other's host tasks. O(V+E); see
+    // partitioner/host_task_layers.cpp.
+    host_task_layers,
     // The design document's walk, kept as the baseline that bench/partition_quality measures against.
     design_walk,
 };
 
 // `order` must be a topological order of `g` (encore::topological_order).
 partitioning partition_graph(const graph& g, std::span<const std::uint32_t> order,
-                             partition_strategy strategy = partition_strategy::host_task_ancestry);
+                             partition_strategy strategy = partition_strategy::host_task_layers);
 
 namespace detail {
 // Shared by both strategies: nodes with equal `group` labels form one partition (host tasks must carry labels of
 // their own). Builds the partition DAG, numbers it topologically and sets the in-order hints. O(V+E + P log P).
 partitioning build_partitions(const graph& g, std::span<const std::uint32_t> order,
                               std::span<const std::uint32_t> group);
-std::vector<std::uint32_t> group_by_host_task_ancestry(const graph& g, std::span<const std::uint32_t> order);
+std::vector<std::uint32_t> group_by_host_task_layers(const graph& g, std::span<const std::uint32_t> order);
 std::vector<std::uint32_t> group_by_design_walk(const graph& g, std::span<const std::uint32_t> order);
 
 inline bool is_host_task(const graph::storage& s, std::size_t v) {

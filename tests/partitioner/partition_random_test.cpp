@@ -1,8 +1,9 @@
-// The partitioner on random graphs: both strategies obey every rule; Encore's never adds a false wait and uses
-// exactly as many device partitions as there are distinct host-task ancestor sets (the fewest possible without
-// false waits), checked against a brute-force computation.
+// The partitioner on random graphs: both strategies obey every rule; Encore's groups are exactly the
+// (layer, latest host task of the layer below) classes, checked against a brute-force computation, and it adds no false
+// wait where host tasks form a chain or sit in independent branches.
 #include <doctest/doctest.h>
 
+#include <map>
 #include <random>
 #include <set>
 
@@ -32,38 +33,103 @@ graph random_graph(std::uint32_t nodes, std::uint32_t window, std::uint32_t ever
                                       .check_cycles = check_cycles});
 }
 
-// The set of host tasks each node depends on, by brute force.
-std::size_t distinct_device_ancestor_sets(const graph& g) {
+bool is_host(const graph& g, std::uint32_t v) { return g.kind(g.node_at(v)) == command_kind::host_task; }
+
+// Brute force: each node's layer (most host tasks on a path to it) and its host-task ancestors.
+struct ancestry {
+    std::vector<std::uint32_t> layer;
+    std::vector<std::set<std::uint32_t>> host_ancestors;
+};
+ancestry brute_force(const graph& g) {
     const auto& s = g.boost_graph();
-    auto order = topological_order(g);
-    std::vector<std::set<std::uint32_t>> ancestors(g.size());
-    std::set<std::set<std::uint32_t>> distinct;
-    for (auto v : order) {
+    ancestry a{std::vector<std::uint32_t>(g.size(), 0), std::vector<std::set<std::uint32_t>>(g.size())};
+    for (auto v : topological_order(g))
         for (auto u : boost::make_iterator_range(boost::inv_adjacent_vertices(v, s))) {
-            ancestors[v].insert(ancestors[u].begin(), ancestors[u].end());
-            if (g.kind(g.node_at(u)) == command_kind::host_task) ancestors[v].insert(u);
+            a.layer[v] = std::max(a.layer[v], a.layer[u] + (is_host(g, u) ? 1 : 0));
+            a.host_ancestors[v].insert(a.host_ancestors[u].begin(), a.host_ancestors[u].end());
+            if (is_host(g, u)) a.host_ancestors[v].insert(u);
         }
-        if (g.kind(g.node_at(v)) != command_kind::host_task) distinct.insert(ancestors[v]);
+    return a;
+}
+
+// The (layer, latest host task of layer - 1 it depends on, by position in `order`) class of each device node.
+std::map<std::uint32_t, std::pair<std::uint32_t, std::int64_t>> classes(const graph& g,
+                                                                        const std::vector<std::uint32_t>& order) {
+    auto a = brute_force(g);
+    std::vector<std::int64_t> position(g.size());
+    for (std::uint32_t i = 0; i < order.size(); ++i) position[order[i]] = i;
+    std::map<std::uint32_t, std::pair<std::uint32_t, std::int64_t>> out;
+    for (std::uint32_t v = 0; v < g.size(); ++v) {
+        if (is_host(g, v)) continue;
+        std::int64_t latest = -1;
+        for (auto h : a.host_ancestors[v])
+            if (a.layer[h] + 1 == a.layer[v]) latest = std::max(latest, position[h]);
+        out[v] = {a.layer[v], latest};
     }
-    return distinct.size();
+    return out;
 }
 } // namespace
 
-TEST_CASE("random graphs: rules hold, no false waits, fewest partitions without false waits") {
+TEST_CASE("random graphs: rules hold and Encore's groups are exactly the layer classes") {
     for (std::uint64_t seed = 1; seed <= 60; ++seed) {
         CAPTURE(seed);
         auto g = random_graph(300, 5 + seed % 40, 3 + seed % 12, seed);
         auto order = topological_order(g, seed % 2 ? order_strategy::breadth_first : order_strategy::reverse_depth_first);
-        auto encore_parts = partition_graph(g, order);
-        auto walk_parts = partition_graph(g, order, partition_strategy::design_walk);
-        check_partition_rules(g, encore_parts);
-        check_partition_rules(g, walk_parts);
-        CHECK(count_false_waits(g, encore_parts) == 0);
+        auto parts = partition_graph(g, order);
+        check_partition_rules(g, parts);
+        check_partition_rules(g, partition_graph(g, order, partition_strategy::design_walk));
 
-        std::size_t host_tasks = 0;
-        for (auto& p : encore_parts.partitions) host_tasks += p.host_task;
-        CHECK(encore_parts.partitions.size() - host_tasks == distinct_device_ancestor_sets(g));
+        // Two device nodes share a partition exactly when they share a class.
+        auto cls = classes(g, order);
+        std::map<std::pair<std::uint32_t, std::int64_t>, std::uint32_t> partition_of_class;
+        std::set<std::uint32_t> device_partitions;
+        for (const auto& [v, c] : cls) {
+            auto [it, inserted] = partition_of_class.try_emplace(c, parts.partition_of[v]);
+            CHECK(it->second == parts.partition_of[v]);
+            device_partitions.insert(parts.partition_of[v]);
+        }
+        CHECK(device_partitions.size() == partition_of_class.size());
     }
+}
+
+TEST_CASE("no false waits when host tasks form a chain") {
+    for (std::uint64_t seed = 1; seed <= 20; ++seed) {
+        CAPTURE(seed);
+        auto g = random_graph(400, 40, 8, seed, /*check_cycles=*/true);
+        // Chain the host tasks in index order: each later one now depends on every earlier one.
+        std::vector<node> hosts;
+        for (auto n : g.nodes())
+            if (g.kind(n) == command_kind::host_task) hosts.push_back(n);
+        for (std::size_t i = 1; i < hosts.size(); ++i)
+            if (!g.has_edge(hosts[i - 1], hosts[i])) g.make_edge(hosts[i - 1], hosts[i]);
+        auto parts = partition_graph(g, topological_order(g));
+        check_partition_rules(g, parts);
+        CHECK(count_false_waits(g, parts) == 0);
+    }
+}
+
+TEST_CASE("no false waits between independent branches, each with its own host tasks") {
+    graph g;
+    for (std::uint64_t branch = 0; branch < 6; ++branch) {
+        auto sub = random_graph(120, 20, 6, branch + 1);
+        std::uint32_t base = static_cast<std::uint32_t>(g.size());
+        for (std::uint32_t v = 0; v < sub.size(); ++v) {
+            std::vector<node> deps;
+            for (auto p : sub.predecessors(sub.node_at(v))) deps.push_back(g.node_at(base + p.index));
+            g.add(sub.command_at(sub.node_at(v)), deps);
+        }
+        // Chain this branch's host tasks so that, within the branch, no wait is false either.
+        std::vector<node> hosts;
+        for (std::uint32_t v = base; v < g.size(); ++v)
+            if (is_host(g, v)) hosts.push_back(g.node_at(v));
+        for (std::size_t i = 1; i < hosts.size(); ++i)
+            if (!g.has_edge(hosts[i - 1], hosts[i])) g.make_edge(hosts[i - 1], hosts[i]);
+    }
+    auto order = topological_order(g);
+    auto parts = partition_graph(g, order);
+    check_partition_rules(g, parts);
+    CHECK(count_false_waits(g, parts) == 0);
+    CHECK(count_false_waits(g, partition_graph(g, order, partition_strategy::design_walk)) > 0);
 }
 
 TEST_CASE("random graphs with random extra edges added by make_edge") {
@@ -79,16 +145,12 @@ TEST_CASE("random graphs with random extra edges added by make_edge") {
             } // self, duplicate and cycle edges are refused; the graph is unchanged
         }
         auto order = topological_order(g);
-        for (auto strategy : {partition_strategy::host_task_ancestry, partition_strategy::design_walk})
+        for (auto strategy : {partition_strategy::host_task_layers, partition_strategy::design_walk})
             check_partition_rules(g, partition_graph(g, order, strategy));
-        CHECK(count_false_waits(g, partition_graph(g, order)) == 0);
     }
 }
 
-TEST_CASE("many host tasks (past the exact-ancestry limit) still give valid partitions") {
-    // 40,000 nodes, every second one a host task: 20,000 host tasks > 16,384, so keys stay unpruned.
+TEST_CASE("many host tasks still give valid partitions") {
     auto g = shapes::random_dag(40'000, {.host_task_every = 2, .edges_per_node = 3, .window = 20, .seed = 3});
-    auto order = topological_order(g);
-    auto parts = partition_graph(g, order);
-    check_partition_rules(g, parts);
+    check_partition_rules(g, partition_graph(g, topological_order(g)));
 }

@@ -14,9 +14,9 @@ using encore::testing::make_host_task;
 using encore::testing::make_kernel;
 
 namespace {
-constexpr partition_strategy both[] = {partition_strategy::host_task_ancestry, partition_strategy::design_walk};
+constexpr partition_strategy both[] = {partition_strategy::host_task_layers, partition_strategy::design_walk};
 
-partitioning partitions_of(const graph& g, partition_strategy strategy = partition_strategy::host_task_ancestry) {
+partitioning partitions_of(const graph& g, partition_strategy strategy = partition_strategy::host_task_layers) {
     auto order = topological_order(g);
     auto parts = partition_graph(g, order, strategy);
     check_partition_rules(g, parts);
@@ -105,7 +105,7 @@ TEST_CASE("consecutive host tasks each get a partition") {
     }
 }
 
-TEST_CASE("the design's example: Encore groups by host-task ancestry") {
+TEST_CASE("the design's example: Encore groups by host-task layer and the host tasks below") {
     design_example x;
     auto parts = partitions_of(x.g);
     // {A, C} depend on no host task, {B, E} on HT0, {D} on HT1.
@@ -129,7 +129,7 @@ TEST_CASE("the design's example with make_edge(E, HT1): groups merge so every ru
         CHECK(part(x.ht0) < part(x.e));
         CHECK(std::binary_search(parts.partitions[part(x.ht1)].predecessors.begin(),
                                  parts.partitions[part(x.ht1)].predecessors.end(), part(x.e)));
-        if (strategy == partition_strategy::host_task_ancestry) {
+        if (strategy == partition_strategy::host_task_layers) {
             // HT1 now depends on HT0 too, so D depends on both; nothing waits for what it does not depend on.
             CHECK(sorted_groups(parts) == std::vector<std::vector<std::uint32_t>>{{0, 3}, {1}, {2, 6}, {4}, {5}});
             CHECK(count_false_waits(x.g, parts) == 0);
