@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <atomic>
 
+#include <boost/container/small_vector.hpp>
+
 #include "error.hpp"
 
 namespace encore {
@@ -71,16 +73,24 @@ std::uint32_t graph::checked_index(node n, const char* role) const {
 node graph::add(command c, std::span<const node> dependencies) {
     validate(c);
     if (size() >= node::invalid_index) throw error(errc::invalid_argument, "graph is full");
-    std::vector<std::uint32_t> predecessors;
+    // Most nodes have a handful of dependencies: keep them off the heap.
+    boost::container::small_vector<std::uint32_t, 8> predecessors;
     predecessors.reserve(dependencies.size());
     for (const node& d : dependencies) predecessors.push_back(checked_index(d, "dependency"));
     std::sort(predecessors.begin(), predecessors.end());
     predecessors.erase(std::unique(predecessors.begin(), predecessors.end()), predecessors.end());
 
-    // A new node has no successors, so none of its edges can close a cycle.
-    auto v = static_cast<std::uint32_t>(boost::add_vertex(node_record{std::move(c)}, storage_));
+    // boost::add_vertex(property, g) copies the property; adding a default vertex and moving the command in
+    // does not. A new node has no successors, so none of its edges can close a cycle.
+    auto v = static_cast<std::uint32_t>(boost::add_vertex(storage_));
+    storage_[v].command = std::move(c);
     for (auto p : predecessors) boost::add_edge(p, v, storage_);
     return node{id_, v};
+}
+
+void graph::reserve(std::size_t nodes) {
+    // Boost's adjacency_list has no reserve(); its vertex vector is a public member.
+    storage_.m_vertices.reserve(nodes);
 }
 
 void graph::make_edge(node from, node to) {

@@ -16,6 +16,7 @@ public:
         auto index = static_cast<std::uint32_t>(g_.size());
         return g_.add(next_command(index), dependencies);
     }
+    void reserve(std::size_t nodes) { g_.reserve(nodes); }
     graph take() { return std::move(g_); }
 
 private:
@@ -40,6 +41,7 @@ void require_nodes(std::uint32_t nodes, std::uint32_t minimum, const char* shape
 graph chain(std::uint32_t nodes, const options& opts) {
     require_nodes(nodes, 1, "chain");
     builder b(opts);
+    b.reserve(nodes);
     node previous = b.add({});
     for (std::uint32_t i = 1; i < nodes; ++i) previous = b.add({&previous, 1});
     return b.take();
@@ -48,6 +50,7 @@ graph chain(std::uint32_t nodes, const options& opts) {
 graph fan_out_in(std::uint32_t nodes, const options& opts) {
     require_nodes(nodes, 3, "fan_out_in");
     builder b(opts);
+    b.reserve(nodes);
     node root = b.add({});
     std::vector<node> middle;
     middle.reserve(nodes - 2);
@@ -60,6 +63,7 @@ graph random_dag(std::uint32_t nodes, const options& opts) {
     require_nodes(nodes, 1, "random_dag");
     if (opts.window == 0) throw error(errc::invalid_argument, "random_dag window must be at least 1");
     builder b(opts);
+    b.reserve(nodes);
     std::mt19937_64 random(opts.seed);
     std::vector<node> all;
     all.reserve(nodes);
@@ -80,6 +84,7 @@ graph random_dag(std::uint32_t nodes, const options& opts) {
 graph wavefront(std::uint32_t width, std::uint32_t height, const options& opts) {
     if (width == 0 || height == 0) throw error(errc::invalid_argument, "wavefront needs a non-empty grid");
     builder b(opts);
+    b.reserve(std::size_t(width) * height);
     std::vector<node> row(width), above(width);
     for (std::uint32_t j = 0; j < height; ++j) {
         for (std::uint32_t i = 0; i < width; ++i) {

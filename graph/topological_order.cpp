@@ -9,7 +9,6 @@ namespace encore {
 
 namespace {
 
-using storage = graph::storage;
 
 [[noreturn]] void throw_cycle(const graph& g, std::vector<std::uint32_t> cycle) {
     std::string text;
@@ -19,22 +18,21 @@ using storage = graph::storage;
 
 // Iterative depth-first search (a 1M-node chain must not overflow the call stack). A back edge to a node still on
 // the stack is a cycle; the stack then holds it.
-std::vector<std::uint32_t> reverse_depth_first(const graph& g) {
-    const storage& s = g.boost_graph();
-    const auto n = static_cast<std::uint32_t>(boost::num_vertices(s));
+std::vector<std::uint32_t> reverse_depth_first(const graph& g, const compact_adjacency& a) {
+    const auto n = a.size();
     enum : std::uint8_t { white, grey, black };
     std::vector<std::uint8_t> colour(n, white);
     std::vector<std::uint32_t> post_order;
     post_order.reserve(n);
     struct frame {
         std::uint32_t vertex;
-        storage::out_edge_iterator next, end;
+        const std::uint32_t *next, *end;
     };
     std::vector<frame> stack;
     for (std::uint32_t root = 0; root < n; ++root) {
         if (colour[root] != white) continue;
-        auto [b, e] = boost::out_edges(root, s);
-        stack.push_back({root, b, e});
+        auto out = a.successors(root);
+        stack.push_back({root, out.data(), out.data() + out.size()});
         colour[root] = grey;
         while (!stack.empty()) {
             frame& top = stack.back();
@@ -44,11 +42,11 @@ std::vector<std::uint32_t> reverse_depth_first(const graph& g) {
                 stack.pop_back();
                 continue;
             }
-            auto w = static_cast<std::uint32_t>(boost::target(*top.next++, s));
+            auto w = *top.next++;
             if (colour[w] == white) {
                 colour[w] = grey;
-                auto [wb, we] = boost::out_edges(w, s);
-                stack.push_back({w, wb, we});
+                auto out = a.successors(w);
+                stack.push_back({w, out.data(), out.data() + out.size()});
             } else if (colour[w] == grey) {
                 std::vector<std::uint32_t> cycle;
                 auto it = std::find_if(stack.begin(), stack.end(), [&](const frame& f) { return f.vertex == w; });
@@ -62,27 +60,31 @@ std::vector<std::uint32_t> reverse_depth_first(const graph& g) {
 }
 
 // Kahn's algorithm; the vector doubles as the FIFO queue.
-std::vector<std::uint32_t> breadth_first(const graph& g) {
-    const storage& s = g.boost_graph();
-    const auto n = static_cast<std::uint32_t>(boost::num_vertices(s));
+std::vector<std::uint32_t> breadth_first(const graph& g, const compact_adjacency& a) {
+    const auto n = a.size();
     std::vector<std::uint32_t> waiting(n);
     std::vector<std::uint32_t> order;
     order.reserve(n);
     for (std::uint32_t v = 0; v < n; ++v)
-        if ((waiting[v] = static_cast<std::uint32_t>(boost::in_degree(v, s))) == 0) order.push_back(v);
+        if ((waiting[v] = static_cast<std::uint32_t>(a.predecessors(v).size())) == 0) order.push_back(v);
     for (std::size_t head = 0; head < order.size(); ++head)
-        for (auto e : boost::make_iterator_range(boost::out_edges(order[head], s))) {
-            auto w = static_cast<std::uint32_t>(boost::target(e, s));
+        for (auto w : a.successors(order[head]))
             if (--waiting[w] == 0) order.push_back(w);
-        }
-    if (order.size() != n) return reverse_depth_first(g); // it throws, naming a cycle
+    if (order.size() != n) return reverse_depth_first(g, a); // it throws, naming a cycle
     return order;
 }
 
 } // namespace
 
+std::vector<std::uint32_t> topological_order(const graph& g, const compact_adjacency& adjacency,
+                                             order_strategy strategy) {
+    if (adjacency.size() != g.size())
+        throw error(errc::invalid_argument, "the compact adjacency was built for another graph");
+    return strategy == order_strategy::breadth_first ? breadth_first(g, adjacency) : reverse_depth_first(g, adjacency);
+}
+
 std::vector<std::uint32_t> topological_order(const graph& g, order_strategy strategy) {
-    return strategy == order_strategy::breadth_first ? breadth_first(g) : reverse_depth_first(g);
+    return topological_order(g, compact_adjacency(g), strategy);
 }
 
 } // namespace encore

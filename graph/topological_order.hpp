@@ -13,6 +13,7 @@
 #include <cstdint>
 #include <vector>
 
+#include "compact_adjacency.hpp"
 #include "graph.hpp"
 
 namespace encore {
@@ -20,6 +21,9 @@ namespace encore {
 enum class order_strategy { reverse_depth_first, breadth_first };
 
 std::vector<std::uint32_t> topological_order(const graph& g,
+                                             order_strategy strategy = order_strategy::reverse_depth_first);
+// The same on a prebuilt compact copy of g's edges (finalize builds one and shares it with the partitioner).
+std::vector<std::uint32_t> topological_order(const graph& g, const compact_adjacency& adjacency,
                                              order_strategy strategy = order_strategy::reverse_depth_first);
 
 } // namespace encore

@@ -14,31 +14,32 @@
 
 namespace encore::detail {
 
-std::vector<std::uint32_t> group_by_design_walk(const graph& g, std::span<const std::uint32_t> order) {
-    const graph::storage& s = g.boost_graph();
+std::vector<std::uint32_t> group_by_design_walk(const compact_adjacency& a, std::span<const std::uint32_t> order) {
     constexpr auto none = std::numeric_limits<std::uint32_t>::max();
-    std::vector<std::uint32_t> group(g.size(), none);
+    std::vector<std::uint32_t> group(a.size(), none);
     std::vector<std::uint32_t> stack;
     std::uint32_t c = 0;
 
     for (auto h : order) {
-        if (!is_host_task(s, h)) continue;
-        stack.assign(boost::inv_adjacent_vertices(h, s).first, boost::inv_adjacent_vertices(h, s).second);
+        if (!a.is_host_task(h)) continue;
+        auto before = a.predecessors(h);
+        stack.assign(before.begin(), before.end());
         while (!stack.empty()) {
-            auto a = stack.back();
+            auto x = stack.back();
             stack.pop_back();
-            if (is_host_task(s, a) || (group[a] != none && group[a] <= c)) continue;
-            group[a] = c;
-            for (auto p : boost::make_iterator_range(boost::inv_adjacent_vertices(a, s))) stack.push_back(p);
+            if (a.is_host_task(x) || (group[x] != none && group[x] <= c)) continue;
+            group[x] = c;
+            for (auto p : a.predecessors(x)) stack.push_back(p);
         }
         group[h] = c + 1;
-        stack.assign(boost::adjacent_vertices(h, s).first, boost::adjacent_vertices(h, s).second);
+        auto after = a.successors(h);
+        stack.assign(after.begin(), after.end());
         while (!stack.empty()) {
             auto d = stack.back();
             stack.pop_back();
-            if (is_host_task(s, d) || (group[d] != none && group[d] >= c + 2)) continue;
+            if (a.is_host_task(d) || (group[d] != none && group[d] >= c + 2)) continue;
             group[d] = c + 2;
-            for (auto w : boost::make_iterator_range(boost::adjacent_vertices(d, s))) stack.push_back(w);
+            for (auto w : a.successors(d)) stack.push_back(w);
         }
         c += 2;
     }
@@ -46,8 +47,8 @@ std::vector<std::uint32_t> group_by_design_walk(const graph& g, std::span<const 
     std::uint32_t highest = 0;
     for (auto v : order) {
         if (group[v] == none) group[v] = 0;
-        for (auto u : boost::make_iterator_range(boost::inv_adjacent_vertices(v, s))) {
-            bool across_host_task = is_host_task(s, u) || is_host_task(s, v);
+        for (auto u : a.predecessors(v)) {
+            bool across_host_task = a.is_host_task(u) || a.is_host_task(v);
             group[v] = std::max(group[v], group[u] + (across_host_task ? 1u : 0u));
         }
         highest = std::max(highest, group[v]);
@@ -55,7 +56,7 @@ std::vector<std::uint32_t> group_by_design_walk(const graph& g, std::span<const 
     // Host tasks are alone in their partitions whatever their group number.
     std::uint32_t next_host_label = highest + 1;
     for (auto v : order)
-        if (is_host_task(s, v)) group[v] = next_host_label++;
+        if (a.is_host_task(v)) group[v] = next_host_label++;
     return group;
 }
 

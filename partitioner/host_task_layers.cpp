@@ -26,27 +26,26 @@
 
 namespace encore::detail {
 
-std::vector<std::uint32_t> group_by_host_task_layers(const graph& g, std::span<const std::uint32_t> order) {
+std::vector<std::uint32_t> group_by_host_task_layers(const compact_adjacency& a, std::span<const std::uint32_t> order) {
     constexpr auto none = std::numeric_limits<std::uint32_t>::max();
-    const graph::storage& s = g.boost_graph();
-    const auto n = static_cast<std::uint32_t>(g.size());
+    const auto n = a.size();
     std::vector<std::uint32_t> position(n), layer(n, 0), latest(n, none);
     std::vector<bool> host(n);
     for (std::uint32_t i = 0; i < n; ++i) {
         position[order[i]] = i;
-        host[i] = is_host_task(s, i);
+        host[i] = a.is_host_task(i);
     }
 
     std::unordered_map<std::uint64_t, std::uint32_t> group_of_key; // (layer << 32 | latest position) -> group
     std::vector<std::uint32_t> group(n);
     for (auto v : order) {
         std::uint32_t l = 0;
-        for (auto u : boost::make_iterator_range(boost::inv_adjacent_vertices(v, s)))
+        for (auto u : a.predecessors(v))
             l = std::max(l, layer[u] + (host[u] ? 1u : 0u));
         layer[v] = l;
         if (host[v]) continue;
         std::uint32_t newest = none; // a position in `order`
-        for (auto u : boost::make_iterator_range(boost::inv_adjacent_vertices(v, s))) {
+        for (auto u : a.predecessors(v)) {
             std::uint32_t candidate = host[u] ? (layer[u] + 1 == l ? position[u] : none)
                                               : (layer[u] == l ? latest[u] : none);
             if (candidate != none && (newest == none || candidate > newest)) newest = candidate;

@@ -15,25 +15,29 @@ std::vector<std::uint32_t> partitioning::tails() const {
     return out;
 }
 
-partitioning partition_graph(const graph& g, std::span<const std::uint32_t> order, partition_strategy strategy) {
-    if (order.size() != g.size())
+partitioning partition_graph(const compact_adjacency& adjacency, std::span<const std::uint32_t> order,
+                             partition_strategy strategy) {
+    if (order.size() != adjacency.size())
         throw std::invalid_argument("partition_graph: the order has " + std::to_string(order.size()) +
-                                    " nodes, the graph " + std::to_string(g.size()));
-    auto group = strategy == partition_strategy::design_walk ? detail::group_by_design_walk(g, order)
-                                                             : detail::group_by_host_task_layers(g, order);
-    return detail::build_partitions(g, order, group);
+                                    " nodes, the graph " + std::to_string(adjacency.size()));
+    auto group = strategy == partition_strategy::design_walk ? detail::group_by_design_walk(adjacency, order)
+                                                             : detail::group_by_host_task_layers(adjacency, order);
+    return detail::build_partitions(adjacency, order, group);
+}
+
+partitioning partition_graph(const graph& g, std::span<const std::uint32_t> order, partition_strategy strategy) {
+    return partition_graph(compact_adjacency(g), order, strategy);
 }
 
 namespace detail {
 
-partitioning build_partitions(const graph& g, std::span<const std::uint32_t> order,
+partitioning build_partitions(const compact_adjacency& a, std::span<const std::uint32_t> order,
                               std::span<const std::uint32_t> group) {
-    const graph::storage& s = g.boost_graph();
     constexpr auto none = std::numeric_limits<std::uint32_t>::max();
 
     // Dense group numbers in order of first appearance along `order`.
     std::vector<std::uint32_t> dense_of_label;
-    std::vector<std::uint32_t> dense(g.size());
+    std::vector<std::uint32_t> dense(a.size());
     std::vector<std::vector<std::uint32_t>> members;
     for (auto v : order) {
         auto label = group[v];
@@ -52,7 +56,7 @@ partitioning build_partitions(const graph& g, std::span<const std::uint32_t> ord
     std::vector<std::uint32_t> waiting(count, 0), seen(count, none);
     for (std::uint32_t p = 0; p < count; ++p)
         for (auto v : members[p])
-            for (auto w : boost::make_iterator_range(boost::adjacent_vertices(v, s))) {
+            for (auto w : a.successors(v)) {
                 auto q = dense[w];
                 if (q == p || seen[q] == p) continue;
                 seen[q] = p;
@@ -77,11 +81,11 @@ partitioning build_partitions(const graph& g, std::span<const std::uint32_t> ord
 
     partitioning result;
     result.partitions.resize(count);
-    result.partition_of.resize(g.size());
+    result.partition_of.resize(a.size());
     for (std::uint32_t p = 0; p < count; ++p) {
         partition& part = result.partitions[number[p]];
         part.nodes = std::move(members[p]);
-        part.host_task = part.nodes.size() == 1 && is_host_task(s, part.nodes[0]);
+        part.host_task = part.nodes.size() == 1 && a.is_host_task(part.nodes[0]);
         for (auto q : successors[p]) {
             part.successors.push_back(number[q]);
             result.partitions[number[q]].predecessors.push_back(number[p]);
@@ -92,8 +96,10 @@ partitioning build_partitions(const graph& g, std::span<const std::uint32_t> ord
         std::sort(part.predecessors.begin(), part.predecessors.end());
         std::sort(part.successors.begin(), part.successors.end());
         part.in_order = true;
-        for (std::size_t i = 0; i + 1 < part.nodes.size() && part.in_order; ++i)
-            part.in_order = boost::edge(part.nodes[i], part.nodes[i + 1], s).second;
+        for (std::size_t i = 0; i + 1 < part.nodes.size() && part.in_order; ++i) {
+            auto next = a.successors(part.nodes[i]);
+            part.in_order = std::find(next.begin(), next.end(), part.nodes[i + 1]) != next.end();
+        }
     }
     return result;
 }

@@ -17,6 +17,7 @@
 #include <span>
 #include <vector>
 
+#include "graph/compact_adjacency.hpp"
 #include "graph/graph.hpp"
 
 namespace encore {
@@ -49,14 +50,17 @@ enum class partition_strategy {
 // `order` must be a topological order of `g` (encore::topological_order).
 partitioning partition_graph(const graph& g, std::span<const std::uint32_t> order,
                              partition_strategy strategy = partition_strategy::host_task_layers);
+// The same on a prebuilt compact copy of the graph's edges (see finalize).
+partitioning partition_graph(const compact_adjacency& adjacency, std::span<const std::uint32_t> order,
+                             partition_strategy strategy = partition_strategy::host_task_layers);
 
 namespace detail {
 // Shared by both strategies: nodes with equal `group` labels form one partition (host tasks must carry labels of
 // their own). Builds the partition DAG, numbers it topologically and sets the in-order hints. O(V+E + P log P).
-partitioning build_partitions(const graph& g, std::span<const std::uint32_t> order,
+partitioning build_partitions(const compact_adjacency& a, std::span<const std::uint32_t> order,
                               std::span<const std::uint32_t> group);
-std::vector<std::uint32_t> group_by_host_task_layers(const graph& g, std::span<const std::uint32_t> order);
-std::vector<std::uint32_t> group_by_design_walk(const graph& g, std::span<const std::uint32_t> order);
+std::vector<std::uint32_t> group_by_host_task_layers(const compact_adjacency& a, std::span<const std::uint32_t> order);
+std::vector<std::uint32_t> group_by_design_walk(const compact_adjacency& a, std::span<const std::uint32_t> order);
 
 inline bool is_host_task(const graph::storage& s, std::size_t v) {
     return kind_of(s[v].command) == command_kind::host_task;

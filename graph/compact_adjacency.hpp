@@ -1,0 +1,38 @@
+// encore::compact_adjacency — a graph's edges copied into contiguous arrays (compressed sparse rows).
+//
+// Boost's adjacency_list keeps each node's edges in their own heap vector: fine for adding nodes, slow to walk
+// once a graph outgrows the caches. finalize() copies the edges once, in index order (O(V+E), sequential reads),
+// and the topological sort and the partitioner then read two flat arrays. Built for one graph; it does not follow
+// later changes to it.
+//
+//     encore::compact_adjacency adjacency(g);
+//     for (auto w : adjacency.successors(v)) ...
+#pragma once
+
+#include <cstdint>
+#include <span>
+#include <vector>
+
+#include "graph.hpp"
+
+namespace encore {
+
+class compact_adjacency {
+public:
+    explicit compact_adjacency(const graph& g);
+
+    std::uint32_t size() const noexcept { return static_cast<std::uint32_t>(successor_offsets_.size() - 1); }
+    std::span<const std::uint32_t> successors(std::uint32_t v) const noexcept {
+        return {successors_.data() + successor_offsets_[v], successors_.data() + successor_offsets_[v + 1]};
+    }
+    std::span<const std::uint32_t> predecessors(std::uint32_t v) const noexcept {
+        return {predecessors_.data() + predecessor_offsets_[v], predecessors_.data() + predecessor_offsets_[v + 1]};
+    }
+    bool is_host_task(std::uint32_t v) const noexcept { return host_task_[v]; }
+
+private:
+    std::vector<std::uint32_t> successor_offsets_, successors_, predecessor_offsets_, predecessors_;
+    std::vector<bool> host_task_;
+};
+
+} // namespace encore

@@ -1,0 +1,40 @@
+#!/usr/bin/env bash
+# Sets up Encore on Debian 12: installs the Debian packages the build needs (only those missing; quiet;
+# idempotent) and configures the meson build directory.
+#
+#   scripts/setup.sh [meson options...]      e.g. scripts/setup.sh -Dcuda=disabled
+#
+# Environment: ENCORE_BUILD_DIR (default: build). Extra SDK packages are installed for a backend only when it is
+# asked for explicitly (-Dlevel_zero=enabled, -Dhip=enabled); CUDA comes from /usr/local/cuda and is not installed.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+packages=(build-essential pkg-config meson ninja-build
+          libboost-graph-dev libboost-context-dev libtbb-dev nlohmann-json3-dev doctest-dev graphviz
+          ocl-icd-opencl-dev opencl-headers pocl-opencl-icd)
+for option in "$@"; do
+    case "$option" in
+        -Dlevel_zero=enabled) packages+=(libze-dev) ;;
+        -Dhip=enabled) packages+=(libamdhip64-dev) ;;
+    esac
+done
+
+missing=()
+for package in "${packages[@]}"; do
+    dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed" || missing+=("$package")
+done
+if ((${#missing[@]})); then
+    sudo=""
+    [ "$(id -u)" -eq 0 ] || sudo="sudo"
+    echo "setup: installing ${missing[*]}"
+    $sudo apt-get update -qq
+    DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+fi
+
+build_dir="${ENCORE_BUILD_DIR:-build}"
+if [ -f "$build_dir/build.ninja" ]; then
+    if (($#)); then meson configure "$build_dir" "$@" >/dev/null; fi
+else
+    meson setup "$build_dir" "$@" >/dev/null
+fi
+echo "setup: configured $build_dir"
