@@ -59,6 +59,22 @@ graph& graph::operator=(const graph& other) {
     return *this;
 }
 
+graph::graph(graph&& other) noexcept : options_(other.options_), id_(other.id_) {
+    storage_.swap(other.storage_);
+    other.id_ = next_graph_id++;
+}
+
+graph& graph::operator=(graph&& other) noexcept {
+    if (this != &other) {
+        storage_.clear();
+        storage_.swap(other.storage_);
+        options_ = other.options_;
+        id_ = other.id_;
+        other.id_ = next_graph_id++;
+    }
+    return *this;
+}
+
 std::uint32_t graph::checked_index(node n, const char* role) const {
     if (n.graph_id != id_)
         throw error(errc::foreign_node, std::string(role) + " node " + std::to_string(n.index) +

@@ -51,8 +51,10 @@ public:
     // A copy is a new graph with the same nodes and edges; handles of the original do not name its nodes.
     graph(const graph& other);
     graph& operator=(const graph& other);
-    graph(graph&&) noexcept = default;
-    graph& operator=(graph&&) noexcept = default;
+    // Boost 1.74's adjacency_list has no move constructor (a defaulted one would copy every node); moving swaps
+    // the storage instead. The moved-from graph is empty and gets a new identity.
+    graph(graph&& other) noexcept;
+    graph& operator=(graph&& other) noexcept;
 
     // Adds a node that runs after every node in `dependencies` (duplicates in the list are ignored).
     node add(command c, std::span<const node> dependencies = {});

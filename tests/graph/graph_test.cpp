@@ -158,3 +158,22 @@ TEST_CASE("replace_command keeps the kind") {
     CHECK(code_of([&] { g.replace_command(a, empty_command{}); }) == errc::invalid_argument);
     CHECK(std::get<memset_command>(g.command_at(a)).value == 2);
 }
+
+TEST_CASE("a moved graph keeps its nodes and identity; the moved-from graph is empty and new") {
+    graph g;
+    auto a = g.add(empty_command{});
+    g.add(empty_command{}, {a});
+    const auto id = g.id();
+    graph moved = std::move(g);
+    CHECK(moved.size() == 2);
+    CHECK(moved.id() == id);
+    CHECK(moved.has_edge(a, moved.node_at(1)));
+    CHECK(g.size() == 0); // NOLINT(bugprone-use-after-move): the state after a move is specified here
+    CHECK(g.id() != id);
+    CHECK(code_of([&] { g.add(empty_command{}, {a}); }) == errc::foreign_node);
+    graph assigned;
+    assigned.add(empty_command{});
+    assigned = std::move(moved);
+    CHECK(assigned.size() == 2);
+    CHECK(assigned.id() == id);
+}

@@ -1,0 +1,211 @@
+#include "backend_registry.hpp"
+
+#include <dlfcn.h>
+#include <sys/stat.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <cstdlib>
+
+#include "backends/native/native_backend.hpp"
+#include "graph/error.hpp"
+
+namespace encore {
+
+namespace {
+
+std::vector<std::string> split(std::string_view text, char separator) {
+    std::vector<std::string> out;
+    while (!text.empty()) {
+        auto end = text.find(separator);
+        auto piece = text.substr(0, end);
+        while (!piece.empty() && piece.front() == ' ')
+            piece.remove_prefix(1);
+        while (!piece.empty() && piece.back() == ' ')
+            piece.remove_suffix(1);
+        if (!piece.empty()) out.emplace_back(piece);
+        if (end == std::string_view::npos) break;
+        text.remove_prefix(end + 1);
+    }
+    return out;
+}
+
+bool valid_name(std::string_view name) {
+    return !name.empty() && std::all_of(name.begin(), name.end(), [](char c) {
+        return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_' ||
+               c == '-';
+    });
+}
+
+bool is_file(const std::string& path) {
+    struct stat info {};
+    return ::stat(path.c_str(), &info) == 0 && S_ISREG(info.st_mode);
+}
+
+// The directory libencore was loaded from: plugins installed beside it are found without configuration.
+std::string library_directory() {
+    Dl_info info{};
+    if (::dladdr(reinterpret_cast<const void*>(&library_directory), &info) == 0 || !info.dli_fname) return {};
+    std::string path = info.dli_fname;
+    auto slash = path.rfind('/');
+    return slash == std::string::npos ? std::string(".") : path.substr(0, slash);
+}
+
+std::string describe_devices(const backend& b) {
+    std::string text = std::to_string(b.device_count()) + (b.device_count() == 1 ? " device" : " devices");
+    for (std::uint32_t d = 0; d < b.device_count(); ++d)
+        text += (d ? ", " : ": ") + b.properties(d).name;
+    return text;
+}
+
+// RAII for a dlopen handle.
+struct library_handle {
+    void* handle = nullptr;
+    explicit library_handle(void* h) : handle(h) {}
+    ~library_handle() {
+        if (handle) ::dlclose(handle);
+    }
+    library_handle(const library_handle&) = delete;
+    library_handle& operator=(const library_handle&) = delete;
+};
+
+} // namespace
+
+// Members in this order so that the backend, whose code lives in the library, is destroyed before dlclose.
+struct backend_registry::plugin {
+    std::string name;
+    std::unique_ptr<library_handle> library; // null for the built-in native backend
+    std::unique_ptr<encore::backend> instance;
+    ~plugin() { instance.reset(); }
+};
+
+registry_options registry_options::from_environment() {
+    registry_options options;
+    if (const char* backends = std::getenv("ENCORE_BACKENDS"); backends && *backends)
+        options.backends = backends;
+    if (const char* path = std::getenv("ENCORE_BACKEND_PATH")) options.search_path = path;
+    if (const char* trace = std::getenv("ENCORE_TRACE"))
+        options.trace = *trace && std::string_view(trace) != "0";
+    return options;
+}
+
+backend_registry::backend_registry(registry_options options) : options_(std::move(options)) {
+    if (auto own = library_directory(); !own.empty()) directories_.push_back(own);
+    for (auto& d : split(options_.search_path, ':'))
+        directories_.push_back(d);
+
+    std::string searched;
+    for (const auto& d : directories_)
+        searched += (searched.empty() ? "" : ", ") + d;
+    note("backends in order of preference: " + options_.backends +
+         "; plugins searched in: " + (searched.empty() ? "(no directory)" : searched));
+
+    std::vector<std::string> seen;
+    for (auto& name : split(options_.backends, ',')) {
+        if (std::find(seen.begin(), seen.end(), name) != seen.end()) {
+            note("backend '" + name + "': listed twice; the first place counts");
+            continue;
+        }
+        seen.push_back(name);
+        load(name);
+    }
+    if (order_.empty()) note("no backend loaded: no device is available to this process");
+}
+
+backend_registry::~backend_registry() = default;
+
+backend_registry& backend_registry::global() {
+    static backend_registry registry(registry_options::from_environment());
+    return registry;
+}
+
+void backend_registry::note(std::string line) {
+    if (options_.trace) std::fprintf(stderr, "encore: %s\n", line.c_str());
+    trace_.push_back(std::move(line));
+}
+
+void backend_registry::load(const std::string& name) {
+    const std::string prefix = "backend '" + name + "': ";
+    if (!valid_name(name)) {
+        note(prefix + "not a backend name (letters, digits, '_' and '-' only); skipped");
+        return;
+    }
+    auto entry = std::make_unique<plugin>();
+    entry->name = name;
+    if (name == "native") {
+        try {
+            entry->instance = native::make_backend();
+        } catch (const std::exception& e) {
+            note(prefix + "built in, but failed to start: " + e.what());
+            return;
+        }
+        note(prefix + "built in, " + describe_devices(*entry->instance));
+    } else {
+        const std::string file = "libencore-backend-" + name + ".so";
+        std::string path;
+        for (const auto& d : directories_)
+            if (is_file(d + "/" + file)) {
+                path = d + "/" + file;
+                break;
+            }
+        if (path.empty()) {
+            note(prefix + "not loaded: " + file + " is in none of the searched directories");
+            return;
+        }
+        void* handle = ::dlopen(path.c_str(), RTLD_NOW | RTLD_LOCAL);
+        if (!handle) {
+            const char* why = ::dlerror();
+            note(prefix + "not loaded: " + (why ? why : "dlopen failed on " + path));
+            return;
+        }
+        entry->library = std::make_unique<library_handle>(handle);
+        auto entry_point =
+            reinterpret_cast<encore_backend_entry_function>(::dlsym(handle, ENCORE_BACKEND_ENTRY_NAME));
+        if (!entry_point) {
+            note(prefix + "not loaded: " + path + " exports no " ENCORE_BACKEND_ENTRY_NAME);
+            return;
+        }
+        backend_plugin_request request;
+        try {
+            entry_point(&request);
+        } catch (const std::exception& e) {
+            note(prefix + "not loaded: " + path + " failed to start: " + e.what());
+            return;
+        } catch (...) {
+            note(prefix + "not loaded: " + path + " failed to start");
+            return;
+        }
+        if (!request.instance) {
+            note(prefix + "unavailable: " +
+                 (request.unavailable_reason.empty() ? "the plugin made no backend (interface version " +
+                                                           std::to_string(backend_interface_version) + "?)"
+                                                     : request.unavailable_reason) +
+                 " (" + path + ")");
+            return;
+        }
+        entry->instance = std::move(request.instance);
+        note(prefix + "loaded " + path + ", " + describe_devices(*entry->instance));
+    }
+    if (entry->instance->device_count() == 0) {
+        note(prefix + "has no device; not used");
+        return;
+    }
+    order_.push_back(entry->instance.get());
+    plugins_.push_back(std::move(entry));
+}
+
+backend* backend_registry::find(std::string_view name) const noexcept {
+    for (auto* b : order_)
+        if (b->name() == name) return b;
+    return nullptr;
+}
+
+std::vector<device> backend_registry::devices() const {
+    std::vector<device> out;
+    for (auto* b : order_)
+        for (std::uint32_t d = 0; d < b->device_count(); ++d)
+            out.emplace_back(*b, d);
+    return out;
+}
+
+} // namespace encore

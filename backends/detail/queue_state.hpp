@@ -1,0 +1,50 @@
+// What an encore::queue shares between its copies. Not for you: include backends/queue.hpp.
+#pragma once
+
+#include <memory>
+#include <mutex>
+#include <utility>
+#include <vector>
+
+#include "backends/queue.hpp"
+
+namespace encore::detail {
+
+// The queue's error_sink: keeps what work threw until throw_asynchronous takes it.
+class error_collector final : public error_sink {
+public:
+    void report(std::exception_ptr error) noexcept override;
+    exception_list take();
+
+private:
+    std::mutex mutex_;
+    exception_list errors_;
+};
+
+struct queue_state {
+    queue_state(const device& d, queue_properties p, async_handler h);
+    ~queue_state(); // waits for all work, then hands errors nobody took to the handler
+
+    // Under `mutex`: the wait list of a new submission (its dependencies, plus the previous submission for an
+    // in-order queue) ...
+    std::vector<event_ptr> wait_list(event_list dependencies) const;
+    // ... and the bookkeeping of the submission's event.
+    void record(const event_ptr& e);
+    // Waits for everything recorded so far (takes `mutex` briefly).
+    void wait_all();
+
+    device dev;
+    queue_properties properties;
+    async_handler handler;
+    std::shared_ptr<error_collector> errors = std::make_shared<error_collector>();
+    std::unique_ptr<backend_queue> backend;
+
+    std::mutex mutex;
+    event_ptr last;                     // the latest submission (an in-order queue's whole history)
+    std::vector<event_ptr> outstanding; // out-of-order: submissions not yet seen complete
+    std::size_t prune_at = 64;
+    // Executable graphs made for eager subgraph commands, kept until their launch completes.
+    std::vector<std::pair<event_ptr, std::shared_ptr<executable_graph>>> keep_alive;
+};
+
+} // namespace encore::detail

@@ -1,0 +1,213 @@
+#include "executable_graph.hpp"
+
+#include <mutex>
+
+#include "backends/detail/completion_event.hpp"
+#include "backends/detail/flatten.hpp"
+#include "backends/detail/host_task_pool.hpp"
+#include "backends/detail/queue_state.hpp"
+#include "graph/compact_adjacency.hpp"
+#include "graph/error.hpp"
+#include "graph/topology.hpp"
+
+namespace encore {
+
+namespace {
+
+std::string describe(const device& d) {
+    return "device '" + d.properties().name + "' of backend '" + std::string(d.backend_name()) + "'";
+}
+
+// SYCL's rules for updating a kernel node: the same kernel, and a range of the same dimensionality.
+void check_kernel_update(const std::string& node, const command& old_command, const command& new_command) {
+    const auto* before = std::get_if<kernel_command>(&old_command);
+    const auto* after = std::get_if<kernel_command>(&new_command);
+    if (!before || !after) return;
+    if (before->kernel->name() != after->kernel->name())
+        throw error(errc::invalid_argument, "update of " + node + ": the kernel must stay '" +
+                                                before->kernel->name() + "'; '" + after->kernel->name() +
+                                                "' was given");
+    if (before->range.dimensions != after->range.dimensions)
+        throw error(errc::invalid_argument, "update of " + node + ": the range must keep " +
+                                                std::to_string(before->range.dimensions) + " dimensions; " +
+                                                std::to_string(after->range.dimensions) + " were given");
+}
+
+} // namespace
+
+struct executable_graph::impl {
+    impl(const graph& g, const device& d, const finalize_options& options)
+        : dev(d), source_id(g.id()), original(g), flat(detail::flatten(original)) {
+        // One compact copy of the edges serves the topological sort and the partitioner.
+        const compact_adjacency adjacency(flat.g);
+        order = topological_order(flat.g, adjacency, options.order);
+        parts = options.partitioning ? partition_graph(adjacency, order, *options.partitioning)
+                                     : partition_graph(adjacency, order);
+        lowered.resize(parts.partitions.size());
+        for (std::size_t p = 0; p < parts.partitions.size(); ++p)
+            if (!parts.partitions[p].host_task)
+                lowered[p] = dev.owner().lower(dev.index(), flat.g, parts.partitions[p]);
+    }
+
+    ~impl() {
+        if (last) last->wait();
+    }
+
+    // Locks `mutex` once no launch is in flight; a launch may still be started between the wait and the lock,
+    // hence the loop.
+    std::unique_lock<std::mutex> lock_idle() {
+        std::unique_lock lock(mutex);
+        while (last && last->status() != event_status::complete) {
+            auto in_flight = last;
+            lock.unlock();
+            in_flight->wait();
+            lock.lock();
+        }
+        return lock;
+    }
+
+    // Under `mutex`, while idle: flat node `v` gets command `c`, in the graph and in its partition's lowered
+    // form.
+    void apply(std::uint32_t v, const command& c) {
+        flat.g.replace_command(flat.g.node_at(v), c);
+        auto p = parts.partition_of[v];
+        if (lowered[p]) lowered[p]->update(v, c); // host tasks are read from flat.g at each launch
+    }
+
+    node original_node(node n) const {
+        if (n.graph_id != source_id)
+            throw error(errc::foreign_node, "update: node " + std::to_string(n.index) +
+                                                " does not belong to the graph this executable graph was "
+                                                "finalized from");
+        return original.node_at(n.index); // throws unknown_node
+    }
+
+    device dev;
+    std::uint64_t source_id;
+    graph original;          // the snapshot, with the user's node numbering
+    detail::flat_graph flat; // what was partitioned and lowered
+    std::vector<std::uint32_t> order;
+    partitioning parts;
+    std::vector<std::unique_ptr<backend_executable>> lowered; // null for host-task partitions
+
+    std::mutex mutex;
+    event_ptr last;                          // the latest launch
+    std::vector<event_ptr> partition_events; // per launch, reused
+};
+
+executable_graph::executable_graph(const graph& g, const device& d, finalize_options options)
+    : impl_(std::make_unique<impl>(g, d, options)) {}
+
+executable_graph::~executable_graph() = default;
+executable_graph::executable_graph(executable_graph&&) noexcept = default;
+executable_graph& executable_graph::operator=(executable_graph&&) noexcept = default;
+
+const device& executable_graph::get_device() const noexcept {
+    return impl_->dev;
+}
+std::size_t executable_graph::size() const noexcept {
+    return impl_->flat.g.size();
+}
+const partitioning& executable_graph::partitions() const noexcept {
+    return impl_->parts;
+}
+
+event_ptr executable_graph::launch(detail::queue_state& q, std::vector<event_ptr> wait_list) {
+    auto& s = *impl_;
+    if (!(q.dev == s.dev))
+        throw error(errc::invalid_argument, "launch: the executable graph was finalized for " +
+                                                describe(s.dev) + ", the queue is on " + describe(q.dev));
+    std::lock_guard lock(s.mutex);
+    if (s.last && s.last->status() != event_status::complete) wait_list.push_back(s.last);
+    const bool profiling = q.properties.enable_profiling;
+    const auto count = s.parts.partitions.size();
+    event_ptr result;
+    if (count == 0) {
+        result = detail::join_events(std::move(wait_list), profiling, detail::join_kind::dependencies);
+    } else if (count == 1 && s.lowered[0]) {
+        result = s.lowered[0]->launch(*q.backend, wait_list);
+    } else {
+        // Partitions are numbered in topological order: each one's predecessors already have their events.
+        s.partition_events.assign(count, nullptr);
+        std::vector<event_ptr> predecessors;
+        for (std::size_t p = 0; p < count; ++p) {
+            const partition& part = s.parts.partitions[p];
+            std::span<const event_ptr> after = wait_list;
+            if (!part.predecessors.empty()) {
+                predecessors.clear();
+                for (auto q_index : part.predecessors)
+                    predecessors.push_back(s.partition_events[q_index]);
+                after = predecessors;
+            }
+            if (part.host_task) {
+                const auto* task =
+                    &std::get<host_task_command>(s.flat.g.boost_graph()[part.nodes[0]].command).task;
+                s.partition_events[p] =
+                    detail::launch_host_task([task] { (*task)(); }, after, q.errors, profiling);
+            } else {
+                s.partition_events[p] = s.lowered[p]->launch(*q.backend, after);
+            }
+        }
+        result = detail::join_events(s.partition_events, profiling, detail::join_kind::parts);
+    }
+    s.last = result;
+    return result;
+}
+
+void executable_graph::update(node n, command c) {
+    auto& s = *impl_;
+    node original = s.original_node(n);
+    if (kind_of(c) != s.original.kind(original))
+        throw error(errc::invalid_argument, "update of " + s.original.describe(original) + ": a " +
+                                                std::string(to_string(kind_of(c))) + " command was given");
+    validate(c);
+    check_kernel_update(s.original.describe(original), s.original.command_at(original), c);
+    if (kind_of(c) == command_kind::subgraph) {
+        // The child's nodes change: the whole-graph path checks their shape and updates each one.
+        graph updated = s.original;
+        updated.replace_command(updated.node_at(original.index), std::move(c));
+        return update(updated);
+    }
+    auto lock = s.lock_idle();
+    s.apply(s.flat.nodes_of(original.index).first, c);
+    s.original.replace_command(original, std::move(c));
+}
+
+void executable_graph::update_arguments(node n, std::vector<kernel_argument> arguments) {
+    auto& s = *impl_;
+    const auto* k = std::get_if<kernel_command>(&s.original.command_at(s.original_node(n)));
+    if (!k)
+        throw error(errc::invalid_argument,
+                    "update_arguments: " + s.original.describe(s.original_node(n)) + " is not a kernel node");
+    kernel_command updated = *k;
+    updated.arguments = std::move(arguments);
+    update(n, std::move(updated));
+}
+
+void executable_graph::update_range(node n, const nd_range& range) {
+    auto& s = *impl_;
+    const auto* k = std::get_if<kernel_command>(&s.original.command_at(s.original_node(n)));
+    if (!k)
+        throw error(errc::invalid_argument,
+                    "update_range: " + s.original.describe(s.original_node(n)) + " is not a kernel node");
+    kernel_command updated = *k;
+    updated.range = range;
+    update(n, std::move(updated));
+}
+
+void executable_graph::update(const graph& g) {
+    auto& s = *impl_;
+    require_same_topology(s.original, g);
+    auto updated = detail::flatten(g);
+    require_same_topology(s.flat.g, updated.g); // the children of subgraph nodes too
+    const auto& from = updated.g.boost_graph();
+    for (std::uint32_t v = 0; v < updated.g.size(); ++v)
+        check_kernel_update(s.flat.g.describe(v), s.flat.g.boost_graph()[v].command, from[v].command);
+    auto lock = s.lock_idle();
+    for (std::uint32_t v = 0; v < updated.g.size(); ++v)
+        s.apply(v, from[v].command);
+    for (std::uint32_t v = 0; v < g.size(); ++v)
+        s.original.replace_command(s.original.node_at(v), g.command_at(g.node_at(v)));
+}
+
+} // namespace encore

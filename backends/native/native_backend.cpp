@@ -1,0 +1,123 @@
+#include "native_backend.hpp"
+
+#include <unistd.h>
+
+#include <cstdlib>
+#include <fstream>
+#include <string>
+
+#include <oneapi/tbb/info.h>
+#include <oneapi/tbb/version.h>
+
+#include "backends/native/native_queue.hpp"
+#include "backends/native/task_list.hpp"
+#include "graph/error.hpp"
+
+namespace encore::native {
+
+namespace {
+
+// "model name" and "vendor_id" from /proc/cpuinfo, with plain fallbacks elsewhere.
+std::string cpuinfo_field(const std::string& key, std::string fallback) {
+    std::ifstream cpuinfo("/proc/cpuinfo");
+    for (std::string line; std::getline(cpuinfo, line);)
+        if (line.rfind(key, 0) == 0) {
+            auto colon = line.find(':');
+            if (colon != std::string::npos && colon + 2 <= line.size()) return line.substr(colon + 2);
+        }
+    return fallback;
+}
+
+device_properties cpu_properties() {
+    device_properties p;
+    p.name = cpuinfo_field("model name", "host CPU");
+    p.vendor = cpuinfo_field("vendor_id", "unknown vendor");
+    p.driver_version = "Encore native (oneTBB " + std::to_string(TBB_VERSION_MAJOR) + "." +
+                       std::to_string(TBB_VERSION_MINOR) + ")";
+    p.type = device_type::cpu;
+    p.compute_units = static_cast<std::uint32_t>(tbb::info::default_concurrency());
+    p.global_memory_bytes = static_cast<std::size_t>(::sysconf(_SC_PHYS_PAGES)) *
+                            static_cast<std::size_t>(::sysconf(_SC_PAGESIZE));
+    p.local_memory_bytes = std::size_t(1)
+                           << 20; // heap memory per group: any size works, this is what we promise
+    p.max_work_group_size = 4096; // each item may need a fiber stack (work_group.hpp)
+    p.allocation_alignment = 64;
+    p.profiling = true;
+    p.native_graphs = true;
+    return p;
+}
+
+} // namespace
+
+native_backend::native_backend()
+    : properties_(cpu_properties()),
+      parallelism_(tbb::global_control::max_allowed_parallelism, tbb::info::default_concurrency() + 1),
+      arena_(tbb::info::default_concurrency() + 1, 1) {}
+
+native_backend::~native_backend() {
+    std::lock_guard lock(allocations_mutex_);
+    for (auto& [pointer, bytes] : allocations_)
+        std::free(pointer); // what the program forgot to free
+}
+
+void native_backend::check_device(std::uint32_t device) const {
+    if (device != 0)
+        throw error(errc::invalid_argument, "native backend has one device (0); device " +
+                                                std::to_string(device) + " does not exist");
+}
+
+const device_properties& native_backend::properties(std::uint32_t device) const {
+    check_device(device);
+    return properties_;
+}
+
+void* native_backend::allocate(std::uint32_t device, memory_kind kind, std::size_t bytes,
+                               std::size_t alignment) {
+    check_device(device);
+    static_cast<void>(kind); // all kinds are host memory here
+    if (bytes == 0) return nullptr;
+    if (alignment == 0) alignment = properties_.allocation_alignment;
+    if ((alignment & (alignment - 1)) != 0)
+        throw error(errc::invalid_argument,
+                    "native allocation: alignment " + std::to_string(alignment) + " is not a power of two");
+    alignment = std::max(alignment, properties_.allocation_alignment);
+    const std::size_t rounded = (bytes + alignment - 1) / alignment * alignment; // aligned_alloc's rule
+    void* p = std::aligned_alloc(alignment, rounded);
+    if (!p)
+        throw error(errc::backend_failure, "native allocation of " + std::to_string(bytes) + " bytes of " +
+                                               std::string(to_string(kind)) + " memory failed");
+    std::lock_guard lock(allocations_mutex_);
+    allocations_.emplace(p, bytes);
+    return p;
+}
+
+void native_backend::deallocate(std::uint32_t device, void* pointer) {
+    check_device(device);
+    if (!pointer) return;
+    {
+        std::lock_guard lock(allocations_mutex_);
+        if (allocations_.erase(pointer) == 0)
+            throw error(errc::invalid_argument,
+                        "free: the pointer was not allocated by the native backend (or was freed already)");
+    }
+    std::free(pointer);
+}
+
+std::unique_ptr<backend_queue> native_backend::create_queue(std::uint32_t device,
+                                                            const queue_properties& properties,
+                                                            std::shared_ptr<error_sink> errors) {
+    check_device(device);
+    return std::make_unique<native_queue>(*this, properties, std::move(errors));
+}
+
+std::unique_ptr<backend_executable> native_backend::lower(std::uint32_t device, const graph& g,
+                                                          const partition& p) {
+    check_device(device);
+    return std::make_unique<task_list>(*this, g, p);
+}
+
+std::unique_ptr<backend> make_backend() {
+    return std::make_unique<native_backend>();
+}
+
+} // namespace encore::native

@@ -1,0 +1,57 @@
+// encore::native::native_backend — Encore's built-in CPU backend on oneTBB.
+//
+// One device: this machine's CPU. Every allocation, device, host or shared, is aligned host memory recorded
+// in a table (so free() can refuse foreign pointers). Work runs in one task_arena with a worker per hardware
+// thread, so a thread that submits work never has to join the arena; one more slot is kept for a thread that
+// waits for a graph launch nobody has started yet and drives it itself (task_list.hpp). oneTBB sizes its
+// worker pool for a main thread that joins in (hardware threads - 1), so the backend raises the process's
+// max_allowed_parallelism by one (a tbb::global_control it holds) to get a worker per hardware thread.
+//
+//     auto backend = encore::native::make_backend();
+//     void* p = backend->allocate(0, encore::memory_kind::shared, 4096, 64);
+#pragma once
+
+#include <cstddef>
+#include <memory>
+#include <mutex>
+#include <unordered_map>
+
+#include <oneapi/tbb/global_control.h>
+#include <oneapi/tbb/task_arena.h>
+
+#include "backends/backend.hpp"
+
+namespace encore::native {
+
+class native_backend final : public backend {
+public:
+    native_backend();
+    ~native_backend() override;
+
+    std::string_view name() const noexcept override { return "native"; }
+    std::uint32_t device_count() const noexcept override { return 1; }
+    const device_properties& properties(std::uint32_t device) const override;
+
+    void* allocate(std::uint32_t device, memory_kind kind, std::size_t bytes, std::size_t alignment) override;
+    void deallocate(std::uint32_t device, void* pointer) override;
+
+    std::unique_ptr<backend_queue> create_queue(std::uint32_t device, const queue_properties& properties,
+                                                std::shared_ptr<error_sink> errors) override;
+    std::unique_ptr<backend_executable> lower(std::uint32_t device, const graph& g,
+                                              const partition& p) override;
+
+    tbb::task_arena& arena() noexcept { return arena_; }
+
+private:
+    void check_device(std::uint32_t device) const;
+
+    device_properties properties_;
+    tbb::global_control parallelism_;
+    tbb::task_arena arena_;
+    std::mutex allocations_mutex_;
+    std::unordered_map<void*, std::size_t> allocations_; // pointer -> bytes
+};
+
+std::unique_ptr<backend> make_backend();
+
+} // namespace encore::native

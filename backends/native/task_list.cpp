@@ -1,0 +1,213 @@
+#include "task_list.hpp"
+
+#include <algorithm>
+
+#include "backends/detail/sanitizer_annotations.hpp"
+#include "backends/native/command_execution.hpp"
+#include "backends/native/detail/tbb_handoff.hpp"
+#include "backends/native/kernel_launch.hpp"
+#include "backends/native/native_backend.hpp"
+#include "backends/native/native_queue.hpp"
+#include "graph/error.hpp"
+
+namespace encore::native {
+
+// Who drives a launch: the worker that runs the enqueued launch_task, or a thread that waits for the launch's
+// event first. `ready` is set once the wait list has completed; `claimed` makes sure exactly one of them
+// drives. From the enqueue until its task has run, the claim keeps itself and the event alive (`pending`).
+struct detail::launch_claim final : encore::detail::wait_helper {
+    task_list* list;
+    encore::detail::completion_event* done; // owns this claim (as its wait_helper)
+    std::shared_ptr<error_sink> errors;
+    std::atomic<bool> ready{false}, claimed{false};
+    struct {
+        std::shared_ptr<launch_claim> claim;
+        std::shared_ptr<encore::detail::completion_event> done;
+    } pending;
+
+    launch_claim(task_list* l, encore::detail::completion_event* d, std::shared_ptr<error_sink> e)
+        : list(l), done(d), errors(std::move(e)) {}
+
+    bool claim() noexcept { return !claimed.exchange(true, std::memory_order_acq_rel); }
+    void help() noexcept override {
+        if (!ready.load(std::memory_order_acquire) || !claim()) return;
+        list->backend_.arena().execute([this] { list->run(*done, *errors); });
+    }
+};
+
+void detail::run_launch(launch_claim& claim) noexcept {
+    const auto keep = std::move(claim.pending); // released when the task is done, whoever drove the launch
+    if (claim.claim()) claim.list->run(*claim.done, *claim.errors);
+}
+
+void detail::run_ready(task_list& list, const std::uint32_t* first, std::uint32_t count,
+                       std::uint32_t grain) noexcept {
+    list.run_ready(first, count, grain);
+    ENCORE_TSAN_RELEASE(
+        list.group_.get()); // what this task did happens before the driver's group wait returns
+}
+
+task_list::task_list(native_backend& backend, const graph& g, const partition& p)
+    : backend_(backend), in_order_(p.in_order) {
+    const graph::storage& s = g.boost_graph();
+    const auto count = static_cast<std::uint32_t>(p.nodes.size());
+    local_of_.reserve(count);
+    for (std::uint32_t i = 0; i < count; ++i)
+        local_of_.emplace_back(p.nodes[i], i);
+    std::sort(local_of_.begin(), local_of_.end());
+    auto local = [&](std::uint32_t v) {
+        auto it = std::lower_bound(local_of_.begin(), local_of_.end(), std::pair{v, std::uint32_t{0}});
+        return it != local_of_.end() && it->first == v ? it->second : none;
+    };
+
+    nodes_.resize(count);
+    // Sized once: shapes_ borrow the commands, launches_ the shapes.
+    std::uint32_t kernels = 0;
+    for (auto v : p.nodes)
+        kernels += kind_of(s[v].command) == command_kind::kernel;
+    commands_.reserve(count);
+    shapes_.reserve(kernels);
+    launches_.reserve(kernels);
+    for (std::uint32_t i = 0; i < count; ++i) {
+        const command& c = s[p.nodes[i]].command;
+        switch (kind_of(c)) {
+        case command_kind::host_task:
+        case command_kind::subgraph:
+            throw error(errc::invalid_argument, "native lowering: " + g.describe(p.nodes[i]) +
+                                                    " cannot be in a device partition; the runtime runs host "
+                                                    "tasks and inlines subgraphs");
+        case command_kind::kernel:
+            check_kernel(std::get<kernel_command>(c), backend_.properties(0));
+            break;
+        default:
+            break;
+        }
+        commands_.push_back(c);
+        if (auto* k = std::get_if<kernel_command>(&commands_.back())) {
+            nodes_[i].shape = static_cast<std::uint32_t>(shapes_.size());
+            shapes_.emplace_back(*k);
+            launches_.emplace_back(shapes_.back());
+        }
+        nodes_[i].first_successor = static_cast<std::uint32_t>(successors_.size());
+        for (auto w : boost::make_iterator_range(boost::adjacent_vertices(p.nodes[i], s))) {
+            auto j = local(static_cast<std::uint32_t>(w));
+            if (j == none) continue; // an edge to another partition: the runtime orders partitions
+            successors_.push_back(j);
+        }
+        nodes_[i].successor_count =
+            static_cast<std::uint32_t>(successors_.size()) - nodes_[i].first_successor;
+    }
+    for (auto j : successors_)
+        ++nodes_[j].predecessor_count;
+    for (std::uint32_t i = 0; i < count; ++i)
+        if (nodes_[i].predecessor_count == 0) roots_.push_back(i);
+    pending_ = std::make_unique<counter[]>(count);
+    ready_ = std::make_unique<std::uint32_t[]>(successors_.size());
+    concurrency_ = static_cast<std::uint32_t>(std::max(1, backend_.arena().max_concurrency()));
+}
+
+task_list::~task_list() = default;
+
+event_ptr task_list::launch(backend_queue& queue, std::span<const event_ptr> wait_list) {
+    native_queue& q = as_native_queue(queue, "a native executable graph");
+    auto done = std::make_shared<encore::detail::completion_event>(q.properties().enable_profiling);
+    auto claim = std::make_shared<detail::launch_claim>(this, done.get(), q.errors());
+    done->set_helper(claim);
+    encore::detail::when_all(wait_list, [this, claim, done] {
+        claim->pending = {claim, done};
+        ENCORE_TSAN_RELEASE(claim.get());
+        claim->ready.store(true, std::memory_order_release);
+        backend_.arena().enqueue(detail::launch_task{claim.get()});
+    });
+    return done;
+}
+
+void task_list::update(std::uint32_t node, const command& c) {
+    auto it = std::lower_bound(local_of_.begin(), local_of_.end(), std::pair{node, std::uint32_t{0}});
+    if (it == local_of_.end() || it->first != node)
+        throw error(errc::invalid_argument,
+                    "native task list: node " + std::to_string(node) + " is not in this partition");
+    const std::uint32_t n = it->second;
+    if (kind_of(c) != kind_of(commands_[n]))
+        throw error(errc::invalid_argument, "native task list: node " + std::to_string(node) + " is a " +
+                                                std::string(to_string(kind_of(commands_[n]))) +
+                                                " command, not a " + std::string(to_string(kind_of(c))) +
+                                                " command");
+    if (auto* k = std::get_if<kernel_command>(&c)) check_kernel(*k, backend_.properties(0));
+    commands_[n] =
+        c; // the same alternative: assigned in place, so the node's shape can be re-derived in place
+    if (auto* k = std::get_if<kernel_command>(&commands_[n])) {
+        shapes_[nodes_[n].shape] = launch_shape(*k);
+        launches_[nodes_[n].shape] = compact_launch(shapes_[nodes_[n].shape]);
+    }
+}
+
+void task_list::run(encore::detail::completion_event& done, error_sink& errors) noexcept {
+    done.mark_running();
+    errors_ = &errors;
+    const auto count = static_cast<std::uint32_t>(nodes_.size());
+    if (in_order_) {
+        work_item scratch;
+        for (std::uint32_t n = 0; n < count; ++n)
+            execute_node(n, scratch);
+    } else if (count > 0) {
+        for (std::uint32_t n = 0; n < count; ++n)
+            pending_[n].value.store(nodes_[n].predecessor_count, std::memory_order_relaxed);
+        const auto roots = static_cast<std::uint32_t>(roots_.size());
+        run_ready(roots_.data(), roots, grain_for(roots));
+        group_->wait();
+        ENCORE_TSAN_ACQUIRE(group_.get());
+    }
+    errors_ = nullptr;
+    done.complete(); // the last touch: the runtime may launch again, or destroy this list, from here on
+}
+
+void task_list::run_from(std::uint32_t n) noexcept {
+    work_item scratch;
+    for (;;) {
+        execute_node(n, scratch);
+        const node_record& record = nodes_[n];
+        std::uint32_t* ready = ready_.get() + record.first_successor;
+        std::uint32_t count = 0;
+        for (std::uint32_t k = 0; k < record.successor_count; ++k) {
+            std::uint32_t s = successors_[record.first_successor + k];
+            if (pending_[s].value.fetch_sub(1, std::memory_order_acq_rel) == 1) ready[count++] = s;
+        }
+        if (count == 0) return;
+        if (count > 1) spawn_ready(ready, count - 1, grain_for(count - 1));
+        n = ready[count - 1];
+    }
+}
+
+std::uint32_t task_list::grain_for(std::uint32_t count) const noexcept {
+    return std::max<std::uint32_t>(1, count / (8 * concurrency_));
+}
+
+void task_list::run_ready(const std::uint32_t* first, std::uint32_t count, std::uint32_t grain) noexcept {
+    while (count > grain) {
+        std::uint32_t half = count / 2;
+        spawn_ready(first + half, count - half, grain);
+        count = half;
+    }
+    for (std::uint32_t i = 0; i < count; ++i)
+        run_from(first[i]);
+}
+
+void task_list::spawn_ready(const std::uint32_t* first, std::uint32_t count, std::uint32_t grain) {
+    ENCORE_TSAN_RELEASE(first);
+    group_->run(detail::ready_task{this, first, count, grain});
+}
+
+void task_list::execute_node(std::uint32_t n, work_item& scratch) noexcept {
+    try {
+        const std::uint32_t shape = nodes_[n].shape;
+        if (shape != none)
+            run_kernel(launches_[shape], scratch);
+        else
+            execute(commands_[n]);
+    } catch (...) {
+        errors_->report(std::current_exception());
+    }
+}
+
+} // namespace encore::native

@@ -1,0 +1,99 @@
+// encore::native::task_list — a partition lowered for the native backend: a prebuilt task list.
+//
+// Built once at finalize: the partition's commands in execution order, one 64-byte compact_launch per kernel
+// node (all a small kernel launch reads), each node's successors inside the partition (one flat array, CSR
+// style) and its number of predecessors. A launch resets one atomic counter per node (a plain array of
+// stores), runs the roots, and each finished node decrements its successors' counters; a node whose counter
+// reaches zero is ready. The last successor that became ready runs right away on the same thread (a chain
+// never leaves its thread); the others, written to the node's own slice of a scratch array, are spread by
+// recursive halving: the upper half is spawned as one task and the lower half split again, so a thief steals
+// half the work at once and splits it locally (O(log k) steals for k ready nodes, as in parallel_for).
+// Halving stops at a grain that leaves at least 8 pieces per thread; a piece runs its nodes one after the
+// other. A replay allocates nothing but its event and oneTBB's task objects for the work it actually spreads.
+// An in-order partition (a chain) runs as a straight loop with no counters at all. O(V+E) per launch.
+//
+// A launch runs on the backend's arena once its wait list has completed: one driver resets the counters, runs
+// the roots and waits for the group, and completes the launch's event as its very last action (the runtime
+// may start the next launch, or destroy the list, right after). The driver is enqueued as a task; a thread
+// that waits for the launch's event before a worker took that task claims it and drives the launch itself,
+// inside the arena (launch_claim), so a launch-and-wait costs no wake-up and runs on warm caches. Exceptions
+// of a node go to the launching queue's error_sink; its successors still run (as in SYCL, a failed command's
+// event completes).
+//
+//     auto list = backend.lower(0, g, parts.partitions[0]);
+//     list->launch(queue, {})->wait();
+#pragma once
+
+#include <atomic>
+#include <cstdint>
+#include <memory>
+#include <utility>
+#include <vector>
+
+#include <oneapi/tbb/task_group.h>
+
+#include "backends/backend.hpp"
+#include "backends/detail/completion_event.hpp"
+#include "backends/native/detail/tbb_handoff.hpp"
+#include "backends/native/kernel_launch.hpp"
+
+namespace encore::native {
+
+class native_backend;
+
+class task_list final : public backend_executable {
+public:
+    task_list(native_backend& backend, const graph& g, const partition& p);
+    ~task_list() override;
+
+    event_ptr launch(backend_queue& queue, std::span<const event_ptr> wait_list) override;
+    void update(std::uint32_t node, const command& c) override;
+
+    std::size_t size() const noexcept { return nodes_.size(); }
+
+private:
+    // Hot and cold apart: a replay streams node_records and launch shapes; commands are read only for nodes
+    // that are not kernels, and by update().
+    struct node_record {
+        std::uint32_t first_successor = 0;
+        std::uint32_t successor_count = 0;
+        std::uint32_t predecessor_count = 0; // inside the partition
+        std::uint32_t shape = none;          // index into shapes_, for kernel nodes
+    };
+    static constexpr std::uint32_t none = ~std::uint32_t{0};
+    friend struct detail::launch_claim;
+    friend void detail::run_launch(detail::launch_claim&) noexcept;
+    friend void detail::run_ready(task_list&, const std::uint32_t*, std::uint32_t, std::uint32_t) noexcept;
+
+    void run(encore::detail::completion_event& done, error_sink& errors) noexcept;
+    void run_from(std::uint32_t n) noexcept;
+    // Runs nodes first[0 .. count) (all ready), spawning halves while more than `grain` are left.
+    void run_ready(const std::uint32_t* first, std::uint32_t count, std::uint32_t grain) noexcept;
+    void spawn_ready(const std::uint32_t* first, std::uint32_t count, std::uint32_t grain);
+    std::uint32_t grain_for(std::uint32_t count) const noexcept;
+    void execute_node(std::uint32_t n, work_item& scratch) noexcept;
+
+    native_backend& backend_;
+    std::vector<node_record> nodes_;        // partition order
+    std::vector<command> commands_;         // partition order
+    std::vector<launch_shape> shapes_;      // kernel nodes, partition order; each borrows its command
+    std::vector<compact_launch> launches_;  // the same nodes, one line each; each borrows its shape
+    std::vector<std::uint32_t> successors_; // local indices
+    std::vector<std::uint32_t> roots_;
+    // Per launch: the successors a node made ready, in the node's slice [first_successor, +successor_count).
+    std::unique_ptr<std::uint32_t[]> ready_;
+    std::uint32_t concurrency_ = 1;
+    // One cache line per counter: threads finishing neighbouring nodes would otherwise fight over one line.
+    struct alignas(64) counter {
+        std::atomic<std::uint32_t> value;
+    };
+    std::unique_ptr<counter[]> pending_;
+    std::vector<std::pair<std::uint32_t, std::uint32_t>> local_of_; // (graph node, local index), sorted
+    bool in_order_ = false;
+    // Behind a pointer: task_group's destructor may throw, a backend_executable's may not. Never destroyed
+    // with tasks pending: run() waits for the group before completing a launch.
+    std::unique_ptr<tbb::task_group> group_ = std::make_unique<tbb::task_group>();
+    error_sink* errors_ = nullptr; // of the launch in flight
+};
+
+} // namespace encore::native

@@ -1,0 +1,185 @@
+#include "queue.hpp"
+
+#include <algorithm>
+
+#include "backends/detail/completion_event.hpp"
+#include "backends/detail/host_task_pool.hpp"
+#include "backends/detail/queue_state.hpp"
+#include "backends/executable_graph.hpp"
+#include "graph/error.hpp"
+#include "graph/graph.hpp"
+
+namespace encore {
+
+namespace detail {
+
+void error_collector::report(std::exception_ptr error) noexcept {
+    try {
+        std::lock_guard lock(mutex_);
+        errors_.push_back(std::move(error));
+    } catch (...) {
+        // Out of memory while recording an error: nothing better to do than lose it.
+    }
+}
+
+exception_list error_collector::take() {
+    std::lock_guard lock(mutex_);
+    return std::exchange(errors_, {});
+}
+
+queue_state::queue_state(const device& d, queue_properties p, async_handler h)
+    : dev(d), properties(p), handler(std::move(h)) {
+    if (properties.enable_profiling && !dev.properties().profiling)
+        throw error(errc::feature_not_supported,
+                    "queue: device '" + dev.properties().name + "' cannot record profiling timestamps");
+    backend = dev.owner().create_queue(dev.index(), properties, errors);
+}
+
+queue_state::~queue_state() {
+    wait_all();
+    keep_alive.clear();
+    auto left = errors->take();
+    if (!left.empty() && handler) try {
+            handler(std::move(left));
+        } catch (...) {
+            // A handler that throws from a queue's destruction would terminate the program: drop it instead.
+        }
+}
+
+std::vector<event_ptr> queue_state::wait_list(event_list dependencies) const {
+    std::vector<event_ptr> out;
+    out.reserve(dependencies.size() + 1);
+    for (const auto& e : dependencies)
+        if (e.state() && !e.is_complete()) out.push_back(e.state());
+    if (properties.in_order && last && last->status() != event_status::complete) out.push_back(last);
+    return out;
+}
+
+void queue_state::record(const event_ptr& e) {
+    last = e;
+    if (properties.in_order) return; // `last` completes after everything before it
+    outstanding.push_back(e);
+    if (outstanding.size() >= prune_at) {
+        std::erase_if(outstanding, [](const event_ptr& o) { return o->status() == event_status::complete; });
+        // Amortised O(1) per submission: prune again only after the list has doubled.
+        prune_at = std::max<std::size_t>(64, 2 * outstanding.size());
+    }
+    std::erase_if(keep_alive, [](const auto& k) { return k.first->status() == event_status::complete; });
+}
+
+void queue_state::wait_all() {
+    std::vector<event_ptr> pending;
+    {
+        std::lock_guard lock(mutex);
+        pending = properties.in_order ? std::vector<event_ptr>{} : outstanding;
+        if (last) pending.push_back(last);
+    }
+    for (auto& e : pending)
+        e->wait();
+    std::lock_guard lock(mutex);
+    std::erase_if(outstanding, [](const event_ptr& o) { return o->status() == event_status::complete; });
+    std::erase_if(keep_alive, [](const auto& k) { return k.first->status() == event_status::complete; });
+}
+
+} // namespace detail
+
+queue::queue() : queue(device::default_device()) {}
+
+queue::queue(queue_properties properties, async_handler handler)
+    : queue(device::default_device(), properties, std::move(handler)) {}
+
+queue::queue(const device& d, queue_properties properties, async_handler handler)
+    : state_(std::make_shared<detail::queue_state>(d, properties, std::move(handler))) {}
+
+const device& queue::get_device() const noexcept {
+    return state_->dev;
+}
+const queue_properties& queue::properties() const noexcept {
+    return state_->properties;
+}
+
+event queue::submit(command c, event_list dependencies) {
+    validate(c);
+    auto& s = *state_;
+    if (auto* sub = std::get_if<subgraph_command>(&c)) {
+        // Finalized here and launched as one unit; the queue keeps it alive until the launch completes.
+        auto child = std::make_shared<executable_graph>(*sub->child, s.dev);
+        event e = launch(*child, dependencies);
+        std::lock_guard lock(s.mutex);
+        s.keep_alive.emplace_back(e.state(), std::move(child));
+        return e;
+    }
+    std::lock_guard lock(s.mutex);
+    auto wait_list = s.wait_list(dependencies);
+    event_ptr e;
+    if (auto* h = std::get_if<host_task_command>(&c))
+        e = detail::launch_host_task(std::move(h->task), wait_list, s.errors, s.properties.enable_profiling);
+    else if (std::holds_alternative<barrier_command>(c) && dependencies.empty() && !s.properties.in_order) {
+        // A barrier without dependencies waits for everything submitted before it.
+        std::erase_if(s.outstanding,
+                      [](const event_ptr& o) { return o->status() == event_status::complete; });
+        e = s.backend->submit(std::move(c), s.outstanding);
+    } else
+        e = s.backend->submit(std::move(c), wait_list);
+    s.record(e);
+    return event(std::move(e));
+}
+
+event queue::memcpy(void* destination, const void* source, std::size_t bytes, event_list dependencies) {
+    return submit(memcpy_command{destination, source, bytes}, dependencies);
+}
+
+event queue::memset(void* destination, int value, std::size_t bytes, event_list dependencies) {
+    return submit(memset_command{destination, value, bytes}, dependencies);
+}
+
+event queue::prefetch(const void* pointer, std::size_t bytes, event_list dependencies) {
+    return submit(prefetch_command{pointer, bytes}, dependencies);
+}
+
+event queue::mem_advise(const void* pointer, std::size_t bytes, int advice, event_list dependencies) {
+    return submit(mem_advise_command{pointer, bytes, advice}, dependencies);
+}
+
+event queue::parallel_for(const nd_range& range, std::shared_ptr<const kernel> k,
+                          std::vector<kernel_argument> arguments, event_list dependencies) {
+    return submit(kernel_command{std::move(k), std::move(arguments), range}, dependencies);
+}
+
+event queue::parallel_for(const nd_range& range, std::shared_ptr<const kernel> k, event_list dependencies) {
+    return submit(kernel_command{std::move(k), {}, range}, dependencies);
+}
+
+event queue::host_task(std::function<void()> task, event_list dependencies) {
+    return submit(host_task_command{std::move(task)}, dependencies);
+}
+
+event queue::barrier(event_list dependencies) {
+    return submit(barrier_command{}, dependencies);
+}
+
+event queue::launch(executable_graph& g, event_list dependencies) {
+    auto& s = *state_;
+    std::lock_guard lock(s.mutex);
+    auto e = g.launch(s, s.wait_list(dependencies));
+    s.record(e);
+    return event(std::move(e));
+}
+
+void queue::wait() {
+    state_->wait_all();
+}
+
+void queue::wait_and_throw() {
+    wait();
+    throw_asynchronous();
+}
+
+void queue::throw_asynchronous() {
+    auto errors = state_->errors->take();
+    if (errors.empty()) return;
+    if (state_->handler) return state_->handler(std::move(errors));
+    std::rethrow_exception(errors.front());
+}
+
+} // namespace encore

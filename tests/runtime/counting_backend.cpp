@@ -1,0 +1,95 @@
+// A test plugin: libencore-backend-counting.so. It forwards every call to a native backend of its own and
+// counts the calls, so tests can see that work really went through the plugin interface. The counts are read
+// with dlsym from the loaded library (encore_counting_calls).
+#include <atomic>
+
+#include "backends/backend.hpp"
+#include "backends/native/native_backend.hpp"
+
+namespace {
+
+std::atomic<unsigned> submits{0}, lowerings{0}, launches{0}, updates{0}, allocations{0};
+
+class counting_queue final : public encore::backend_queue {
+public:
+    explicit counting_queue(std::unique_ptr<encore::backend_queue> inner) : inner_(std::move(inner)) {}
+    encore::event_ptr submit(encore::command c, std::span<const encore::event_ptr> wait_list) override {
+        ++submits;
+        return inner_->submit(std::move(c), wait_list);
+    }
+    encore::backend_queue& inner() { return *inner_; }
+
+private:
+    std::unique_ptr<encore::backend_queue> inner_;
+};
+
+class counting_executable final : public encore::backend_executable {
+public:
+    explicit counting_executable(std::unique_ptr<encore::backend_executable> inner)
+        : inner_(std::move(inner)) {}
+    encore::event_ptr launch(encore::backend_queue& q,
+                             std::span<const encore::event_ptr> wait_list) override {
+        ++launches;
+        return inner_->launch(dynamic_cast<counting_queue&>(q).inner(), wait_list);
+    }
+    void update(std::uint32_t node, const encore::command& c) override {
+        ++updates;
+        inner_->update(node, c);
+    }
+
+private:
+    std::unique_ptr<encore::backend_executable> inner_;
+};
+
+class counting_backend final : public encore::backend {
+public:
+    counting_backend() : inner_(encore::native::make_backend()), properties_(inner_->properties(0)) {
+        properties_.name = "counting " + properties_.name;
+        properties_.native_graphs = false;
+    }
+    std::string_view name() const noexcept override { return "counting"; }
+    std::uint32_t device_count() const noexcept override { return 1; }
+    const encore::device_properties& properties(std::uint32_t device) const override {
+        inner_->properties(device); // the same range check
+        return properties_;
+    }
+    void* allocate(std::uint32_t device, encore::memory_kind kind, std::size_t bytes,
+                   std::size_t alignment) override {
+        ++allocations;
+        return inner_->allocate(device, kind, bytes, alignment);
+    }
+    void deallocate(std::uint32_t device, void* pointer) override { inner_->deallocate(device, pointer); }
+    std::unique_ptr<encore::backend_queue> create_queue(std::uint32_t device,
+                                                        const encore::queue_properties& p,
+                                                        std::shared_ptr<encore::error_sink> errors) override {
+        return std::make_unique<counting_queue>(inner_->create_queue(device, p, std::move(errors)));
+    }
+    std::unique_ptr<encore::backend_executable> lower(std::uint32_t device, const encore::graph& g,
+                                                      const encore::partition& p) override {
+        ++lowerings;
+        return std::make_unique<counting_executable>(inner_->lower(device, g, p));
+    }
+
+private:
+    std::unique_ptr<encore::backend> inner_;
+    encore::device_properties properties_;
+};
+
+} // namespace
+
+extern "C" ENCORE_BACKEND_EXPORT void encore_backend_entry(encore::backend_plugin_request* request) {
+    if (request->interface_version != encore::backend_interface_version) {
+        request->unavailable_reason =
+            "built for interface version " + std::to_string(encore::backend_interface_version);
+        return;
+    }
+    request->instance = std::make_unique<counting_backend>();
+}
+
+struct encore_counting_calls {
+    unsigned submits, lowerings, launches, updates, allocations;
+};
+
+extern "C" ENCORE_BACKEND_EXPORT encore_counting_calls encore_counting_calls_so_far() {
+    return {submits.load(), lowerings.load(), launches.load(), updates.load(), allocations.load()};
+}

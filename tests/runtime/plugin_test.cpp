@@ -1,0 +1,134 @@
+// Backend plugins: the registry loads libencore-backend-<name>.so from libencore's directory and
+// ENCORE_BACKEND_PATH in ENCORE_BACKENDS order; a missing plugin or driver is a trace line, never a failure;
+// work on a plugin's device really goes through the plugin.
+#include <doctest/doctest.h>
+
+#include <dlfcn.h>
+
+#include <cstdlib>
+
+#include "runtime_support.hpp"
+
+using namespace encore;
+using namespace encore::testing;
+
+namespace {
+
+struct counting_calls {
+    unsigned submits, lowerings, launches, updates, allocations;
+};
+
+std::string plugin_directory() {
+    const char* path = std::getenv("ENCORE_BACKEND_PATH");
+    REQUIRE_MESSAGE(path != nullptr, "run through meson test: it sets ENCORE_BACKEND_PATH");
+    return path;
+}
+
+bool trace_mentions(const backend_registry& r, const std::string& text) {
+    for (const auto& line : r.trace())
+        if (line.find(text) != std::string::npos) return true;
+    return false;
+}
+
+counting_calls calls_so_far() {
+    void* plugin =
+        ::dlopen((plugin_directory() + "/libencore-backend-counting.so").c_str(), RTLD_NOW | RTLD_NOLOAD);
+    REQUIRE(plugin != nullptr);
+    auto read = reinterpret_cast<counting_calls (*)()>(::dlsym(plugin, "encore_counting_calls_so_far"));
+    const bool exported = read != nullptr;
+    REQUIRE(exported);
+    auto calls = read();
+    ::dlclose(plugin);
+    return calls;
+}
+
+} // namespace
+
+TEST_CASE("the native backend is built in and listed in ENCORE_BACKENDS order") {
+    backend_registry only_native({.backends = "native"});
+    REQUIRE(only_native.backends().size() == 1);
+    CHECK(only_native.backends()[0]->name() == "native");
+    CHECK(trace_mentions(only_native, "backend 'native': built in, 1 device"));
+    auto devices = only_native.devices();
+    REQUIRE(devices.size() == 1);
+    CHECK(devices[0].properties().type == device_type::cpu);
+    CHECK(devices[0].properties().compute_units >= 1);
+    CHECK(devices[0].properties().native_graphs);
+}
+
+TEST_CASE("the global registry follows the test environment: native first, then the counting plugin") {
+    auto& global = backend_registry::global();
+    REQUIRE(global.backends().size() == 2);
+    CHECK(global.backends()[0]->name() == "native");
+    CHECK(global.backends()[1]->name() == "counting");
+    CHECK(device::default_device().backend_name() == "native");
+    CHECK(device::all().size() == 2);
+}
+
+TEST_CASE("a plugin found on ENCORE_BACKEND_PATH is loaded in the order asked for") {
+    backend_registry r({.backends = "counting,native", .search_path = "/nonexistent:" + plugin_directory()});
+    REQUIRE(r.backends().size() == 2);
+    CHECK(r.backends()[0]->name() == "counting");
+    CHECK(r.find("native") == r.backends()[1]);
+    CHECK(trace_mentions(r, "backend 'counting': loaded " + plugin_directory() +
+                                "/libencore-backend-counting.so"));
+    CHECK(r.search_directories().back() == plugin_directory());
+}
+
+TEST_CASE("a missing plugin, a missing driver and a bad name are trace lines, not failures") {
+    backend_registry r(
+        {.backends = "cuda,nodriver,../evil,level_zero,native,native", .search_path = plugin_directory()});
+    REQUIRE(r.backends().size() == 1);
+    CHECK(r.backends()[0]->name() == "native");
+    CHECK(trace_mentions(
+        r, "backend 'cuda': not loaded: libencore-backend-cuda.so is in none of the searched directories"));
+    CHECK(trace_mentions(r, "backend 'level_zero': not loaded"));
+    CHECK(trace_mentions(r, "backend 'nodriver': unavailable: no driver: "));
+    CHECK(trace_mentions(r, "backend '../evil': not a backend name"));
+    CHECK(trace_mentions(r, "backend 'native': listed twice"));
+
+    backend_registry none({.backends = "cuda"});
+    CHECK(none.backends().empty());
+    CHECK(none.devices().empty());
+    CHECK(trace_mentions(none, "no backend loaded"));
+}
+
+TEST_CASE("the environment configures the registry") {
+    const std::string saved_backends = std::getenv("ENCORE_BACKENDS"), saved_path = plugin_directory();
+    ::setenv("ENCORE_BACKENDS", "opencl,native", 1);
+    ::setenv("ENCORE_BACKEND_PATH", "/a:/b", 1);
+    ::setenv("ENCORE_TRACE", "0", 1);
+    auto options = registry_options::from_environment();
+    CHECK(options.backends == "opencl,native");
+    CHECK(options.search_path == "/a:/b");
+    CHECK_FALSE(options.trace);
+    ::setenv("ENCORE_TRACE", "1", 1);
+    CHECK(registry_options::from_environment().trace);
+    ::unsetenv("ENCORE_TRACE");
+    ::unsetenv("ENCORE_BACKENDS");
+    CHECK(registry_options::from_environment().backends == "cuda,hip,level_zero,opencl,native");
+    ::setenv("ENCORE_BACKENDS", saved_backends.c_str(), 1);
+    ::setenv("ENCORE_BACKEND_PATH", saved_path.c_str(), 1);
+}
+
+TEST_CASE("work on the plugin's device goes through the plugin") {
+    const device counting = device::all().at(1);
+    REQUIRE(counting.backend_name() == "counting");
+    auto before = calls_so_far();
+    queue q(counting);
+    usm_array<int> x(4, counting);
+    q.submit(add_command(x.data(), 2, 4)).wait();
+    graph g;
+    auto k = g.add(add_command(x.data(), 1, 4));
+    executable_graph exec(g, counting);
+    q.launch(exec).wait();
+    exec.update_arguments(k, {kernel_argument::from_pointer(x.data()), kernel_argument::from_scalar(10)});
+    q.launch(exec).wait();
+    CHECK(x[3] == 13);
+    auto after = calls_so_far();
+    CHECK(after.allocations == before.allocations + 1);
+    CHECK(after.submits == before.submits + 1);
+    CHECK(after.lowerings == before.lowerings + 1);
+    CHECK(after.launches == before.launches + 2);
+    CHECK(after.updates == before.updates + 1);
+}

@@ -1,0 +1,256 @@
+// encore::queue: every command type eagerly, in-order and out-of-order ordering checked by effects, barriers,
+// host tasks that never block the submitter, and cross-queue dependencies. Each body runs on every device.
+#include <doctest/doctest.h>
+
+#include <algorithm>
+#include <cstring>
+#include <mutex>
+#include <numeric>
+
+#include "runtime_support.hpp"
+
+using namespace encore;
+using namespace encore::testing;
+
+TEST_CASE("every command type runs eagerly and has its effect") {
+    for (const auto& d : devices_under_test()) {
+        INFO(name_of(d));
+        queue q(d);
+        usm_array<int> a(64, d), b(64, d);
+        std::iota(a.data(), a.data() + 64, 0);
+
+        q.submit(add_command(a.data(), 100, 64)).wait();
+        CHECK(a[0] == 100);
+        CHECK(a[63] == 163);
+
+        q.memcpy(b.data(), a.data(), 64 * sizeof(int)).wait();
+        CHECK(b.values() == a.values());
+
+        q.memset(b.data(), 0, 64 * sizeof(int)).wait();
+        CHECK(std::all_of(b.data(), b.data() + 64, [](int v) { return v == 0; }));
+
+        q.fill(b.data(), 7, 32).wait();
+        CHECK(b[0] == 7);
+        CHECK(b[31] == 7);
+        CHECK(b[32] == 0);
+
+        auto source = std::make_shared<buffer>(64), destination = std::make_shared<buffer>(64);
+        std::memset(source->data(), 0x5a, 64);
+        q.submit(copy_command{source, 8, destination, 16, 32}).wait();
+        CHECK(destination->data()[15] == std::byte{0});
+        CHECK(destination->data()[16] == std::byte{0x5a});
+        CHECK(destination->data()[47] == std::byte{0x5a});
+        CHECK(destination->data()[48] == std::byte{0});
+
+        q.prefetch(a.data(), 64 * sizeof(int)).wait();
+        q.mem_advise(a.data(), 64 * sizeof(int), 0).wait();
+        CHECK(a[5] == 105); // hints change no data
+
+        int ran = 0;
+        q.host_task([&ran] { ran = 1; }).wait();
+        CHECK(ran == 1);
+
+        q.barrier().wait();
+        q.submit(empty_command{}).wait();
+
+        auto child = std::make_shared<graph>();
+        auto first = child->add(memset_command{b.data(), 0, 64 * sizeof(int)});
+        child->add(add_command(b.data(), 9, 4), {first});
+        q.submit(subgraph_command{child}).wait();
+        CHECK(b[0] == 9);
+        CHECK(b[3] == 9);
+        CHECK(b[4] == 0);
+        q.wait_and_throw();
+    }
+}
+
+TEST_CASE("an in-order queue runs commands in submission order") {
+    for (const auto& d : devices_under_test()) {
+        INFO(name_of(d));
+        queue q(d, {.in_order = true});
+        usm_array<unsigned> x(1, d);
+        std::vector<int> seen;
+        // x = 3x + i, alternately in a kernel and in a host task: any reordering changes the result.
+        auto step = make_kernel("step", [](const work_item&, std::span<const kernel_argument> args) {
+            auto* p = static_cast<unsigned*>(args[0].pointer());
+            *p = 3u * *p + args[1].scalar<unsigned>();
+        });
+        unsigned expected = 0;
+        for (int i = 0; i < 200; ++i) {
+            if (i % 2 == 0)
+                q.parallel_for(
+                    range(1), step,
+                    {kernel_argument::from_pointer(x.data()), kernel_argument::from_scalar(unsigned(i))});
+            else
+                q.host_task([&x, &seen, i] {
+                    x[0] = 3u * x[0] + unsigned(i);
+                    seen.push_back(i);
+                });
+            expected = 3u * expected + unsigned(i);
+        }
+        q.wait();
+        CHECK(x[0] == expected);
+        CHECK(seen.size() == 100);
+        CHECK(std::is_sorted(seen.begin(), seen.end()));
+    }
+}
+
+TEST_CASE("an out-of-order queue orders commands by their dependencies") {
+    for (const auto& d : devices_under_test()) {
+        INFO(name_of(d));
+        queue q(d);
+        usm_array<unsigned> x(1, d);
+        auto step = make_kernel("step", [](const work_item&, std::span<const kernel_argument> args) {
+            auto* p = static_cast<unsigned*>(args[0].pointer());
+            *p = 3u * *p + args[1].scalar<unsigned>();
+        });
+        event previous;
+        unsigned expected = 0;
+        for (int i = 0; i < 300; ++i) {
+            previous = i % 3 == 2 ? q.host_task([&x, i] { x[0] = 3u * x[0] + unsigned(i); }, previous)
+                                  : q.parallel_for(range(1), step,
+                                                   {kernel_argument::from_pointer(x.data()),
+                                                    kernel_argument::from_scalar(unsigned(i))},
+                                                   previous);
+            expected = 3u * expected + unsigned(i);
+        }
+        previous.wait();
+        CHECK(x[0] == expected);
+    }
+}
+
+TEST_CASE("a kernel without arguments can follow dependencies") {
+    for (const auto& d : devices_under_test()) {
+        INFO(name_of(d));
+        queue q(d);
+        usm_array<int> x(8, d);
+        auto set = q.memset(x.data(), 0, 8 * sizeof(int));
+        auto fill = q.host_task([&x] { x[7] = 7; }, set);
+        int* data = x.data();
+        auto doubled = make_kernel("double", [data](const work_item& it) { data[it.global_id[0]] *= 2; });
+        q.parallel_for(range(8), doubled, {set, fill}).wait();
+        CHECK(x[7] == 14);
+        CHECK(x[0] == 0);
+    }
+}
+
+TEST_CASE("independent commands of an out-of-order queue may all be in flight") {
+    for (const auto& d : devices_under_test()) {
+        INFO(name_of(d));
+        queue q(d);
+        rendezvous meet;
+        bool met_a = false, met_b = false;
+        auto a = q.host_task([&] { met_a = meet.arrive_and_wait(); });
+        auto b = q.host_task([&] { met_b = meet.arrive_and_wait(); });
+        event::wait({a, b});
+        CHECK(met_a);
+        CHECK(met_b);
+    }
+}
+
+TEST_CASE("a barrier without dependencies waits for everything submitted before it") {
+    for (const auto& d : devices_under_test()) {
+        INFO(name_of(d));
+        queue q(d);
+        gate release;
+        std::atomic<bool> done{false};
+        q.host_task([&] {
+            release.wait();
+            done = true;
+        });
+        q.memset(nullptr, 0, 0);
+        auto after = q.barrier();
+        CHECK_FALSE(after.is_complete()); // the host task cannot finish before the gate opens
+        release.open();
+        after.wait();
+        CHECK(done.load());
+    }
+}
+
+TEST_CASE("a barrier with dependencies waits only for them") {
+    for (const auto& d : devices_under_test()) {
+        INFO(name_of(d));
+        queue q(d);
+        gate release;
+        q.host_task([&] { release.wait(); });
+        int value = 0;
+        auto e = q.host_task([&] { value = 1; });
+        q.barrier(e).wait(); // completes although the gated task has not
+        CHECK(value == 1);
+        release.open();
+        q.wait();
+    }
+}
+
+TEST_CASE("submitting a host task never blocks the submitting thread") {
+    for (const auto& d : devices_under_test()) {
+        INFO(name_of(d));
+        for (bool in_order : {false, true}) {
+            queue q(d, {.in_order = in_order});
+            gate submitted;
+            bool saw_gate = false;
+            // The task waits for something the submitter does only after submit() returned.
+            auto e = q.host_task([&] { saw_gate = submitted.wait(); });
+            submitted.open();
+            e.wait();
+            CHECK(saw_gate);
+        }
+    }
+}
+
+TEST_CASE("wait() waits for every command submitted so far") {
+    for (const auto& d : devices_under_test()) {
+        INFO(name_of(d));
+        queue q(d);
+        usm_array<int> x(1000, d);
+        std::atomic<int> tasks{0};
+        for (int i = 0; i < 1000; ++i) {
+            q.submit(add_command(x.data() + i, 1, 1));
+            if (i % 10 == 0) q.host_task([&tasks] { ++tasks; });
+        }
+        q.wait();
+        CHECK(std::all_of(x.data(), x.data() + 1000, [](int v) { return v == 1; }));
+        CHECK(tasks.load() == 100);
+    }
+}
+
+TEST_CASE("a command may depend on an event of another queue") {
+    for (const auto& d : devices_under_test()) {
+        INFO(name_of(d));
+        queue first(d), second(d, {.in_order = true});
+        gate release;
+        int value = 0;
+        auto produced = first.host_task([&] {
+            release.wait();
+            value = 41;
+        });
+        auto consumed = second.host_task([&] { value += 1; }, produced);
+        CHECK_FALSE(consumed.is_complete());
+        release.open();
+        consumed.wait();
+        CHECK(value == 42);
+    }
+}
+
+TEST_CASE("invalid commands are refused by the submitting call") {
+    for (const auto& d : devices_under_test()) {
+        INFO(name_of(d));
+        queue q(d);
+        CHECK_THROWS_AS(q.memset(nullptr, 0, 16), encore::error);
+        CHECK_THROWS_AS(q.submit(host_task_command{}), encore::error);
+        try {
+            q.memcpy(nullptr, nullptr, 8);
+            FAIL("memcpy with null pointers was accepted");
+        } catch (const encore::error& e) {
+            CHECK(e.code() == errc::invalid_argument);
+        }
+    }
+}
+
+TEST_CASE("queues are shared handles") {
+    queue a(devices_under_test().front());
+    queue b = a;
+    CHECK(a == b);
+    CHECK(b.get_device() == a.get_device());
+    CHECK_FALSE(queue(a.get_device()) == a);
+}

@@ -1,0 +1,106 @@
+// Helpers shared by the runtime tests: the devices every behaviour test runs on, USM arrays that free
+// themselves, and a rendezvous that proves two pieces of work run at the same time.
+#pragma once
+
+#include <atomic>
+#include <chrono>
+#include <cstddef>
+#include <span>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "backends/runtime.hpp"
+
+namespace encore::testing {
+
+// One test body, many backends: every device of the global registry. The test environment (tests/runtime/
+// meson.build) loads the native backend and the counting plugin, which forwards to a native backend of its
+// own, so every behaviour test also runs through the plugin interface.
+inline std::vector<device> devices_under_test() {
+    return device::all();
+}
+
+inline std::string name_of(const device& d) {
+    return std::string(d.backend_name()) + ": " + d.properties().name;
+}
+
+// A shared USM array, freed on destruction.
+template <typename T> class usm_array {
+public:
+    usm_array(std::size_t count, const device& d, memory_kind kind = memory_kind::shared)
+        : device_(d), data_(static_cast<T*>(encore::malloc(count * sizeof(T), d, kind, alignof(T)))),
+          count_(count) {
+        for (std::size_t i = 0; i < count; ++i)
+            data_[i] = T{};
+    }
+    ~usm_array() { encore::free(data_, device_); }
+    usm_array(const usm_array&) = delete;
+    usm_array& operator=(const usm_array&) = delete;
+
+    T* data() const noexcept { return data_; }
+    T& operator[](std::size_t i) const noexcept { return data_[i]; }
+    std::size_t size() const noexcept { return count_; }
+    std::vector<T> values() const { return std::vector<T>(data_, data_ + count_); }
+
+private:
+    device device_;
+    T* data_;
+    std::size_t count_;
+};
+
+// Two parties that each wait for the other. Run serially, the first would wait forever; here it gives up
+// after `patience` and the rendezvous reports that it did not happen (a failed test, not a hung one).
+class rendezvous {
+public:
+    explicit rendezvous(std::chrono::seconds patience = std::chrono::seconds(30)) : patience_(patience) {}
+    // Returns true when the other party arrived too.
+    bool arrive_and_wait() {
+        arrived_.fetch_add(1);
+        auto give_up = std::chrono::steady_clock::now() + patience_;
+        while (arrived_.load() < 2)
+            if (std::chrono::steady_clock::now() > give_up)
+                return false;
+            else
+                std::this_thread::yield();
+        return true;
+    }
+
+private:
+    std::atomic<int> arrived_{0};
+    std::chrono::seconds patience_;
+};
+
+// A latch a host task can wait on until the test opens it (with the same give-up rule).
+class gate {
+public:
+    void open() { open_.store(true); }
+    bool wait(std::chrono::seconds patience = std::chrono::seconds(30)) const {
+        auto give_up = std::chrono::steady_clock::now() + patience;
+        while (!open_.load())
+            if (std::chrono::steady_clock::now() > give_up)
+                return false;
+            else
+                std::this_thread::sleep_for(std::chrono::microseconds(50));
+        return true;
+    }
+
+private:
+    std::atomic<bool> open_{false};
+};
+
+// kernel(pointer p, int value): p[global id] += value.
+inline std::shared_ptr<const kernel> add_kernel() {
+    return make_kernel("add", [](const work_item& it, std::span<const kernel_argument> args) {
+        auto* p = static_cast<int*>(args[0].pointer());
+        p[it.global_id[0]] += args[1].scalar<int>();
+    });
+}
+
+inline kernel_command add_command(int* data, int value, std::size_t items) {
+    return kernel_command{add_kernel(),
+                          {kernel_argument::from_pointer(data), kernel_argument::from_scalar(value)},
+                          range(items)};
+}
+
+} // namespace encore::testing
