@@ -1,0 +1,62 @@
+// The common base of sycl::range and sycl::id: Dimensions sizes or indices, element-wise arithmetic.
+// Not for you: include <sycl/sycl.hpp>.
+#pragma once
+
+#include <array>
+#include <cstddef>
+#include <type_traits>
+
+namespace sycl {
+inline namespace _V1 {
+namespace detail {
+
+template <int Dimensions, typename Derived> class array {
+    static_assert(Dimensions >= 1 && Dimensions <= 3, "SYCL index spaces have 1, 2 or 3 dimensions");
+
+public:
+    static constexpr int dimensions = Dimensions;
+
+    constexpr std::size_t get(int dimension) const { return values_[dimension]; }
+    constexpr std::size_t& operator[](int dimension) { return values_[dimension]; }
+    constexpr std::size_t operator[](int dimension) const { return values_[dimension]; }
+
+    friend constexpr bool operator==(const Derived& a, const Derived& b) { return a.values_ == b.values_; }
+    friend constexpr bool operator!=(const Derived& a, const Derived& b) { return !(a == b); }
+
+#define ENCORE_SYCL_ARRAY_OPERATOR(op)                                                                                 \
+    friend constexpr Derived operator op(const Derived& a, const Derived& b) {                                        \
+        Derived r = a;                                                                                                 \
+        for (int d = 0; d < Dimensions; ++d) r.values_[d] = a.values_[d] op b.values_[d];                              \
+        return r;                                                                                                      \
+    }                                                                                                                  \
+    friend constexpr Derived operator op(const Derived& a, std::size_t b) {                                           \
+        Derived r = a;                                                                                                 \
+        for (int d = 0; d < Dimensions; ++d) r.values_[d] = a.values_[d] op b;                                         \
+        return r;                                                                                                      \
+    }                                                                                                                  \
+    friend constexpr Derived& operator op##=(Derived& a, const Derived& b) { return a = a op b; }                      \
+    friend constexpr Derived& operator op##=(Derived& a, std::size_t b) { return a = a op b; }
+    ENCORE_SYCL_ARRAY_OPERATOR(+)
+    ENCORE_SYCL_ARRAY_OPERATOR(-)
+    ENCORE_SYCL_ARRAY_OPERATOR(*)
+    ENCORE_SYCL_ARRAY_OPERATOR(/)
+    ENCORE_SYCL_ARRAY_OPERATOR(%)
+#undef ENCORE_SYCL_ARRAY_OPERATOR
+
+protected:
+    constexpr array() = default;
+    constexpr explicit array(std::array<std::size_t, Dimensions> values) : values_(values) {}
+    std::array<std::size_t, Dimensions> values_{};
+};
+
+// Row-major linearisation: the last dimension varies fastest (SYCL 2020 section 3.11.1).
+template <int Dimensions, typename Index, typename Range>
+constexpr std::size_t linearize(const Index& index, const Range& range) {
+    std::size_t linear = 0;
+    for (int d = 0; d < Dimensions; ++d) linear = linear * range[d] + index[d];
+    return linear;
+}
+
+} // namespace detail
+} // namespace _V1
+} // namespace sycl

@@ -1,0 +1,99 @@
+// sycl::platform, sycl::device, sycl::context and the device selectors (SYCL 2020 sections 4.6.1-4.6.4).
+//
+// A SYCL platform is one loaded Encore backend; its devices are that backend's devices. A context groups devices
+// of one platform. Selectors are callables scoring a device (negative: never choose it).
+//
+//     sycl::device d{sycl::cpu_selector_v};
+//     std::cout << d.get_info<sycl::info::device::name>() << d.has(sycl::aspect::ext_oneapi_graph);
+#pragma once
+
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "backends/device.hpp"
+#include "exception.hpp"
+#include "info.hpp"
+
+namespace sycl {
+inline namespace _V1 {
+
+class device;
+class platform;
+
+int default_selector_v(const device& d);
+int cpu_selector_v(const device& d);
+int gpu_selector_v(const device& d);
+int accelerator_selector_v(const device& d);
+// SYCL 2020 helper: a selector accepting only devices that have every listed aspect.
+std::function<int(const device&)> aspect_selector(std::vector<aspect> required);
+
+class device {
+public:
+    device(); // the default selector's choice
+    template <typename Selector>
+        requires std::is_invocable_r_v<int, const Selector&, const device&>
+    explicit device(const Selector& selector) : device(select(std::function<int(const device&)>(selector))) {}
+
+    static std::vector<device> get_devices(info::device_type type = info::device_type::all);
+
+    bool is_cpu() const;
+    bool is_gpu() const;
+    bool is_accelerator() const;
+    platform get_platform() const;
+    backend get_backend() const noexcept;
+    bool has(aspect a) const;
+    template <typename Descriptor> typename Descriptor::return_type get_info() const;
+
+    friend bool operator==(const device&, const device&) = default;
+
+    // Encore: the engine's device behind this one.
+    const encore::device& engine() const noexcept { return engine_; }
+    explicit device(const encore::device& d) : engine_(d) {}
+
+private:
+    static device select(const std::function<int(const device&)>& selector);
+    encore::device engine_;
+};
+
+class platform {
+public:
+    platform(); // the default device's platform
+    template <typename Selector>
+        requires std::is_invocable_r_v<int, const Selector&, const device&>
+    explicit platform(const Selector& selector) : platform(device(selector).get_platform()) {}
+
+    static std::vector<platform> get_platforms();
+    std::vector<device> get_devices(info::device_type type = info::device_type::all) const;
+    backend get_backend() const noexcept;
+    bool has(aspect a) const;
+    template <typename Descriptor> typename Descriptor::return_type get_info() const;
+    friend bool operator==(const platform& a, const platform& b) noexcept { return a.backend_ == b.backend_; }
+
+    explicit platform(encore::backend& b) : backend_(&b) {}
+
+private:
+    encore::backend* backend_;
+};
+
+class context {
+public:
+    explicit context(async_handler handler = {});
+    explicit context(const device& d, async_handler handler = {});
+    explicit context(const std::vector<device>& devices, async_handler handler = {});
+
+    platform get_platform() const { return devices_.front().get_platform(); }
+    std::vector<device> get_devices() const { return devices_; }
+    backend get_backend() const noexcept { return devices_.front().get_backend(); }
+    const async_handler& handler() const noexcept { return handler_; }
+    bool contains(const device& d) const;
+    friend bool operator==(const context& a, const context& b) noexcept { return a.id_ == b.id_; }
+
+private:
+    std::vector<device> devices_;
+    async_handler handler_;
+    std::uint64_t id_;
+};
+
+} // namespace _V1
+} // namespace sycl

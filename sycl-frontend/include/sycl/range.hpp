@@ -1,0 +1,53 @@
+// sycl::range and sycl::id (SYCL 2020 sections 4.9.1.1 and 4.9.1.3).
+//
+//     sycl::range<2> r{64, 32};   r.size() == 2048
+//     sycl::id<2> i{3, 4};        i[1] == 4
+#pragma once
+
+#include "detail/array.hpp"
+
+namespace sycl {
+inline namespace _V1 {
+
+template <int Dimensions = 1> class range : public detail::array<Dimensions, range<Dimensions>> {
+    using base = detail::array<Dimensions, range<Dimensions>>;
+
+public:
+    constexpr range() = default;
+    constexpr range(std::size_t x) requires(Dimensions == 1) : base({x}) {}
+    constexpr range(std::size_t x, std::size_t y) requires(Dimensions == 2) : base({x, y}) {}
+    constexpr range(std::size_t x, std::size_t y, std::size_t z) requires(Dimensions == 3) : base({x, y, z}) {}
+
+    constexpr std::size_t size() const {
+        std::size_t s = 1;
+        for (int d = 0; d < Dimensions; ++d) s *= (*this)[d];
+        return s;
+    }
+};
+range(std::size_t) -> range<1>;
+range(std::size_t, std::size_t) -> range<2>;
+range(std::size_t, std::size_t, std::size_t) -> range<3>;
+
+template <int Dimensions, bool WithOffset> class item;
+
+template <int Dimensions = 1> class id : public detail::array<Dimensions, id<Dimensions>> {
+    using base = detail::array<Dimensions, id<Dimensions>>;
+
+public:
+    constexpr id() = default;
+    constexpr explicit id(std::size_t x) requires(Dimensions == 1) : base({x}) {}
+    constexpr id(std::size_t x, std::size_t y) requires(Dimensions == 2) : base({x, y}) {}
+    constexpr id(std::size_t x, std::size_t y, std::size_t z) requires(Dimensions == 3) : base({x, y, z}) {}
+    constexpr id(const range<Dimensions>& r) {
+        for (int d = 0; d < Dimensions; ++d) (*this)[d] = r[d];
+    }
+    template <bool WithOffset> constexpr id(const item<Dimensions, WithOffset>& it) : id(it.get_id()) {}
+
+    constexpr operator std::size_t() const requires(Dimensions == 1) { return (*this)[0]; }
+};
+id(std::size_t) -> id<1>;
+id(std::size_t, std::size_t) -> id<2>;
+id(std::size_t, std::size_t, std::size_t) -> id<3>;
+
+} // namespace _V1
+} // namespace sycl

@@ -1,0 +1,61 @@
+// platforms, devices, contexts, selectors, info queries and aspects, written as ordinary SYCL code.
+#include <doctest/doctest.h>
+
+#include <sycl/sycl.hpp>
+
+TEST_CASE("the default device is the native CPU and it supports graphs") {
+    sycl::device d;
+    CHECK(d.is_cpu());
+    CHECK_FALSE(d.is_gpu());
+    CHECK(d.get_backend() == sycl::backend::ext_oneapi_native_cpu);
+    CHECK(d.has(sycl::aspect::ext_oneapi_graph));
+    CHECK(d.has(sycl::aspect::ext_oneapi_limited_graph));
+    CHECK(d.has(sycl::aspect::usm_shared_allocations));
+    CHECK_FALSE(d.has(sycl::aspect::fp16));
+    CHECK_FALSE(d.get_info<sycl::info::device::name>().empty());
+    CHECK(d.get_info<sycl::info::device::max_work_group_size>() >= 1);
+    CHECK(d.get_info<sycl::info::device::max_compute_units>() >= 1);
+    CHECK(d.get_info<sycl::info::device::device_type>() == sycl::info::device_type::cpu);
+}
+
+TEST_CASE("selectors") {
+    CHECK(sycl::device(sycl::cpu_selector_v).is_cpu());
+    CHECK(sycl::device(sycl::default_selector_v) == sycl::device());
+    try {
+        sycl::device gpu(sycl::gpu_selector_v); // no GPU backend is loaded in this test
+        FAIL("a GPU was selected");
+    } catch (const sycl::exception& e) {
+        CHECK(e.code() == sycl::errc::runtime);
+    }
+    auto custom = [](const sycl::device& d) { return d.is_cpu() ? 5 : -1; };
+    CHECK(sycl::device(custom).is_cpu());
+    CHECK(sycl::device(sycl::aspect_selector({sycl::aspect::cpu, sycl::aspect::ext_oneapi_graph})).is_cpu());
+    CHECK_THROWS_AS(sycl::device(sycl::aspect_selector({sycl::aspect::gpu})), sycl::exception);
+}
+
+TEST_CASE("platforms list their devices") {
+    auto platforms = sycl::platform::get_platforms();
+    REQUIRE(platforms.size() == 1);
+    auto devices = platforms[0].get_devices();
+    REQUIRE_FALSE(devices.empty());
+    CHECK(devices[0].get_platform() == platforms[0]);
+    CHECK(platforms[0].get_devices(sycl::info::device_type::gpu).empty());
+    CHECK(platforms[0].get_info<sycl::info::platform::name>() == "Encore native");
+    CHECK(sycl::device::get_devices(sycl::info::device_type::cpu).size() == devices.size());
+}
+
+TEST_CASE("contexts") {
+    sycl::device d;
+    sycl::context c(d);
+    CHECK(c.get_devices() == std::vector<sycl::device>{d});
+    CHECK(c.contains(d));
+    sycl::context copy = c;
+    CHECK(copy == c);
+    CHECK_FALSE(sycl::context(d) == c);
+    try {
+        sycl::context empty(std::vector<sycl::device>{});
+        FAIL("an empty context was made");
+    } catch (const sycl::exception& e) {
+        CHECK(e.code() == sycl::errc::invalid);
+    }
+}
