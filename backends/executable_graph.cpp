@@ -173,24 +173,25 @@ void executable_graph::update(node n, command c) {
     s.original.replace_command(original, std::move(c));
 }
 
+namespace {
+// The kernel command of node n of the finalized-from graph, for the kernel-only shorthands of update().
+kernel_command kernel_command_of(const graph& original, node n, const char* call) {
+    const auto* k = std::get_if<kernel_command>(&original.command_at(n));
+    if (!k) throw error(errc::invalid_argument, std::string(call) + ": " + original.describe(n) + " is not a kernel node");
+    return *k;
+}
+} // namespace
+
 void executable_graph::update_arguments(node n, std::vector<kernel_argument> arguments) {
     auto& s = *impl_;
-    const auto* k = std::get_if<kernel_command>(&s.original.command_at(s.original_node(n)));
-    if (!k)
-        throw error(errc::invalid_argument,
-                    "update_arguments: " + s.original.describe(s.original_node(n)) + " is not a kernel node");
-    kernel_command updated = *k;
+    kernel_command updated = kernel_command_of(s.original, s.original_node(n), "update_arguments");
     updated.arguments = std::move(arguments);
     update(n, std::move(updated));
 }
 
 void executable_graph::update_range(node n, const nd_range& range) {
     auto& s = *impl_;
-    const auto* k = std::get_if<kernel_command>(&s.original.command_at(s.original_node(n)));
-    if (!k)
-        throw error(errc::invalid_argument,
-                    "update_range: " + s.original.describe(s.original_node(n)) + " is not a kernel node");
-    kernel_command updated = *k;
+    kernel_command updated = kernel_command_of(s.original, s.original_node(n), "update_range");
     updated.range = range;
     update(n, std::move(updated));
 }

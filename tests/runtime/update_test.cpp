@@ -119,6 +119,7 @@ TEST_CASE("updates that would change the graph's shape or a kernel's identity ar
               }) == errc::invalid_argument);
         CHECK(code_of([&] { exec.update_range(k, range(4, 4)); }) == errc::invalid_argument);
         CHECK(code_of([&] { exec.update_arguments(m, {}); }) == errc::invalid_argument);
+        CHECK(code_of([&] { exec.update_range(m, range(4)); }) == errc::invalid_argument);
         CHECK(code_of([&] { exec.update(m, memset_command{nullptr, 0, 4}); }) == errc::invalid_argument);
 
         graph other;
