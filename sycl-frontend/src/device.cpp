@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <mutex>
 #include <optional>
 
 #include "graph/error.hpp"
@@ -163,6 +164,18 @@ backend platform::get_backend() const noexcept { return backend_of(backend_->nam
 bool platform::has(aspect a) const {
     auto devices = get_devices();
     return !devices.empty() && std::all_of(devices.begin(), devices.end(), [a](const device& d) { return d.has(a); });
+}
+
+context platform::ext_oneapi_get_default_context() const {
+    static std::mutex mutex;
+    static std::vector<std::pair<const encore::backend*, context>> defaults;
+    std::lock_guard lock(mutex);
+    for (const auto& [b, c] : defaults)
+        if (b == backend_) return c;
+    auto devices = get_devices();
+    if (devices.empty()) throw exception(errc::platform, "platform '" + std::string(backend_->name()) + "' has no device");
+    defaults.emplace_back(backend_, context(devices));
+    return defaults.back().second;
 }
 
 template <> std::string platform::get_info<info::platform::name>() const {

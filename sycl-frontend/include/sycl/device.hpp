@@ -68,6 +68,8 @@ public:
     backend get_backend() const noexcept;
     bool has(aspect a) const;
     template <typename Descriptor> typename Descriptor::return_type get_info() const;
+    // The context of all this platform's devices that queues made without a context share (DPC++'s extension).
+    class context ext_oneapi_get_default_context() const;
     friend bool operator==(const platform& a, const platform& b) noexcept { return a.backend_ == b.backend_; }
 
     explicit platform(encore::backend& b) : backend_(&b) {}
@@ -88,6 +90,9 @@ public:
     const async_handler& handler() const noexcept { return handler_; }
     bool contains(const device& d) const;
     friend bool operator==(const context& a, const context& b) noexcept { return a.id_ == b.id_; }
+
+    // Encore: a number naming this context (copies share it), for USM bookkeeping.
+    std::uint64_t engine_id() const noexcept { return id_; }
 
 private:
     std::vector<device> devices_;

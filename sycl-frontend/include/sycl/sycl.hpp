@@ -1,12 +1,22 @@
-// <sycl/sycl.hpp>: Encore's SYCL 2020 front end.
+// <sycl/sycl.hpp>: Encore's SYCL 2020 front end, with the sycl_ext_oneapi_graph extension.
 //
-// So far: exceptions and errc, the index-space types (range, id, item, nd_range, nd_item, group, h_item,
-// group_barrier), and platforms, devices, contexts, selectors, info queries and aspects. Queues, the handler, USM,
-// buffers and accessors follow (see docs/sycl-frontend.md).
+// See docs/sycl-frontend.md for what is implemented and docs/sycl-graph.md for the graph extension.
 #pragma once
 
+#include "accessor.hpp"
+#include "atomic_ref.hpp"
+#include "buffer.hpp"
 #include "device.hpp"
+#include "event.hpp"
 #include "exception.hpp"
+#include "ext/oneapi/experimental/graph.hpp"
+#include "functional.hpp"
+#include "handler.hpp"
 #include "info.hpp"
 #include "item.hpp"
+#include "kernel.hpp"
+#include "property_list.hpp"
+#include "queue.hpp"
 #include "range.hpp"
+#include "reduction.hpp"
+#include "usm.hpp"

@@ -1,0 +1,170 @@
+// sycl::buffer (SYCL 2020 section 4.7.2): data that command groups access through accessors, with the order
+// between them derived from how each accesses it.
+//
+// A buffer made over host data copies it in and, unless the data was const or write-back is switched off,
+// copies the final contents back when the last copy of the buffer goes away; that destruction waits for every
+// command using the buffer. Storage and tracking: see detail/buffer_state.hpp. A sub-buffer is a contiguous
+// region of its parent and shares its tracking.
+//
+//     std::vector<float> v(n, 1.0f);
+//     {
+//         sycl::buffer b{v};
+//         q.submit([&](sycl::handler& h) {
+//             sycl::accessor a{b, h, sycl::read_write};
+//             h.parallel_for(n, [=](sycl::id<1> i) { a[i] *= 2; });
+//         });
+//     } // waits, then v holds the results
+#pragma once
+
+#include <iterator>
+#include <memory>
+#include <ranges>
+#include <type_traits>
+#include <vector>
+
+#include "detail/buffer_state.hpp"
+#include "property_list.hpp"
+#include "range.hpp"
+
+namespace sycl {
+inline namespace _V1 {
+
+enum class target { device, host_task, constant_buffer, local, host_buffer, global_buffer = device };
+namespace access {
+using mode = access_mode;
+using target = sycl::target;
+enum class placeholder { false_t, true_t };
+} // namespace access
+
+class handler;
+template <typename T> using buffer_allocator = std::allocator<T>;
+template <typename DataT, int Dimensions, access_mode AccessMode, target AccessTarget, access::placeholder IsPlaceholder>
+class accessor;
+template <typename DataT, int Dimensions, access_mode AccessMode> class host_accessor;
+
+namespace detail {
+template <int D> std::size_t checked_count(const range<D>& r) {
+    if (r.size() == 0) throw exception(errc::invalid, "sycl::buffer: a buffer needs at least one element");
+    return r.size();
+}
+} // namespace detail
+
+template <typename T, int Dimensions = 1, typename AllocatorT = buffer_allocator<std::remove_const_t<T>>>
+class buffer {
+    static_assert(Dimensions >= 1 && Dimensions <= 3, "a buffer has 1, 2 or 3 dimensions");
+    static_assert(std::is_trivially_copyable_v<std::remove_const_t<T>>, "buffer elements must be trivially copyable");
+
+public:
+    using value_type = T;
+    using reference = value_type&;
+    using const_reference = const value_type&;
+    using allocator_type = AllocatorT;
+
+    buffer(const range<Dimensions>& r, const property_list& props = {})
+        : buffer(r, nullptr, nullptr, props) {}
+    buffer(const range<Dimensions>& r, AllocatorT, const property_list& props = {}) : buffer(r, props) {}
+    // Copies from `host_data` now and back to it at the end.
+    buffer(std::remove_const_t<T>* host_data, const range<Dimensions>& r, const property_list& props = {})
+        : buffer(r, host_data, host_data, props) {}
+    // Copies from `host_data` now; nothing is written back.
+    buffer(const std::remove_const_t<T>* host_data, const range<Dimensions>& r, const property_list& props = {})
+        : buffer(r, host_data, nullptr, props) {}
+    // A contiguous container: copied in now, written back at the end unless its elements are const.
+    template <typename Container>
+        requires(Dimensions == 1 && std::ranges::contiguous_range<Container> && std::ranges::sized_range<Container>)
+    buffer(Container& container, const property_list& props = {})
+        : buffer(range<1>(std::ranges::size(container)), std::ranges::data(container),
+                 std::is_const_v<std::remove_reference_t<std::ranges::range_reference_t<Container>>>
+                     ? nullptr
+                     : const_cast<void*>(static_cast<const void*>(std::ranges::data(container))),
+                 props) {}
+    // Copies [first, last) in; nothing is written back.
+    template <std::input_iterator InputIterator>
+        requires(Dimensions == 1)
+    buffer(InputIterator first, InputIterator last, const property_list& props = {})
+        : buffer(copied_values{std::vector<std::remove_const_t<T>>(first, last)}, props) {}
+    // A sub-buffer: `sub_range` elements of `parent` from `offset`; the region must be contiguous.
+    buffer(buffer& parent, const id<Dimensions>& offset, const range<Dimensions>& sub_range)
+        : state_(parent.state_), range_(sub_range), byte_offset_(parent.byte_offset_), sub_buffer_(true),
+          properties_(parent.properties_) {
+        for (int d = 0; d < Dimensions; ++d)
+            if (offset[d] + sub_range[d] > parent.range_[d])
+                throw exception(errc::invalid, "sycl::buffer: the sub-buffer reaches past its parent in dimension " +
+                                                   std::to_string(d));
+        for (int d = 1; d < Dimensions; ++d)
+            if (sub_range[d] != parent.range_[d])
+                throw exception(errc::invalid, "sycl::buffer: a sub-buffer must be contiguous in its parent (only "
+                                               "the first dimension may be narrower)");
+        if (sub_range.size() == 0) throw exception(errc::invalid, "sycl::buffer: a sub-buffer needs at least one element");
+        byte_offset_ += detail::linearize<Dimensions>(offset, parent.range_) * sizeof(T);
+    }
+
+    range<Dimensions> get_range() const noexcept { return range_; }
+    std::size_t size() const noexcept { return range_.size(); }
+    std::size_t byte_size() const noexcept { return size() * sizeof(T); }
+    [[deprecated("use size()")]] std::size_t get_count() const noexcept { return size(); }
+    [[deprecated("use byte_size()")]] std::size_t get_size() const noexcept { return byte_size(); }
+    AllocatorT get_allocator() const { return AllocatorT(); }
+    bool is_sub_buffer() const noexcept { return sub_buffer_; }
+    template <typename P> bool has_property() const noexcept { return properties_.template has_property<P>(); }
+    template <typename P> P get_property() const { return properties_.template get_property<P>(); }
+
+    template <access_mode Mode = access_mode::read_write, target Target = target::device>
+    accessor<T, Dimensions, Mode, Target, access::placeholder::false_t> get_access(handler& h) {
+        return {*this, h};
+    }
+    template <access_mode Mode = access_mode::read_write, target Target = target::device>
+    accessor<T, Dimensions, Mode, Target, access::placeholder::false_t>
+    get_access(handler& h, range<Dimensions> access_range, id<Dimensions> offset = {}) {
+        return {*this, h, access_range, offset};
+    }
+    template <access_mode Mode = access_mode::read_write> host_accessor<T, Dimensions, Mode> get_host_access() {
+        return host_accessor<T, Dimensions, Mode>(*this);
+    }
+
+    // Where the contents go when the last copy of the buffer is destroyed (nullptr: nowhere).
+    template <typename Destination> void set_final_data(Destination destination) {
+        if constexpr (std::is_null_pointer_v<Destination>)
+            state_->set_final_data(nullptr);
+        else
+            state_->set_final_data(static_cast<void*>(std::to_address(destination)));
+    }
+    void set_write_back(bool on = true) { state_->set_write_back(on); }
+
+    friend bool operator==(const buffer& a, const buffer& b) noexcept {
+        return a.state_ == b.state_ && a.byte_offset_ == b.byte_offset_ && a.range_ == b.range_;
+    }
+
+    // Encore: what the accessors reach.
+    const std::shared_ptr<detail::buffer_state>& state() const noexcept { return state_; }
+    std::size_t byte_offset() const noexcept { return byte_offset_; }
+    T* storage() const noexcept { return reinterpret_cast<T*>(state_->data() + byte_offset_); }
+
+private:
+    buffer(const range<Dimensions>& r, const void* initial, void* final_data, const property_list& props)
+        : state_(std::make_shared<detail::buffer_state>(detail::checked_count(r) * sizeof(T), initial)), range_(r),
+          properties_(props) {
+        state_->set_final_data(final_data);
+    }
+    struct copied_values {
+        std::vector<std::remove_const_t<T>> values;
+    };
+    buffer(const copied_values& c, const property_list& props)
+        : buffer(range<1>(c.values.size()), c.values.data(), nullptr, props) {}
+
+    std::shared_ptr<detail::buffer_state> state_;
+    range<Dimensions> range_;
+    std::size_t byte_offset_ = 0;
+    bool sub_buffer_ = false;
+    property_list properties_;
+};
+
+template <typename T, int D> buffer(T*, const range<D>&, const property_list& = {}) -> buffer<T, D>;
+template <typename T, int D> buffer(const T*, const range<D>&, const property_list& = {}) -> buffer<T, D>;
+template <typename Container>
+buffer(Container&, const property_list& = {}) -> buffer<std::remove_const_t<std::ranges::range_value_t<Container>>, 1>;
+template <std::input_iterator It>
+buffer(It, It, const property_list& = {}) -> buffer<typename std::iterator_traits<It>::value_type, 1>;
+
+} // namespace _V1
+} // namespace sycl

@@ -1,0 +1,77 @@
+// What the copies of one sycl::buffer (and its sub-buffers) share: the storage and the dependency tracking of
+// the command groups that access it. Not for you: use sycl::buffer and the accessors.
+//
+// Storage is one allocation of USM shared memory on the default device, made when the buffer is made: the host
+// (host accessors, write-back) and every device of the default device's backend use it in place, and on the
+// native backend it is plain host memory. Tracking follows SYCL's rules: a command that reads waits for the last
+// writer; a command that writes waits for the last writer and every reader since.
+#pragma once
+
+#include <atomic>
+#include <cstddef>
+#include <memory>
+#include <mutex>
+#include <vector>
+
+#include "backends/device.hpp"
+#include "backends/event.hpp"
+
+namespace sycl {
+inline namespace _V1 {
+
+enum class access_mode { read, write, read_write, discard_write, discard_read_write, atomic };
+
+namespace detail {
+
+constexpr bool writes(access_mode m) noexcept { return m != access_mode::read; }
+
+class buffer_state {
+public:
+    // Copies `bytes` from `initial` when it is not null; otherwise the contents start zeroed. Throws
+    // errc::memory_allocation when the storage cannot be allocated.
+    buffer_state(std::size_t bytes, const void* initial);
+    // Waits for every command that uses the buffer, copies the contents to the final data (if any and
+    // write-back is on), and frees the storage.
+    ~buffer_state();
+    buffer_state(const buffer_state&) = delete;
+    buffer_state& operator=(const buffer_state&) = delete;
+
+    std::size_t bytes() const noexcept { return bytes_; }
+    std::byte* data() const noexcept { return storage_; }
+    const encore::device& storage_device() const noexcept { return device_; }
+
+    void set_final_data(void* destination);
+    void set_write_back(bool on);
+
+    // The events a new command accessing the buffer with `mode` must wait for, appended to `out`.
+    void dependencies(access_mode mode, std::vector<encore::event>& out);
+    // The new command's event, for the commands after it.
+    void record(access_mode mode, const encore::event& e);
+    // Blocks until the commands that a host access with `mode` must wait for have completed.
+    void wait_for_host(access_mode mode);
+    // Commands submitted from now on wait for `hold` as well (a live host accessor); host accesses do not.
+    void add_host_hold(const encore::event& hold);
+    // How many graphs that are being recorded use this buffer (host accessors are forbidden meanwhile).
+    void add_recording_use(int delta) noexcept { recording_uses_ += delta; }
+    int recording_uses() const noexcept { return recording_uses_; }
+
+private:
+    std::mutex mutex_;
+    std::size_t bytes_;
+    encore::device device_;
+    std::byte* storage_ = nullptr;
+    void* final_data_ = nullptr;
+    bool write_back_ = true;
+    encore::event last_write_;
+    std::vector<encore::event> reads_; // since last_write_
+    std::vector<encore::event> host_holds_;
+    std::atomic<int> recording_uses_{0};
+};
+
+// Waits as a host access with `mode` must, then holds later commands on the buffer back until the returned
+// handle (and its copies) are gone. The handle keeps the buffer's state alive.
+std::shared_ptr<void> begin_host_access(const std::shared_ptr<buffer_state>& state, access_mode mode);
+
+} // namespace detail
+} // namespace _V1
+} // namespace sycl

@@ -1,0 +1,29 @@
+// How engine errors reach SYCL programs: every encore::error becomes a sycl::exception with the matching errc.
+// Not for you: the front end's implementation uses it.
+#pragma once
+
+#include <string>
+#include <utility>
+
+#include "graph/error.hpp"
+#include "sycl/exception.hpp"
+
+namespace sycl {
+inline namespace _V1 {
+namespace detail {
+
+errc to_errc(encore::errc code) noexcept;
+[[noreturn]] void throw_as_sycl(const encore::error& e);
+
+// Runs `f`, turning an encore::error it throws into the sycl::exception the specification asks for.
+template <typename F> decltype(auto) translate_errors(F&& f) {
+    try {
+        return std::forward<F>(f)();
+    } catch (const encore::error& e) {
+        throw_as_sycl(e);
+    }
+}
+
+} // namespace detail
+} // namespace _V1
+} // namespace sycl

@@ -1,0 +1,66 @@
+// What a command_graph, its nodes, its executable graphs and its dynamic parameters share. Not for you: use
+// sycl/ext/oneapi/experimental/graph.hpp.
+#pragma once
+
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <unordered_map>
+#include <vector>
+
+#include "backends/executable_graph.hpp"
+#include "graph/graph.hpp"
+#include "sycl/ext/oneapi/experimental/graph.hpp"
+
+namespace sycl {
+inline namespace _V1 {
+namespace detail {
+
+struct graph_impl : std::enable_shared_from_this<graph_impl> {
+    graph_impl(const context& c, const device& d, const property_list& p);
+
+    // Adds a node for what `h` collected, after `predecessors` and the edges its events and accessors imply.
+    // `recorder` is the recording queue, or null for an explicit add(). Under `mutex`.
+    std::uint32_t add_locked(handler& h, std::vector<std::uint32_t> predecessors, const queue_impl* recorder);
+    void require_not_recording(const char* call) const;
+
+    context ctx;
+    device dev;
+    bool buffers_outlive_graph;
+
+    mutable std::mutex mutex;
+    encore::graph g;
+    std::vector<const queue_impl*> recorded_by; // per node: the queue that recorded it (null: explicit add)
+
+    // Accessor tracking, as for eager submissions but between nodes.
+    struct buffer_use {
+        std::optional<std::uint32_t> last_writer;
+        std::vector<std::uint32_t> readers; // since last_writer
+        access_mode strongest = access_mode::read;
+    };
+    std::unordered_map<buffer_state*, buffer_use> buffers;
+
+    std::vector<std::weak_ptr<queue_impl>> recorders; // the queues recording into this graph now
+};
+
+struct executable_impl {
+    std::shared_ptr<encore::executable_graph> engine;
+    std::shared_ptr<graph_impl> source;
+    std::shared_ptr<const encore::graph> snapshot; // what a subgraph node embeds
+    std::vector<requirement> buffers;              // the buffers its launches use, and how
+    bool updatable = false;
+};
+
+struct dynamic_parameter_impl {
+    std::weak_ptr<graph_impl> graph;
+    std::mutex mutex;
+    encore::kernel_argument value;
+    std::vector<std::pair<std::uint32_t, int>> uses; // (node, argument index)
+};
+
+// queue_impl::finish for a recording queue.
+event record_submission(graph_impl& g, queue_impl& q, handler& h);
+
+} // namespace detail
+} // namespace _V1
+} // namespace sycl

@@ -1,0 +1,44 @@
+// What the copies of one sycl::queue share. Not for you: use sycl::queue.
+#pragma once
+
+#include <memory>
+#include <mutex>
+
+#include "backends/queue.hpp"
+#include "sycl/device.hpp"
+#include "sycl/event.hpp"
+#include "sycl/handler.hpp"
+#include "sycl/property_list.hpp"
+
+namespace sycl {
+inline namespace _V1 {
+namespace detail {
+
+struct queue_impl : std::enable_shared_from_this<queue_impl> {
+    queue_impl(const context& c, const device& d, const async_handler& handler, const property_list& properties);
+
+    // Runs the command group function and submits what it collected: eagerly, or into the graph the queue
+    // records into.
+    template <typename F> event submit(F&& cgf) {
+        handler h(dev, ctx, shared_from_this());
+        std::forward<F>(cgf)(h);
+        return finish(h);
+    }
+    event finish(handler& h);
+    void wait();
+    void throw_asynchronous();
+
+    context ctx;
+    device dev;
+    property_list properties;
+    encore::queue engine;
+
+    // sycl_ext_oneapi_graph: the graph this queue records into, if any (under `mutex`).
+    std::mutex mutex;
+    std::shared_ptr<graph_impl> recording;
+    event last_recorded; // an in-order queue's previous recorded node
+};
+
+} // namespace detail
+} // namespace _V1
+} // namespace sycl

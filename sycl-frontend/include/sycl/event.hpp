@@ -1,0 +1,89 @@
+// sycl::event (SYCL 2020 section 4.6.6): the completion of a command group, with its status and profiling times.
+//
+// An event of a queue wraps the engine's encore::event. An event returned while the queue records into a graph
+// (sycl_ext_oneapi_graph) stands for a node of that graph instead: it is a "graph-limited" event, usable only
+// as a dependency of later submissions recorded into the same graph; waiting on it throws errc::invalid.
+//
+//     auto e = q.submit([&](sycl::handler& h) { h.memset(p, 0, n); });
+//     e.wait();
+//     auto ns = e.get_profiling_info<sycl::info::event_profiling::command_end>() -
+//               e.get_profiling_info<sycl::info::event_profiling::command_start>();
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <vector>
+
+#include "backends/event.hpp"
+#include "exception.hpp"
+#include "info.hpp"
+
+namespace sycl {
+inline namespace _V1 {
+
+namespace info {
+enum class event_command_status { submitted, running, complete };
+namespace event {
+// clang-format off
+struct command_execution_status { using return_type = info::event_command_status; };
+// clang-format on
+} // namespace event
+namespace event_profiling {
+// clang-format off
+struct command_submit { using return_type = std::uint64_t; };
+struct command_start { using return_type = std::uint64_t; };
+struct command_end { using return_type = std::uint64_t; };
+// clang-format on
+} // namespace event_profiling
+} // namespace info
+
+namespace detail {
+struct queue_impl;
+struct graph_impl;
+// The node a recorded submission became, for events returned while recording.
+struct recorded_node {
+    std::weak_ptr<graph_impl> graph;
+    std::uint32_t index = 0;
+};
+} // namespace detail
+
+class event {
+public:
+    event() = default; // a complete event
+
+    void wait();
+    static void wait(const std::vector<event>& events);
+    // wait(), then hands the asynchronous errors of the event's queue to its async handler.
+    void wait_and_throw();
+    static void wait_and_throw(const std::vector<event>& events);
+
+    backend get_backend() const noexcept;
+    template <typename Descriptor> typename Descriptor::return_type get_info() const;
+    // Waits for the command, then returns the time in nanoseconds. Throws errc::invalid when the queue was not
+    // made with property::queue::enable_profiling, or when the event is graph-limited.
+    template <typename Descriptor> typename Descriptor::return_type get_profiling_info() const;
+
+    friend bool operator==(const event& a, const event& b) noexcept {
+        return a.engine_ == b.engine_ && a.node_ == b.node_;
+    }
+
+    // Encore: what the event stands for.
+    event(encore::event engine, std::shared_ptr<detail::queue_impl> queue, backend b)
+        : engine_(std::move(engine)), queue_(std::move(queue)), backend_(b) {}
+    explicit event(std::shared_ptr<const detail::recorded_node> node, backend b)
+        : node_(std::move(node)), backend_(b) {}
+    const encore::event& engine() const noexcept { return engine_; }
+    // Non-null for a graph-limited event.
+    const std::shared_ptr<const detail::recorded_node>& recorded() const noexcept { return node_; }
+
+private:
+    void require_not_graph_limited(const char* call) const;
+
+    encore::event engine_;
+    std::weak_ptr<detail::queue_impl> queue_;
+    std::shared_ptr<const detail::recorded_node> node_;
+    backend backend_ = backend::ext_oneapi_native_cpu;
+};
+
+} // namespace _V1
+} // namespace sycl

@@ -1,0 +1,231 @@
+// sycl_ext_oneapi_graph (namespace sycl::ext::oneapi::experimental): record work once as a graph, replay it many
+// times.
+//
+// - command_graph<graph_state::modifiable>: nodes are command groups, added explicitly (add, make_edge) or recorded
+//   from queues (begin_recording ... end_recording); finalize() lowers it to an executable graph.
+// - command_graph<graph_state::executable>: submitted with queue::ext_oneapi_graph or handler::ext_oneapi_graph;
+//   updated from its source graph's nodes (node-level update: dynamic_parameter, node::update_nd_range/range) or
+//   from a whole graph of the same topology.
+// - Edges come from property::node::depends_on, make_edge, depends_on_all_leaves, events returned while recording
+//   (graph-limited events), in-order queues and buffer accessors (with property::graph::assume_buffer_outlives_graph).
+// Misuse the specification names throws sycl::exception(errc::invalid): see docs/sycl-graph.md for the list.
+//
+//     namespace sycl_ext = sycl::ext::oneapi::experimental;
+//     sycl_ext::command_graph g{q.get_context(), q.get_device()};
+//     g.begin_recording(q);
+//     q.parallel_for(n, [=](sycl::id<1> i) { x[i] += 1; });
+//     g.end_recording();
+//     auto exec = g.finalize();
+//     for (int i = 0; i < 100; ++i) q.ext_oneapi_graph(exec);
+#pragma once
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "sycl/queue.hpp"
+
+namespace sycl {
+inline namespace _V1 {
+namespace ext::oneapi::experimental {
+
+enum class node_type {
+    empty,
+    subgraph,
+    kernel,
+    memcpy,
+    memset,
+    memfill,
+    prefetch,
+    memadvise,
+    ext_oneapi_barrier,
+    host_task,
+};
+
+class node;
+
+namespace property {
+namespace graph {
+// make_edge does not look for cycles (finalize still reports one).
+struct no_cycle_check {};
+// The user promises buffers outlive the graph: without it, a graph cannot use buffers.
+struct assume_buffer_outlives_graph {};
+// finalize(): the executable graph can be updated.
+struct updatable {};
+// finalize(): launches carry profiling times when the queue has enable_profiling (always true in Encore; accepted).
+struct enable_profiling {};
+} // namespace graph
+namespace node {
+// add(): the new node depends on these nodes.
+class depends_on {
+public:
+    template <typename... Nodes>
+        requires(std::is_same_v<std::remove_cvref_t<Nodes>, experimental::node> && ...)
+    depends_on(Nodes&&... nodes) : nodes_{std::forward<Nodes>(nodes)...} {}
+    const std::vector<experimental::node>& get_dependencies() const noexcept { return nodes_; }
+
+private:
+    std::vector<experimental::node> nodes_;
+};
+// add(): the new node depends on every node that has no successor yet.
+struct depends_on_all_leaves {};
+} // namespace node
+} // namespace property
+
+template <graph_state State = graph_state::modifiable> class command_graph;
+
+class node {
+public:
+    node() = delete;
+    node_type get_type() const;
+    std::vector<node> get_predecessors() const;
+    std::vector<node> get_successors() const;
+    // The node a submission recorded into a graph became; throws errc::invalid for other events.
+    static node get_node_from_event(event e);
+    // Kernel nodes only: a new range for the next update() of executable graphs made from this graph.
+    template <int D> void update_nd_range(nd_range<D> r);
+    template <int D> void update_range(range<D> r);
+
+    friend bool operator==(const node& a, const node& b) noexcept { return a.graph_ == b.graph_ && a.index_ == b.index_; }
+
+    // Encore: the graph and the index of this node there.
+    node(std::shared_ptr<detail::graph_impl> g, std::uint32_t index) : graph_(std::move(g)), index_(index) {}
+    const std::shared_ptr<detail::graph_impl>& graph() const noexcept { return graph_; }
+    std::uint32_t index() const noexcept { return index_; }
+
+private:
+    void update_engine_range(const ::encore::nd_range& r, bool nd);
+    std::shared_ptr<detail::graph_impl> graph_;
+    std::uint32_t index_;
+};
+
+template <> class command_graph<graph_state::modifiable> {
+public:
+    command_graph(const context& c, const device& d, const sycl::property_list& p = {});
+    explicit command_graph(const queue& q, const sycl::property_list& p = {})
+        : command_graph(q.get_context(), q.get_device(), p) {}
+
+    // A node running what `cgf` submits; its dependencies come from `p` (depends_on, depends_on_all_leaves), the
+    // handler's depends_on with events of this graph, and its accessors.
+    template <typename F> node add(F&& cgf, const sycl::property_list& p = {}) {
+        handler h(device_, context_, nullptr);
+        std::forward<F>(cgf)(h);
+        return add_collected(h, p);
+    }
+    // An empty node: a join point.
+    node add(const sycl::property_list& p = {});
+    void make_edge(node& source, node& destination);
+
+    command_graph<graph_state::executable> finalize(const sycl::property_list& p = {}) const;
+
+    bool begin_recording(queue& q, const sycl::property_list& p = {});
+    bool begin_recording(const std::vector<queue>& queues, const sycl::property_list& p = {});
+    bool end_recording();
+    bool end_recording(queue& q);
+    bool end_recording(const std::vector<queue>& queues);
+
+    // Writes the graph as Graphviz DOT; verbose adds kernel arguments, ranges and pointers. The path must end in
+    // ".dot". Encore: ext_encore_render_svg() renders such a file when Graphviz is installed.
+    void print_graph(const std::string& path, bool verbose = false) const;
+
+    std::vector<node> get_nodes() const;
+    std::vector<node> get_root_nodes() const;
+
+    friend bool operator==(const command_graph& a, const command_graph& b) noexcept { return a.impl_ == b.impl_; }
+
+    // Encore.
+    const std::shared_ptr<detail::graph_impl>& impl() const noexcept { return impl_; }
+    explicit command_graph(std::shared_ptr<detail::graph_impl> impl);
+
+private:
+    node add_collected(handler& h, const sycl::property_list& p);
+    std::shared_ptr<detail::graph_impl> impl_;
+    device device_;
+    context context_;
+};
+
+template <> class command_graph<graph_state::executable> {
+public:
+    command_graph() = delete;
+    // Node update: pushes the current arguments (dynamic parameters) and ranges of `n`'s command.
+    void update(const node& n);
+    void update(const std::vector<node>& nodes);
+    // Whole-graph update: every command of `source`, which must have this graph's topology.
+    void update(const command_graph<graph_state::modifiable>& source);
+
+    // Encore.
+    explicit command_graph(std::shared_ptr<detail::executable_impl> impl) : impl_(std::move(impl)) {}
+    const std::shared_ptr<detail::executable_impl>& impl() const noexcept { return impl_; }
+
+private:
+    std::shared_ptr<detail::executable_impl> impl_;
+};
+
+command_graph(const context&, const device&, const sycl::property_list& = {}) -> command_graph<graph_state::modifiable>;
+command_graph(const queue&, const sycl::property_list& = {}) -> command_graph<graph_state::modifiable>;
+
+namespace detail_dynamic {
+std::shared_ptr<sycl::detail::dynamic_parameter_impl> make(const command_graph<graph_state::modifiable>& g,
+                                                           ::encore::kernel_argument initial);
+void update(const std::shared_ptr<sycl::detail::dynamic_parameter_impl>& p, ::encore::kernel_argument value);
+} // namespace detail_dynamic
+
+// A kernel argument whose value can change after the graph was made: set it with handler::set_arg in the command
+// groups of graph nodes, change it with update(), then call update(node) on the executable graph.
+template <typename T> class dynamic_parameter {
+    static_assert(std::is_trivially_copyable_v<T>, "a dynamic_parameter holds a pointer or a trivially copyable value");
+
+public:
+    dynamic_parameter(const command_graph<graph_state::modifiable>& g, const T& initial)
+        : impl_(detail_dynamic::make(g, argument(initial))) {}
+    void update(const T& value) { detail_dynamic::update(impl_, argument(value)); }
+
+    // Encore: what handler::set_arg reads.
+    const std::shared_ptr<sycl::detail::dynamic_parameter_impl>& ext_encore_impl() const noexcept { return impl_; }
+
+private:
+    static ::encore::kernel_argument argument(const T& value) {
+        if constexpr (std::is_pointer_v<T>)
+            return ::encore::kernel_argument::from_pointer(value);
+        else
+            return ::encore::kernel_argument::from_scalar(value);
+    }
+    std::shared_ptr<sycl::detail::dynamic_parameter_impl> impl_;
+};
+
+template <int D> void node::update_nd_range(nd_range<D> r) {
+    ::encore::nd_range out;
+    out.dimensions = D;
+    for (int d = 0; d < D; ++d) {
+        out.global[d] = r.get_global_range()[d];
+        out.local[d] = r.get_local_range()[d];
+        out.offset[d] = r.get_offset()[d];
+    }
+    for (int d = D; d < 3; ++d) out.local[d] = 1;
+    update_engine_range(out, true);
+}
+template <int D> void node::update_range(range<D> r) {
+    ::encore::nd_range out;
+    out.dimensions = D;
+    for (int d = 0; d < D; ++d) out.global[d] = r[d];
+    update_engine_range(out, false);
+}
+
+} // namespace ext::oneapi::experimental
+
+namespace ext::encore {
+// Renders a DOT file written by print_graph to SVG with Graphviz; throws errc::feature_not_supported when
+// Graphviz's dot is not installed.
+void render_svg(const std::string& dot_path, const std::string& svg_path);
+bool graphviz_available();
+} // namespace ext::encore
+
+template <> struct is_property<ext::oneapi::experimental::property::graph::no_cycle_check> : std::true_type {};
+template <> struct is_property<ext::oneapi::experimental::property::graph::assume_buffer_outlives_graph> : std::true_type {};
+template <> struct is_property<ext::oneapi::experimental::property::graph::updatable> : std::true_type {};
+template <> struct is_property<ext::oneapi::experimental::property::graph::enable_profiling> : std::true_type {};
+template <> struct is_property<ext::oneapi::experimental::property::node::depends_on> : std::true_type {};
+template <> struct is_property<ext::oneapi::experimental::property::node::depends_on_all_leaves> : std::true_type {};
+
+} // namespace _V1
+} // namespace sycl

@@ -1,0 +1,294 @@
+// sycl::handler (SYCL 2020 section 4.9.4): what a command group function receives. It collects the group's
+// dependencies (depends_on, accessors, require) and its one command: a kernel (single_task, parallel_for over a
+// range or an nd_range, with reductions), a host task, a USM copy, fill, memset, prefetch or mem_advise, an
+// accessor copy or fill, or a barrier. A second command in one group throws errc::invalid; a group without one
+// completes once its dependencies have.
+//
+//     q.submit([&](sycl::handler& h) {
+//         h.depends_on(e);
+//         sycl::accessor a{buf, h, sycl::read_write};
+//         h.parallel_for<class scale>(sycl::range<1>{n}, [=](sycl::id<1> i) { a[i] *= 2; });
+//     });
+#pragma once
+
+#include <cstring>
+#include <memory>
+#include <optional>
+#include <string>
+#include <type_traits>
+#include <vector>
+
+#include "accessor.hpp"
+#include "device.hpp"
+#include "detail/kernel_wrapper.hpp"
+#include "event.hpp"
+#include "graph/command.hpp"
+#include "kernel.hpp"
+#include "reduction.hpp"
+
+namespace sycl {
+inline namespace _V1 {
+
+class queue;
+class interop_handle {
+public:
+    backend get_backend() const noexcept { return backend_; }
+    explicit interop_handle(backend b) : backend_(b) {}
+
+private:
+    backend backend_;
+};
+
+namespace ext::oneapi::experimental {
+enum class graph_state { modifiable, executable };
+template <graph_state State> class command_graph;
+} // namespace ext::oneapi::experimental
+
+namespace detail {
+struct queue_impl;
+struct executable_impl;
+struct dynamic_parameter_impl;
+struct requirement {
+    buffer_state* buffer;
+    access_mode mode;
+};
+template <typename T> inline constexpr bool is_event_list_v =
+    std::is_same_v<std::remove_cvref_t<T>, event> || std::is_same_v<std::remove_cvref_t<T>, std::vector<event>>;
+} // namespace detail
+
+class handler {
+public:
+    handler(const handler&) = delete;
+    handler& operator=(const handler&) = delete;
+
+    void depends_on(event e) { collected_.dependencies.push_back(std::move(e)); }
+    void depends_on(const std::vector<event>& events) {
+        collected_.dependencies.insert(collected_.dependencies.end(), events.begin(), events.end());
+    }
+    // Binds a placeholder accessor (or repeats a bound one's requirement) to this command group.
+    template <typename T, int D, access_mode M, target Tg, access::placeholder P> void require(accessor<T, D, M, Tg, P> a) {
+        if (a.empty()) throw exception(errc::invalid, "handler::require: the accessor is empty (default-constructed)");
+        detail::handler_access::require(*this, *a.buffer_state(), M);
+    }
+
+    // Kernels.
+    template <typename KernelName = detail::auto_name, typename K> void single_task(const K& k) {
+        set_kernel(std::make_shared<detail::lambda_kernel<detail::launch::single_task, 1, K>>(
+                       detail::kernel_name<KernelName, K>(), k),
+                   encore::nd_range{});
+    }
+    template <typename KernelName = detail::auto_name, typename... Rest> void parallel_for(range<1> r, Rest&&... rest) {
+        parallel_for_range<KernelName>(r, std::forward<Rest>(rest)...);
+    }
+    template <typename KernelName = detail::auto_name, typename... Rest> void parallel_for(range<2> r, Rest&&... rest) {
+        parallel_for_range<KernelName>(r, std::forward<Rest>(rest)...);
+    }
+    template <typename KernelName = detail::auto_name, typename... Rest> void parallel_for(range<3> r, Rest&&... rest) {
+        parallel_for_range<KernelName>(r, std::forward<Rest>(rest)...);
+    }
+    template <typename KernelName = detail::auto_name, int D, typename... Rest>
+    void parallel_for(nd_range<D> r, Rest&&... rest) {
+        launch_with<KernelName, detail::launch::nd_range, D>(to_engine(r), std::forward<Rest>(rest)...);
+    }
+    // SYCL 1.2.1's range with an offset, deprecated by SYCL 2020.
+    template <typename KernelName = detail::auto_name, typename K, int D>
+    [[deprecated("SYCL 2020 deprecates the offset")]] void parallel_for(range<D> r, id<D> offset, const K& k) {
+        auto engine = to_engine(r);
+        for (int d = 0; d < D; ++d) engine.offset[d] = offset[d];
+        launch_with<KernelName, detail::launch::range, D>(engine, k);
+    }
+
+    // Kernel objects, with the arguments given by set_arg(s).
+    void single_task(const kernel& k) { set_kernel_object(k, encore::nd_range{}); }
+    template <int D> void parallel_for(range<D> r, const kernel& k) { set_kernel_object(k, to_engine(r)); }
+    template <int D> void parallel_for(nd_range<D> r, const kernel& k) { set_kernel_object(k, to_engine(r)); }
+    template <typename T> void set_arg(int index, T&& argument) { set_argument(index, std::forward<T>(argument)); }
+    template <typename... Ts> void set_args(Ts&&... arguments) {
+        int index = 0;
+        (set_argument(index++, std::forward<Ts>(arguments)), ...);
+    }
+
+    // A host task runs on a host thread once its dependencies have completed.
+    template <typename F> void host_task(F&& f) {
+        using task_type = std::decay_t<F>;
+        if constexpr (std::is_invocable_v<task_type&, interop_handle>)
+            set_command(encore::host_task_command{[f = task_type(std::forward<F>(f)), b = device_.get_backend()]() mutable {
+                            f(interop_handle(b));
+                        }},
+                        "host_task");
+        else {
+            static_assert(std::is_invocable_v<task_type&>, "host_task: the task must be callable with no arguments "
+                                                           "or with a sycl::interop_handle");
+            set_command(encore::host_task_command{task_type(std::forward<F>(f))}, "host_task");
+        }
+    }
+
+    // USM.
+    void memcpy(void* destination, const void* source, std::size_t bytes);
+    template <typename T> void copy(const T* source, T* destination, std::size_t count) {
+        memcpy(destination, source, count * sizeof(T));
+    }
+    void memset(void* destination, int value, std::size_t bytes);
+    template <typename T> void fill(void* destination, const T& pattern, std::size_t count) {
+        std::vector<std::byte> bytes(sizeof(T));
+        std::memcpy(bytes.data(), &pattern, sizeof(T));
+        fill_bytes(destination, std::move(bytes), count);
+    }
+    void prefetch(const void* pointer, std::size_t bytes);
+    void mem_advise(const void* pointer, std::size_t bytes, int advice);
+
+    // Accessors: copies between an accessor's region and USM or host memory, or another accessor, and fills.
+    template <typename T, int D, access_mode M, target Tg, access::placeholder P, typename U>
+    void copy(accessor<T, D, M, Tg, P> source, U* destination) {
+        require(source);
+        copy_bytes(destination, contiguous(source, "copy"), source.byte_size());
+    }
+    template <typename T, int D, access_mode M, target Tg, access::placeholder P, typename U>
+    void copy(const U* source, accessor<T, D, M, Tg, P> destination) {
+        require(destination);
+        copy_bytes(contiguous(destination, "copy"), source, destination.byte_size());
+    }
+    template <typename T, int D, access_mode M, target Tg, access::placeholder P, typename U, int D2, access_mode M2,
+              target Tg2, access::placeholder P2>
+    void copy(accessor<T, D, M, Tg, P> source, accessor<U, D2, M2, Tg2, P2> destination) {
+        require(source);
+        require(destination);
+        if (destination.byte_size() < source.byte_size())
+            throw exception(errc::invalid, "handler::copy: the destination accessor has " +
+                                               std::to_string(destination.byte_size()) + " bytes, the source " +
+                                               std::to_string(source.byte_size()));
+        copy_bytes(contiguous(destination, "copy"), contiguous(source, "copy"), source.byte_size());
+    }
+    template <typename T, int D, access_mode M, target Tg, access::placeholder P>
+    void fill(accessor<T, D, M, Tg, P> destination, const T& value) {
+        require(destination);
+        fill(contiguous(destination, "fill"), value, destination.size());
+    }
+    template <typename T, int D, access_mode M, target Tg, access::placeholder P>
+    void update_host(accessor<T, D, M, Tg, P> a) {
+        require(a); // the storage is host-visible already: ordering is all it needs
+    }
+
+    // Waits for `events`, or with none for everything submitted to the queue before (ext_oneapi_submit_barrier).
+    void ext_oneapi_barrier();
+    void ext_oneapi_barrier(const std::vector<event>& events);
+
+    // sycl_ext_oneapi_graph: runs an executable graph as this group's command.
+    void ext_oneapi_graph(ext::oneapi::experimental::command_graph<ext::oneapi::experimental::graph_state::executable>& g);
+
+    // Encore: what the group collected (for the queue and graph implementations).
+    struct collected {
+        std::optional<encore::command> command;
+        const char* command_name = nullptr;
+        std::vector<event> dependencies;
+        std::vector<detail::requirement> requirements;
+        bool barrier_on_everything = false;                  // ext_oneapi_barrier() without events
+        std::shared_ptr<detail::executable_impl> executable; // ext_oneapi_graph
+        // set_arg with a dynamic_parameter: (argument index, parameter)
+        std::vector<std::pair<int, std::shared_ptr<detail::dynamic_parameter_impl>>> dynamic_arguments;
+    };
+    collected& contents() noexcept { return collected_; }
+
+    // Encore: a handler for a command group of `queue` (null when a graph's add() runs it) on `d` in `c`.
+    handler(device d, context c, std::shared_ptr<detail::queue_impl> queue);
+
+    template <typename KernelName, int D, typename... Rest> void parallel_for_range(range<D> r, Rest&&... rest) {
+        launch_with<KernelName, detail::launch::range, D>(to_engine(r), std::forward<Rest>(rest)...);
+    }
+
+    // Rest is (reductions..., kernel).
+    template <typename KernelName, detail::launch Launch, int D, typename... Rest>
+    void launch_with(const encore::nd_range& r, Rest&&... rest) {
+        auto all = std::forward_as_tuple(std::forward<Rest>(rest)...);
+        constexpr std::size_t last = sizeof...(Rest) - 1;
+        using K = std::decay_t<std::tuple_element_t<last, std::tuple<Rest...>>>;
+        const K& k = std::get<last>(all);
+        if constexpr (last == 0) {
+            set_kernel(std::make_shared<detail::lambda_kernel<Launch, D, K>>(detail::kernel_name<KernelName, K>(), k), r);
+        } else {
+            make_reduction_kernel<KernelName, Launch, D, K>(r, k, all, std::make_index_sequence<last>());
+        }
+    }
+    template <typename KernelName, detail::launch Launch, int D, typename K, typename Tuple, std::size_t... I>
+    void make_reduction_kernel(const encore::nd_range& r, const K& k, const Tuple& all, std::index_sequence<I...>) {
+        static_assert((detail::is_reduction<std::decay_t<std::tuple_element_t<I, Tuple>>>::value && ...),
+                      "parallel_for: every argument between the range and the kernel must be a sycl::reduction");
+        set_kernel(std::make_shared<detail::reduction_kernel<Launch, D, K, std::decay_t<std::tuple_element_t<I, Tuple>>...>>(
+                       detail::kernel_name<KernelName, K>(), k, r.global_count(), std::get<I>(all)...),
+                   r);
+    }
+
+    template <int D> static encore::nd_range to_engine(const range<D>& r) {
+        encore::nd_range out;
+        out.dimensions = D;
+        for (int d = 0; d < D; ++d) out.global[d] = r[d];
+        return out;
+    }
+    template <int D> static encore::nd_range to_engine(const nd_range<D>& r) {
+        encore::nd_range out;
+        out.dimensions = D;
+        for (int d = 0; d < D; ++d) {
+            if (r.get_local_range()[d] == 0)
+                throw exception(errc::nd_range, "parallel_for: the local range is 0 in dimension " + std::to_string(d));
+            out.global[d] = r.get_global_range()[d];
+            out.local[d] = r.get_local_range()[d];
+            out.offset[d] = r.get_offset()[d];
+        }
+        if constexpr (D < 3)
+            for (int d = D; d < 3; ++d) out.local[d] = 1;
+        return out;
+    }
+    template <typename T, int D, access_mode M, target Tg, access::placeholder P>
+    static T* contiguous(const accessor<T, D, M, Tg, P>& a, const char* call) {
+        // A region is one block of memory when every dimension but the first is whole.
+        auto* first = &a[id<D>{}];
+        if constexpr (D > 1) {
+            auto r = a.get_range();
+            id<D> last_index;
+            for (int d = 0; d < D; ++d) last_index[d] = r[d] - 1;
+            if (&a[last_index] - first + 1 != static_cast<std::ptrdiff_t>(a.size()))
+                throw exception(errc::feature_not_supported,
+                                std::string("handler::") + call +
+                                    ": the accessor's region is not contiguous (only the first dimension may be "
+                                    "narrower than the buffer)");
+        }
+        return const_cast<T*>(first);
+    }
+
+    void set_command(encore::command c, const char* name);
+    void set_dynamic_argument(int index, const std::shared_ptr<detail::dynamic_parameter_impl>& p);
+    void set_kernel(std::shared_ptr<const encore::kernel> k, encore::nd_range r);
+    void set_kernel_object(const kernel& k, encore::nd_range r);
+    void copy_bytes(void* destination, const void* source, std::size_t bytes);
+    void fill_bytes(void* destination, std::vector<std::byte> pattern, std::size_t count);
+    void check_usm(const void* pointer, std::size_t bytes, const char* call, const char* what) const;
+
+    template <typename T> void set_argument(int index, T&& argument) {
+        using A = std::remove_cvref_t<T>;
+        if constexpr (requires { argument.ext_encore_impl(); })
+            set_dynamic_argument(index, argument.ext_encore_impl());
+        else if constexpr (std::is_pointer_v<A>)
+            store_argument(index, encore::kernel_argument::from_pointer(argument));
+        else if constexpr (requires { argument.buffer_state(); argument.get_pointer(); }) {
+            require(argument);
+            store_argument(index, encore::kernel_argument::from_pointer(argument.get_pointer()));
+        } else if constexpr (requires { typename A::value_type; argument.byte_size(); argument.get_range(); })
+            store_argument(index, encore::kernel_argument::local(argument.byte_size()));
+        else {
+            static_assert(std::is_trivially_copyable_v<A>, "set_arg: a kernel argument must be a pointer, an accessor, "
+                                                           "a local_accessor or a trivially copyable value");
+            store_argument(index, encore::kernel_argument::from_scalar(argument));
+        }
+    }
+    void store_argument(int index, encore::kernel_argument a);
+
+    device device_;
+    context context_;
+    std::shared_ptr<detail::queue_impl> queue_;
+    collected collected_;
+    std::vector<encore::kernel_argument> locals_;                    // local_accessors of a lambda kernel
+    std::vector<std::optional<encore::kernel_argument>> arguments_; // set_arg
+};
+
+} // namespace _V1
+} // namespace sycl

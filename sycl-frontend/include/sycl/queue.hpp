@@ -1,0 +1,202 @@
+// sycl::queue (SYCL 2020 section 4.6.5): where command groups are submitted, with the shortcut member functions
+// of section 4.6.5.2.
+//
+// A queue runs on one device of one context (by default its platform's default context, so queues of one device
+// share USM allocations). Out-of-order unless made with property::queue::in_order; events carry profiling
+// times with property::queue::enable_profiling. What kernels and host tasks throw goes to the queue's async
+// handler (or its context's) at wait_and_throw/throw_asynchronous; with neither, Encore rethrows the first of
+// them from there. Every call that is given bad arguments throws sycl::exception with the specification's errc.
+//
+//     sycl::queue q{sycl::cpu_selector_v, sycl::property::queue::in_order{}};
+//     float* x = sycl::malloc_shared<float>(n, q);
+//     q.parallel_for(n, [=](sycl::id<1> i) { x[i] = i; });
+//     q.wait_and_throw();
+#pragma once
+
+#include <memory>
+#include <vector>
+
+#include "detail/queue_impl.hpp"
+#include "handler.hpp"
+#include "usm.hpp"
+
+namespace sycl {
+inline namespace _V1 {
+
+namespace info::queue {
+// clang-format off
+struct context { using return_type = sycl::context; };
+struct device { using return_type = sycl::device; };
+// clang-format on
+} // namespace info::queue
+
+namespace ext::oneapi::experimental {
+enum class queue_state { executing, recording };
+}
+
+class queue {
+public:
+    explicit queue(const property_list& p = {}) : queue(device(), async_handler{}, p) {}
+    explicit queue(const async_handler& h, const property_list& p = {}) : queue(device(), h, p) {}
+    template <typename Selector>
+        requires std::is_invocable_r_v<int, const Selector&, const device&>
+    explicit queue(const Selector& selector, const property_list& p = {}) : queue(device(selector), async_handler{}, p) {}
+    template <typename Selector>
+        requires std::is_invocable_r_v<int, const Selector&, const device&>
+    explicit queue(const Selector& selector, const async_handler& h, const property_list& p = {})
+        : queue(device(selector), h, p) {}
+    explicit queue(const device& d, const property_list& p = {}) : queue(d, async_handler{}, p) {}
+    explicit queue(const device& d, const async_handler& h, const property_list& p = {});
+    explicit queue(const context& c, const device& d, const property_list& p = {}) : queue(c, d, async_handler{}, p) {}
+    explicit queue(const context& c, const device& d, const async_handler& h, const property_list& p = {});
+    template <typename Selector>
+        requires std::is_invocable_r_v<int, const Selector&, const device&>
+    explicit queue(const context& c, const Selector& selector, const property_list& p = {})
+        : queue(c, device(selector), async_handler{}, p) {}
+
+    backend get_backend() const noexcept { return impl_->dev.get_backend(); }
+    context get_context() const { return impl_->ctx; }
+    device get_device() const { return impl_->dev; }
+    bool is_in_order() const noexcept { return impl_->engine.is_in_order(); }
+    template <typename Descriptor> typename Descriptor::return_type get_info() const {
+        if constexpr (std::is_same_v<Descriptor, info::queue::context>)
+            return get_context();
+        else {
+            static_assert(std::is_same_v<Descriptor, info::queue::device>, "Encore answers info::queue::context and device");
+            return get_device();
+        }
+    }
+    template <typename P> bool has_property() const noexcept { return impl_->properties.template has_property<P>(); }
+    template <typename P> P get_property() const { return impl_->properties.template get_property<P>(); }
+
+    template <typename F> event submit(F&& cgf) { return impl_->submit(std::forward<F>(cgf)); }
+
+    // Blocks until everything submitted has completed. Throws errc::invalid while the queue records a graph.
+    void wait() { impl_->wait(); }
+    void wait_and_throw() {
+        wait();
+        throw_asynchronous();
+    }
+    void throw_asynchronous() { impl_->throw_asynchronous(); }
+
+    // Shortcuts: each is one command group; `deps` are its dependencies.
+    template <typename KernelName = detail::auto_name, typename... Rest> event single_task(Rest&&... rest) {
+        return with_dependencies(
+            [](handler& h, auto&&... r) { h.single_task<KernelName>(std::forward<decltype(r)>(r)...); },
+            std::forward<Rest>(rest)...);
+    }
+    template <typename KernelName = detail::auto_name, typename... Rest> event parallel_for(range<1> r, Rest&&... rest) {
+        return parallel_for_in<KernelName>(r, std::forward<Rest>(rest)...);
+    }
+    template <typename KernelName = detail::auto_name, typename... Rest> event parallel_for(range<2> r, Rest&&... rest) {
+        return parallel_for_in<KernelName>(r, std::forward<Rest>(rest)...);
+    }
+    template <typename KernelName = detail::auto_name, typename... Rest> event parallel_for(range<3> r, Rest&&... rest) {
+        return parallel_for_in<KernelName>(r, std::forward<Rest>(rest)...);
+    }
+    template <typename KernelName = detail::auto_name, int D, typename... Rest>
+    event parallel_for(nd_range<D> r, Rest&&... rest) {
+        return parallel_for_in<KernelName>(r, std::forward<Rest>(rest)...);
+    }
+
+    event memcpy(void* destination, const void* source, std::size_t bytes, const std::vector<event>& deps = {}) {
+        return submit([&](handler& h) {
+            h.depends_on(deps);
+            h.memcpy(destination, source, bytes);
+        });
+    }
+    event memcpy(void* destination, const void* source, std::size_t bytes, event dep) {
+        return memcpy(destination, source, bytes, std::vector<event>{dep});
+    }
+    template <typename T>
+    event copy(const T* source, T* destination, std::size_t count, const std::vector<event>& deps = {}) {
+        return memcpy(destination, source, count * sizeof(T), deps);
+    }
+    template <typename T> event copy(const T* source, T* destination, std::size_t count, event dep) {
+        return copy(source, destination, count, std::vector<event>{dep});
+    }
+    event memset(void* destination, int value, std::size_t bytes, const std::vector<event>& deps = {}) {
+        return submit([&](handler& h) {
+            h.depends_on(deps);
+            h.memset(destination, value, bytes);
+        });
+    }
+    event memset(void* destination, int value, std::size_t bytes, event dep) {
+        return memset(destination, value, bytes, std::vector<event>{dep});
+    }
+    template <typename T>
+    event fill(void* destination, const T& pattern, std::size_t count, const std::vector<event>& deps = {}) {
+        return submit([&](handler& h) {
+            h.depends_on(deps);
+            h.fill(destination, pattern, count);
+        });
+    }
+    template <typename T> event fill(void* destination, const T& pattern, std::size_t count, event dep) {
+        return fill(destination, pattern, count, std::vector<event>{dep});
+    }
+    event prefetch(const void* pointer, std::size_t bytes, const std::vector<event>& deps = {}) {
+        return submit([&](handler& h) {
+            h.depends_on(deps);
+            h.prefetch(pointer, bytes);
+        });
+    }
+    event prefetch(const void* pointer, std::size_t bytes, event dep) {
+        return prefetch(pointer, bytes, std::vector<event>{dep});
+    }
+    event mem_advise(const void* pointer, std::size_t bytes, int advice, const std::vector<event>& deps = {}) {
+        return submit([&](handler& h) {
+            h.depends_on(deps);
+            h.mem_advise(pointer, bytes, advice);
+        });
+    }
+    event mem_advise(const void* pointer, std::size_t bytes, int advice, event dep) {
+        return mem_advise(pointer, bytes, advice, std::vector<event>{dep});
+    }
+    event ext_oneapi_submit_barrier() {
+        return submit([](handler& h) { h.ext_oneapi_barrier(); });
+    }
+    event ext_oneapi_submit_barrier(const std::vector<event>& events) {
+        return submit([&](handler& h) { h.ext_oneapi_barrier(events); });
+    }
+
+    // sycl_ext_oneapi_graph (defined in sycl/ext/oneapi/experimental/graph.hpp).
+    ext::oneapi::experimental::queue_state ext_oneapi_get_state() const;
+    ext::oneapi::experimental::command_graph<ext::oneapi::experimental::graph_state::modifiable>
+    ext_oneapi_get_graph() const;
+    event ext_oneapi_graph(ext::oneapi::experimental::command_graph<ext::oneapi::experimental::graph_state::executable>& g);
+    event ext_oneapi_graph(ext::oneapi::experimental::command_graph<ext::oneapi::experimental::graph_state::executable>& g,
+                           event dep);
+    event ext_oneapi_graph(ext::oneapi::experimental::command_graph<ext::oneapi::experimental::graph_state::executable>& g,
+                           const std::vector<event>& deps);
+
+    friend bool operator==(const queue& a, const queue& b) noexcept { return a.impl_ == b.impl_; }
+
+    // Encore: the shared state, for the graph extension.
+    const std::shared_ptr<detail::queue_impl>& impl() const noexcept { return impl_; }
+
+private:
+    // Calls body(h, rest...) in a command group, first taking a leading event or vector of events off `rest` as
+    // dependencies.
+    template <typename Body, typename First, typename... Rest> event with_dependencies(Body body, First&& first, Rest&&... rest) {
+        return submit([&](handler& h) {
+            if constexpr (detail::is_event_list_v<First>) {
+                h.depends_on(first);
+                body(h, std::forward<Rest>(rest)...);
+            } else
+                body(h, std::forward<First>(first), std::forward<Rest>(rest)...);
+        });
+    }
+    template <typename KernelName, typename R, typename... Rest> event parallel_for_in(const R& r, Rest&&... rest) {
+        return with_dependencies([&r](handler& h, auto&&... more) { h.parallel_for<KernelName>(r, std::forward<decltype(more)>(more)...); },
+                                 std::forward<Rest>(rest)...);
+    }
+
+    std::shared_ptr<detail::queue_impl> impl_;
+};
+
+template <typename T, usm::alloc Kind, std::size_t Alignment>
+usm_allocator<T, Kind, Alignment>::usm_allocator(const queue& q, const property_list&)
+    : context_(q.get_context()), device_(q.get_device()) {}
+
+} // namespace _V1
+} // namespace sycl

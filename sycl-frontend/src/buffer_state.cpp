@@ -1,0 +1,97 @@
+#include "sycl/detail/buffer_state.hpp"
+
+#include <algorithm>
+#include <cstring>
+
+#include "backends/detail/completion_event.hpp"
+#include "backends/memory.hpp"
+#include "sycl/detail/engine_error.hpp"
+#include "sycl/exception.hpp"
+
+namespace sycl {
+inline namespace _V1 {
+namespace detail {
+
+buffer_state::buffer_state(std::size_t bytes, const void* initial)
+    : bytes_(bytes), device_(translate_errors([] { return encore::device::default_device(); })) {
+    try {
+        storage_ = static_cast<std::byte*>(encore::malloc_shared(bytes, device_));
+    } catch (const encore::error& e) {
+        throw exception(errc::memory_allocation,
+                        "sycl::buffer: cannot allocate " + std::to_string(bytes) + " bytes: " + e.what());
+    }
+    if (initial)
+        std::memcpy(storage_, initial, bytes);
+    else
+        std::memset(storage_, 0, bytes);
+}
+
+buffer_state::~buffer_state() {
+    last_write_.wait();
+    for (const auto& r : reads_) r.wait();
+    if (write_back_ && final_data_) std::memcpy(final_data_, storage_, bytes_);
+    try {
+        encore::free(storage_, device_);
+    } catch (const encore::error&) {
+        // Cannot happen for memory this object allocated; a destructor must not throw either way.
+    }
+}
+
+void buffer_state::set_final_data(void* destination) {
+    std::lock_guard lock(mutex_);
+    final_data_ = destination;
+}
+
+void buffer_state::set_write_back(bool on) {
+    std::lock_guard lock(mutex_);
+    write_back_ = on;
+}
+
+void buffer_state::dependencies(access_mode mode, std::vector<encore::event>& out) {
+    std::lock_guard lock(mutex_);
+    std::erase_if(host_holds_, [](const encore::event& h) { return h.is_complete(); });
+    out.insert(out.end(), host_holds_.begin(), host_holds_.end());
+    if (last_write_.state()) out.push_back(last_write_);
+    if (writes(mode)) out.insert(out.end(), reads_.begin(), reads_.end());
+}
+
+void buffer_state::record(access_mode mode, const encore::event& e) {
+    std::lock_guard lock(mutex_);
+    if (writes(mode)) {
+        last_write_ = e;
+        reads_.clear();
+        return;
+    }
+    std::erase_if(reads_, [](const encore::event& r) { return r.is_complete(); });
+    reads_.push_back(e);
+}
+
+void buffer_state::wait_for_host(access_mode mode) {
+    std::vector<encore::event> pending;
+    {
+        std::lock_guard lock(mutex_);
+        if (last_write_.state()) pending.push_back(last_write_);
+        if (writes(mode)) pending.insert(pending.end(), reads_.begin(), reads_.end());
+    }
+    for (const auto& e : pending) e.wait();
+}
+
+void buffer_state::add_host_hold(const encore::event& hold) {
+    std::lock_guard lock(mutex_);
+    host_holds_.push_back(hold);
+}
+
+std::shared_ptr<void> begin_host_access(const std::shared_ptr<buffer_state>& state, access_mode mode) {
+    if (state->recording_uses() > 0)
+        throw exception(errc::invalid, "host_accessor: the buffer is used by a graph that a queue is recording; "
+                                       "end the recording first");
+    state->wait_for_host(mode);
+    auto hold = std::make_shared<encore::detail::completion_event>(false);
+    state->add_host_hold(encore::event(hold));
+    // The deleter runs when the last copy of the host accessor goes: the held-back commands may start.
+    return std::shared_ptr<void>(nullptr, [state, hold](void*) { hold->complete(); });
+}
+
+} // namespace detail
+} // namespace _V1
+} // namespace sycl

@@ -1,0 +1,448 @@
+#include "sycl/detail/graph_impl.hpp"
+
+#include <algorithm>
+
+#include "graph/dot_export.hpp"
+#include "sycl/detail/engine_error.hpp"
+
+namespace sycl {
+inline namespace _V1 {
+
+namespace exp = ext::oneapi::experimental;
+
+namespace detail {
+
+namespace {
+std::vector<requirement> merged_requirements(std::vector<requirement> requirements) {
+    std::vector<requirement> out;
+    for (const auto& r : requirements) {
+        auto it = std::find_if(out.begin(), out.end(), [&](const requirement& o) { return o.buffer == r.buffer; });
+        if (it == out.end())
+            out.push_back(r);
+        else if (writes(r.mode))
+            it->mode = access_mode::read_write;
+    }
+    return out;
+}
+} // namespace
+
+graph_impl::graph_impl(const context& c, const device& d, const property_list& p)
+    : ctx(c), dev(d),
+      buffers_outlive_graph(p.has_property<exp::property::graph::assume_buffer_outlives_graph>()),
+      g(::encore::graph_options{.check_cycles = !p.has_property<exp::property::graph::no_cycle_check>()}) {
+    if (!ctx.contains(dev)) throw exception(errc::invalid, "command_graph: the device does not belong to the context");
+}
+
+void graph_impl::require_not_recording(const char* call) const {
+    for (const auto& r : recorders)
+        if (!r.expired())
+            throw exception(errc::invalid, std::string("command_graph::") + call +
+                                               ": the graph is being recorded; explicit changes and recording "
+                                               "cannot be mixed (end_recording first)");
+}
+
+std::uint32_t graph_impl::add_locked(handler& h, std::vector<std::uint32_t> predecessors, const queue_impl* recorder) {
+    auto& c = h.contents();
+    for (const auto& e : c.dependencies) {
+        if (const auto& r = e.recorded()) {
+            if (r->graph.lock().get() != this)
+                throw exception(errc::invalid, "depends_on: the event belongs to another graph");
+            predecessors.push_back(r->index);
+        } else if (e.engine().state() && !e.engine().is_complete())
+            throw exception(errc::invalid, "depends_on: a graph node cannot depend on eager work that has not "
+                                           "completed (wait for the event, or record that work into the graph)");
+    }
+    auto requirements = c.requirements;
+    ::encore::command command = ::encore::empty_command{};
+    if (c.executable) {
+        if (c.executable->source.get() == this)
+            throw exception(errc::invalid, "ext_oneapi_graph: a graph cannot contain an executable graph made from itself");
+        command = ::encore::subgraph_command{c.executable->snapshot};
+        requirements.insert(requirements.end(), c.executable->buffers.begin(), c.executable->buffers.end());
+    } else if (c.command)
+        command = std::move(*c.command);
+    requirements = merged_requirements(std::move(requirements));
+    if (!requirements.empty() && !buffers_outlive_graph)
+        throw exception(errc::invalid, "a graph node uses a buffer, which needs the graph to be made with "
+                                       "property::graph::assume_buffer_outlives_graph");
+    for (const auto& [index, parameter] : c.dynamic_arguments)
+        if (parameter->graph.lock().get() != this)
+            throw exception(errc::invalid, "set_arg: the dynamic_parameter belongs to another graph");
+
+    if (c.barrier_on_everything)
+        for (auto leaf : g.leaves())
+            if (recorded_by[leaf.index] == recorder) predecessors.push_back(leaf.index);
+    for (const auto& r : requirements) {
+        auto it = buffers.find(r.buffer);
+        if (it == buffers.end()) continue;
+        if (it->second.last_writer) predecessors.push_back(*it->second.last_writer);
+        if (writes(r.mode)) predecessors.insert(predecessors.end(), it->second.readers.begin(), it->second.readers.end());
+    }
+
+    std::vector<::encore::node> dependencies;
+    dependencies.reserve(predecessors.size());
+    for (auto p : predecessors) dependencies.push_back(g.node_at(p));
+    const auto index = translate_errors([&] { return g.add(std::move(command), dependencies).index; });
+    recorded_by.push_back(recorder);
+
+    for (const auto& r : requirements) {
+        auto [it, first_use] = buffers.try_emplace(r.buffer);
+        if (first_use && recorder) r.buffer->add_recording_use(1);
+        auto& use = it->second;
+        if (writes(r.mode)) {
+            use.last_writer = index;
+            use.readers.clear();
+            use.strongest = access_mode::read_write;
+        } else
+            use.readers.push_back(index);
+    }
+    for (const auto& [argument, parameter] : c.dynamic_arguments) {
+        std::lock_guard lock(parameter->mutex);
+        parameter->uses.emplace_back(index, argument);
+    }
+    return index;
+}
+
+event record_submission(graph_impl& g, queue_impl& q, handler& h) {
+    std::lock_guard lock(g.mutex);
+    std::vector<std::uint32_t> predecessors;
+    {
+        std::lock_guard queue_lock(q.mutex);
+        if (q.engine.is_in_order())
+            if (const auto& previous = q.last_recorded.recorded()) predecessors.push_back(previous->index);
+    }
+    auto index = g.add_locked(h, std::move(predecessors), &q);
+    event e(std::make_shared<const recorded_node>(recorded_node{g.weak_from_this(), index}), q.dev.get_backend());
+    std::lock_guard queue_lock(q.mutex);
+    if (q.engine.is_in_order()) q.last_recorded = e;
+    return e;
+}
+
+namespace {
+// Stops `q` recording into `g` (both locked by the caller as needed); the last recorder releases the buffers.
+void stop_recording(graph_impl& g, queue_impl& q) {
+    {
+        std::lock_guard lock(q.mutex);
+        q.recording.reset();
+        q.last_recorded = event{};
+    }
+    std::erase_if(g.recorders, [&](const std::weak_ptr<queue_impl>& r) {
+        auto s = r.lock();
+        return !s || s.get() == &q;
+    });
+    if (g.recorders.empty())
+        for (auto& [buffer, use] : g.buffers) buffer->add_recording_use(-1);
+}
+} // namespace
+
+} // namespace detail
+
+namespace ext::oneapi::experimental {
+
+namespace {
+node_type type_of(::encore::command_kind kind) {
+    switch (kind) {
+    case ::encore::command_kind::kernel: return node_type::kernel;
+    case ::encore::command_kind::memcpy:
+    case ::encore::command_kind::copy: return node_type::memcpy;
+    case ::encore::command_kind::fill: return node_type::memfill;
+    case ::encore::command_kind::memset: return node_type::memset;
+    case ::encore::command_kind::prefetch: return node_type::prefetch;
+    case ::encore::command_kind::mem_advise: return node_type::memadvise;
+    case ::encore::command_kind::host_task: return node_type::host_task;
+    case ::encore::command_kind::barrier: return node_type::ext_oneapi_barrier;
+    case ::encore::command_kind::empty: return node_type::empty;
+    case ::encore::command_kind::subgraph: return node_type::subgraph;
+    }
+    return node_type::empty;
+}
+
+std::vector<node> wrap(const std::shared_ptr<sycl::detail::graph_impl>& g, const std::vector<::encore::node>& nodes) {
+    std::vector<node> out;
+    out.reserve(nodes.size());
+    for (const auto& n : nodes) out.emplace_back(g, n.index);
+    return out;
+}
+} // namespace
+
+node_type node::get_type() const {
+    std::lock_guard lock(graph_->mutex);
+    return type_of(graph_->g.kind(graph_->g.node_at(index_)));
+}
+std::vector<node> node::get_predecessors() const {
+    std::lock_guard lock(graph_->mutex);
+    return wrap(graph_, graph_->g.predecessors(graph_->g.node_at(index_)));
+}
+std::vector<node> node::get_successors() const {
+    std::lock_guard lock(graph_->mutex);
+    return wrap(graph_, graph_->g.successors(graph_->g.node_at(index_)));
+}
+
+node node::get_node_from_event(event e) {
+    const auto& r = e.recorded();
+    auto g = r ? r->graph.lock() : nullptr;
+    if (!g)
+        throw exception(errc::invalid, "node::get_node_from_event: the event was not returned by a submission "
+                                       "recorded into a graph (that still exists)");
+    return node(std::move(g), r->index);
+}
+
+void node::update_engine_range(const ::encore::nd_range& r, bool nd) {
+    std::lock_guard lock(graph_->mutex);
+    auto n = graph_->g.node_at(index_);
+    const auto* k = std::get_if<::encore::kernel_command>(&graph_->g.command_at(n));
+    const char* call = nd ? "node::update_nd_range" : "node::update_range";
+    if (!k) throw exception(errc::invalid, std::string(call) + ": the node is not a kernel node");
+    if (k->range.dimensions != r.dimensions)
+        throw exception(errc::invalid, std::string(call) + ": the node's kernel has " +
+                                           std::to_string(k->range.dimensions) + " dimensions; " +
+                                           std::to_string(r.dimensions) + " were given");
+    if (k->range.has_local_size() != nd)
+        throw exception(errc::invalid, std::string(call) + (nd ? ": the node was made with a range, not an nd_range"
+                                                               : ": the node was made with an nd_range, not a range"));
+    if (nd)
+        for (int d = 0; d < r.dimensions; ++d)
+            if (r.local[d] == 0 || r.global[d] % r.local[d] != 0)
+                throw exception(errc::nd_range, std::string(call) + ": the global range is not a multiple of the "
+                                                                    "local range in dimension " + std::to_string(d));
+    auto updated = *k;
+    updated.range = r;
+    sycl::detail::translate_errors([&] { graph_->g.replace_command(n, std::move(updated)); });
+}
+
+command_graph<graph_state::modifiable>::command_graph(const context& c, const device& d, const sycl::property_list& p)
+    : impl_(std::make_shared<sycl::detail::graph_impl>(c, d, p)), device_(d), context_(c) {
+    if (!d.has(aspect::ext_oneapi_limited_graph))
+        throw exception(errc::feature_not_supported, "command_graph: the device has no graph support");
+}
+
+command_graph<graph_state::modifiable>::command_graph(std::shared_ptr<sycl::detail::graph_impl> impl)
+    : impl_(std::move(impl)), device_(impl_->dev), context_(impl_->ctx) {}
+
+node command_graph<graph_state::modifiable>::add_collected(handler& h, const sycl::property_list& p) {
+    std::lock_guard lock(impl_->mutex);
+    impl_->require_not_recording("add");
+    std::vector<std::uint32_t> predecessors;
+    if (p.has_property<property::node::depends_on>())
+        for (const auto& n : p.get_property<property::node::depends_on>().get_dependencies()) {
+            if (n.graph() != impl_)
+                throw exception(errc::invalid, "add: property::node::depends_on names a node of another graph");
+            predecessors.push_back(n.index());
+        }
+    if (p.has_property<property::node::depends_on_all_leaves>())
+        for (auto leaf : impl_->g.leaves()) predecessors.push_back(leaf.index);
+    return node(impl_, impl_->add_locked(h, std::move(predecessors), nullptr));
+}
+
+node command_graph<graph_state::modifiable>::add(const sycl::property_list& p) {
+    return add([](handler&) {}, p);
+}
+
+void command_graph<graph_state::modifiable>::make_edge(node& source, node& destination) {
+    if (source.graph() != impl_ || destination.graph() != impl_)
+        throw exception(errc::invalid, "make_edge: both nodes must belong to this graph");
+    std::lock_guard lock(impl_->mutex);
+    impl_->require_not_recording("make_edge");
+    sycl::detail::translate_errors([&] {
+        impl_->g.make_edge(impl_->g.node_at(source.index()), impl_->g.node_at(destination.index()));
+    });
+}
+
+command_graph<graph_state::executable> command_graph<graph_state::modifiable>::finalize(const sycl::property_list& p) const {
+    std::lock_guard lock(impl_->mutex);
+    auto exec = std::make_shared<sycl::detail::executable_impl>();
+    exec->source = impl_;
+    exec->updatable = p.has_property<property::graph::updatable>();
+    exec->snapshot = std::make_shared<const ::encore::graph>(impl_->g);
+    exec->engine = sycl::detail::translate_errors(
+        [&] { return std::make_shared<::encore::executable_graph>(impl_->g, device_.engine()); });
+    for (const auto& [buffer, use] : impl_->buffers) exec->buffers.push_back({buffer, use.strongest});
+    return command_graph<graph_state::executable>(std::move(exec));
+}
+
+bool command_graph<graph_state::modifiable>::begin_recording(queue& q, const sycl::property_list&) {
+    auto& qi = *q.impl();
+    if (!(qi.dev == device_) || !(qi.ctx == context_))
+        throw exception(errc::invalid, "begin_recording: the queue's device and context must be the graph's");
+    std::lock_guard lock(impl_->mutex);
+    {
+        std::lock_guard queue_lock(qi.mutex);
+        if (qi.recording == impl_) return false;
+        if (qi.recording) throw exception(errc::invalid, "begin_recording: the queue is recording another graph");
+        qi.recording = impl_;
+        qi.last_recorded = event{};
+    }
+    std::erase_if(impl_->recorders, [](const auto& r) { return r.expired(); });
+    if (impl_->recorders.empty())
+        for (auto& [buffer, use] : impl_->buffers) buffer->add_recording_use(1);
+    impl_->recorders.push_back(q.impl());
+    return true;
+}
+
+bool command_graph<graph_state::modifiable>::begin_recording(const std::vector<queue>& queues,
+                                                             const sycl::property_list& p) {
+    bool changed = false;
+    for (auto q : queues) changed |= begin_recording(q, p);
+    return changed;
+}
+
+bool command_graph<graph_state::modifiable>::end_recording() {
+    std::lock_guard lock(impl_->mutex);
+    bool changed = false;
+    for (auto& weak : std::vector(impl_->recorders))
+        if (auto q = weak.lock()) {
+            sycl::detail::stop_recording(*impl_, *q);
+            changed = true;
+        }
+    impl_->recorders.clear();
+    return changed;
+}
+
+bool command_graph<graph_state::modifiable>::end_recording(queue& q) {
+    auto& qi = *q.impl();
+    std::lock_guard lock(impl_->mutex);
+    {
+        std::lock_guard queue_lock(qi.mutex);
+        if (!qi.recording) return false;
+        if (qi.recording != impl_) throw exception(errc::invalid, "end_recording: the queue is recording another graph");
+    }
+    sycl::detail::stop_recording(*impl_, qi);
+    return true;
+}
+
+bool command_graph<graph_state::modifiable>::end_recording(const std::vector<queue>& queues) {
+    bool changed = false;
+    for (auto q : queues) changed |= end_recording(q);
+    return changed;
+}
+
+void command_graph<graph_state::modifiable>::print_graph(const std::string& path, bool verbose) const {
+    if (path.size() < 4 || path.compare(path.size() - 4, 4, ".dot") != 0)
+        throw exception(errc::invalid, "print_graph: '" + path + "' must end in .dot (Graphviz DOT is the format written)");
+    std::lock_guard lock(impl_->mutex);
+    sycl::detail::translate_errors([&] { ::encore::write_dot_file(impl_->g, path, {.verbose = verbose}); });
+}
+
+std::vector<node> command_graph<graph_state::modifiable>::get_nodes() const {
+    std::lock_guard lock(impl_->mutex);
+    return wrap(impl_, impl_->g.nodes());
+}
+std::vector<node> command_graph<graph_state::modifiable>::get_root_nodes() const {
+    std::lock_guard lock(impl_->mutex);
+    return wrap(impl_, impl_->g.roots());
+}
+
+namespace {
+void require_updatable(const sycl::detail::executable_impl& e) {
+    if (!e.updatable)
+        throw exception(errc::invalid, "command_graph<executable>::update: the graph was not finalized with "
+                                       "property::graph::updatable");
+}
+} // namespace
+
+void command_graph<graph_state::executable>::update(const node& n) { update(std::vector<node>{n}); }
+
+void command_graph<graph_state::executable>::update(const std::vector<node>& nodes) {
+    require_updatable(*impl_);
+    auto& source = *impl_->source;
+    for (const auto& n : nodes)
+        if (n.graph() != impl_->source)
+            throw exception(errc::invalid, "command_graph<executable>::update: a node belongs to another graph than "
+                                           "the one this executable graph was finalized from");
+    std::lock_guard lock(source.mutex);
+    for (const auto& n : nodes) {
+        auto handle = source.g.node_at(n.index());
+        sycl::detail::translate_errors([&] { impl_->engine->update(handle, source.g.command_at(handle)); });
+    }
+}
+
+void command_graph<graph_state::executable>::update(const command_graph<graph_state::modifiable>& source) {
+    require_updatable(*impl_);
+    std::lock_guard lock(source.impl()->mutex);
+    sycl::detail::translate_errors([&] { impl_->engine->update(source.impl()->g); });
+}
+
+namespace detail_dynamic {
+std::shared_ptr<sycl::detail::dynamic_parameter_impl> make(const command_graph<graph_state::modifiable>& g,
+                                                           ::encore::kernel_argument initial) {
+    auto p = std::make_shared<sycl::detail::dynamic_parameter_impl>();
+    p->graph = g.impl();
+    p->value = std::move(initial);
+    return p;
+}
+
+void update(const std::shared_ptr<sycl::detail::dynamic_parameter_impl>& p, ::encore::kernel_argument value) {
+    auto g = p->graph.lock();
+    if (!g) throw exception(errc::invalid, "dynamic_parameter::update: the graph no longer exists");
+    std::lock_guard graph_lock(g->mutex);
+    std::lock_guard lock(p->mutex);
+    p->value = std::move(value);
+    for (auto [index, argument] : p->uses) {
+        auto handle = g->g.node_at(index);
+        auto k = std::get<::encore::kernel_command>(g->g.command_at(handle));
+        k.arguments.at(argument) = p->value;
+        g->g.replace_command(handle, std::move(k));
+    }
+}
+} // namespace detail_dynamic
+
+} // namespace ext::oneapi::experimental
+
+namespace ext::encore {
+bool graphviz_available() { return ::encore::graphviz_available(); }
+void render_svg(const std::string& dot_path, const std::string& svg_path) {
+    if (!::encore::graphviz_available())
+        throw exception(errc::feature_not_supported, "render_svg: Graphviz's dot program is not installed");
+    sycl::detail::translate_errors([&] { ::encore::render_svg(dot_path, svg_path); });
+}
+} // namespace ext::encore
+
+// The queue's side of the extension.
+exp::queue_state queue::ext_oneapi_get_state() const {
+    std::lock_guard lock(impl_->mutex);
+    return impl_->recording ? exp::queue_state::recording : exp::queue_state::executing;
+}
+
+exp::command_graph<exp::graph_state::modifiable> queue::ext_oneapi_get_graph() const {
+    std::lock_guard lock(impl_->mutex);
+    if (!impl_->recording)
+        throw exception(errc::invalid, "queue::ext_oneapi_get_graph: the queue is not recording a graph");
+    return exp::command_graph<exp::graph_state::modifiable>(impl_->recording);
+}
+
+event queue::ext_oneapi_graph(exp::command_graph<exp::graph_state::executable>& g) {
+    return submit([&](handler& h) { h.ext_oneapi_graph(g); });
+}
+event queue::ext_oneapi_graph(exp::command_graph<exp::graph_state::executable>& g, event dep) {
+    return submit([&](handler& h) {
+        h.depends_on(dep);
+        h.ext_oneapi_graph(g);
+    });
+}
+event queue::ext_oneapi_graph(exp::command_graph<exp::graph_state::executable>& g, const std::vector<event>& deps) {
+    return submit([&](handler& h) {
+        h.depends_on(deps);
+        h.ext_oneapi_graph(g);
+    });
+}
+
+void handler::ext_oneapi_graph(exp::command_graph<exp::graph_state::executable>& g) {
+    if (collected_.command || collected_.executable)
+        throw exception(errc::invalid, "handler::ext_oneapi_graph: the command group already holds a command");
+    if (!(g.impl()->source->dev == device_))
+        throw exception(errc::invalid, "handler::ext_oneapi_graph: the graph was finalized for another device than "
+                                       "the queue's");
+    collected_.executable = g.impl();
+    collected_.command_name = "ext_oneapi_graph";
+}
+
+void handler::set_dynamic_argument(int index, const std::shared_ptr<detail::dynamic_parameter_impl>& p) {
+    {
+        std::lock_guard lock(p->mutex);
+        store_argument(index, p->value);
+    }
+    collected_.dynamic_arguments.emplace_back(index, p);
+}
+
+} // namespace _V1
+} // namespace sycl

@@ -1,0 +1,113 @@
+#include "sycl/queue.hpp"
+
+#include <algorithm>
+
+#include "sycl/detail/engine_error.hpp"
+#include "sycl/detail/graph_impl.hpp"
+
+namespace sycl {
+inline namespace _V1 {
+
+namespace detail {
+
+namespace {
+encore::async_handler engine_handler(const async_handler& h) {
+    if (!h) return {}; // the engine then rethrows the first error from throw_asynchronous
+    return [h](encore::exception_list errors) { h(sycl::exception_list(std::move(errors))); };
+}
+
+encore::queue make_engine_queue(const device& d, const async_handler& h, const property_list& p) {
+    encore::queue_properties properties;
+    properties.in_order = p.has_property<property::queue::in_order>();
+    properties.enable_profiling = p.has_property<property::queue::enable_profiling>();
+    try {
+        return encore::queue(d.engine(), properties, engine_handler(h));
+    } catch (const encore::error& e) {
+        if (e.code() == encore::errc::feature_not_supported && properties.enable_profiling)
+            throw exception(errc::feature_not_supported,
+                            std::string("queue: property::queue::enable_profiling: ") + e.what());
+        throw_as_sycl(e);
+    }
+}
+
+// One command group may name a buffer through several accessors: it waits and counts as the strongest.
+std::vector<requirement> merged(const std::vector<requirement>& requirements) {
+    std::vector<requirement> out;
+    for (const auto& r : requirements) {
+        auto it = std::find_if(out.begin(), out.end(), [&](const requirement& o) { return o.buffer == r.buffer; });
+        if (it == out.end())
+            out.push_back(r);
+        else if (writes(r.mode))
+            it->mode = access_mode::read_write;
+    }
+    return out;
+}
+
+// Buffer tracking reads the last accesses and records the new one: one lock makes that atomic across queues.
+std::mutex& tracking_mutex() {
+    static std::mutex m;
+    return m;
+}
+} // namespace
+
+queue_impl::queue_impl(const context& c, const device& d, const async_handler& handler, const property_list& p)
+    : ctx(c), dev(d), properties(p), engine(make_engine_queue(d, handler ? handler : c.handler(), p)) {
+    if (!ctx.contains(dev)) throw exception(errc::invalid, "queue: the device does not belong to the context");
+}
+
+event queue_impl::finish(handler& h) {
+    std::shared_ptr<graph_impl> graph;
+    {
+        std::lock_guard lock(mutex);
+        graph = recording;
+    }
+    if (graph) return record_submission(*graph, *this, h);
+
+    auto& c = h.contents();
+    if (!c.dynamic_arguments.empty())
+        throw exception(errc::invalid, "a dynamic_parameter can only be an argument of a command added to its graph");
+    std::vector<encore::event> waits;
+    for (const auto& e : c.dependencies) {
+        if (e.recorded())
+            throw exception(errc::invalid, "depends_on: the event was returned while recording a graph; it can only "
+                                           "order submissions recorded into that graph");
+        if (e.engine().state()) waits.push_back(e.engine());
+    }
+    auto requirements = c.requirements;
+    if (c.executable)
+        requirements.insert(requirements.end(), c.executable->buffers.begin(), c.executable->buffers.end());
+    requirements = merged(requirements);
+
+    std::lock_guard lock(tracking_mutex());
+    for (const auto& r : requirements) r.buffer->dependencies(r.mode, waits);
+    encore::event e = translate_errors([&] {
+        if (c.executable) return engine.launch(*c.executable->engine, waits);
+        if (!c.command) return engine.submit(encore::empty_command{}, waits);
+        if (c.barrier_on_everything) return engine.barrier();
+        return engine.submit(std::move(*c.command), waits);
+    });
+    for (const auto& r : requirements) r.buffer->record(r.mode, e);
+    return event(std::move(e), shared_from_this(), dev.get_backend());
+}
+
+void queue_impl::wait() {
+    {
+        std::lock_guard lock(mutex);
+        if (recording)
+            throw exception(errc::invalid, "queue::wait: the queue is recording a graph; end the recording first");
+    }
+    engine.wait();
+}
+
+void queue_impl::throw_asynchronous() { engine.throw_asynchronous(); }
+
+} // namespace detail
+
+queue::queue(const device& d, const async_handler& h, const property_list& p)
+    : queue(d.get_platform().ext_oneapi_get_default_context(), d, h, p) {}
+
+queue::queue(const context& c, const device& d, const async_handler& h, const property_list& p)
+    : impl_(std::make_shared<detail::queue_impl>(c, d, h, p)) {}
+
+} // namespace _V1
+} // namespace sycl
