@@ -2,6 +2,7 @@
 
 #include <unistd.h>
 
+#include <cstdint>
 #include <cstdlib>
 #include <fstream>
 #include <string>
@@ -81,8 +82,10 @@ void* native_backend::allocate(std::uint32_t device, memory_kind kind, std::size
         throw error(errc::invalid_argument,
                     "native allocation: alignment " + std::to_string(alignment) + " is not a power of two");
     alignment = std::max(alignment, properties_.allocation_alignment);
-    const std::size_t rounded = (bytes + alignment - 1) / alignment * alignment; // aligned_alloc's rule
-    void* p = std::aligned_alloc(alignment, rounded);
+    // aligned_alloc's rule: a multiple of the alignment. Rounding a size near SIZE_MAX up would wrap to 0, and
+    // aligned_alloc(alignment, 0) may succeed, so such a size fails here.
+    const std::size_t rounded = bytes > SIZE_MAX - alignment ? 0 : (bytes + alignment - 1) / alignment * alignment;
+    void* p = rounded == 0 ? nullptr : std::aligned_alloc(alignment, rounded);
     if (!p)
         throw error(errc::backend_failure, "native allocation of " + std::to_string(bytes) + " bytes of " +
                                                std::string(to_string(kind)) + " memory failed");

@@ -133,10 +133,16 @@ public:
 
     template <typename U, usm::alloc K2, std::size_t A2>
     friend bool operator==(const usm_allocator& a, const usm_allocator<U, K2, A2>& b) noexcept {
-        return Kind == K2 && a.context_ == b.context_ && a.device_ == b.device_;
+        return a.same_memory_as(b);
     }
 
 private:
+    // A member, so that it may read another specialization's members (friend classes) where the friend
+    // operator== may not.
+    template <typename U, usm::alloc K2, std::size_t A2>
+    bool same_memory_as(const usm_allocator<U, K2, A2>& other) const noexcept {
+        return Kind == K2 && context_ == other.context_ && device_ == other.device_;
+    }
     template <typename, usm::alloc, std::size_t> friend class usm_allocator;
     context context_;
     device device_;
