@@ -223,12 +223,14 @@ node command_graph<graph_state::modifiable>::add_collected(handler& h, const syc
     std::lock_guard lock(impl_->mutex);
     impl_->require_not_recording("add");
     std::vector<std::uint32_t> predecessors;
-    if (p.has_property<property::node::depends_on>())
-        for (const auto& n : p.get_property<property::node::depends_on>().get_dependencies()) {
+    if (p.has_property<property::node::depends_on>()) {
+        const auto dependencies = p.get_property<property::node::depends_on>(); // a copy: keep it alive
+        for (const auto& n : dependencies.get_dependencies()) {
             if (n.graph() != impl_)
                 throw exception(errc::invalid, "add: property::node::depends_on names a node of another graph");
             predecessors.push_back(n.index());
         }
+    }
     if (p.has_property<property::node::depends_on_all_leaves>())
         for (auto leaf : impl_->g.leaves()) predecessors.push_back(leaf.index);
     return node(impl_, impl_->add_locked(h, std::move(predecessors), nullptr));

@@ -203,7 +203,10 @@ public:
         constexpr std::size_t last = sizeof...(Rest) - 1;
         using K = std::decay_t<std::tuple_element_t<last, std::tuple<Rest...>>>;
         const K& k = std::get<last>(all);
-        if constexpr (last == 0) {
+        if constexpr (std::is_same_v<K, kernel>) {
+            static_assert(last == 0, "parallel_for with a kernel object takes no reductions");
+            set_kernel_object(k, r);
+        } else if constexpr (last == 0) {
             set_kernel(std::make_shared<detail::lambda_kernel<Launch, D, K>>(detail::kernel_name<KernelName, K>(), k), r);
         } else {
             make_reduction_kernel<KernelName, Launch, D, K>(r, k, all, std::make_index_sequence<last>());

@@ -1,0 +1,125 @@
+// What the graph extension forbids throws sycl::exception with errc::invalid (and says why).
+#include <doctest/doctest.h>
+
+#include "graph_builder.hpp"
+
+namespace {
+template <typename F> void check_invalid(F&& f, const char* words) {
+    try {
+        f();
+        FAIL("no exception; expected errc::invalid mentioning '" << words << "'");
+    } catch (const sycl::exception& e) {
+        CHECK(e.code() == sycl::errc::invalid);
+        CHECK_MESSAGE(std::string(e.what()).find(words) != std::string::npos, e.what());
+    }
+}
+} // namespace
+
+TEST_CASE("edges: cycles, self edges, duplicates and nodes of other graphs") {
+    sycl::queue q;
+    sycl_ext::command_graph g{q};
+    auto a = g.add();
+    auto b = g.add({sycl_ext::property::node::depends_on(a)});
+    check_invalid([&] { g.make_edge(b, a); }, "cycle");
+    check_invalid([&] { g.make_edge(a, a); }, "itself");
+    check_invalid([&] { g.make_edge(a, b); }, "already");
+    sycl_ext::command_graph other{q};
+    auto foreign = other.add();
+    check_invalid([&] { g.make_edge(a, foreign); }, "belong to this graph");
+    check_invalid([&] { g.add({sycl_ext::property::node::depends_on(foreign)}); }, "another graph");
+    CHECK(g.get_nodes().size() == 2); // the failed calls changed nothing
+
+    // With no_cycle_check the edge goes in, and finalize reports the cycle.
+    sycl_ext::command_graph unchecked{q.get_context(), q.get_device(), {sycl_ext::property::graph::no_cycle_check{}}};
+    auto x = unchecked.add();
+    auto y = unchecked.add({sycl_ext::property::node::depends_on(x)});
+    unchecked.make_edge(y, x);
+    check_invalid([&] { (void)unchecked.finalize(); }, "cycle");
+}
+
+TEST_CASE("recording: what the specification forbids") {
+    sycl::queue q;
+    int* v = sycl::malloc_shared<int>(4, q);
+    sycl_ext::command_graph g{q};
+    sycl_ext::command_graph other{q};
+    g.begin_recording(q);
+    CHECK_FALSE(g.begin_recording(q)); // already recording into this graph: nothing changes
+
+    check_invalid([&] { other.begin_recording(q); }, "another graph");
+    check_invalid([&] { other.end_recording(q); }, "another graph");
+    check_invalid([&] { g.add(); }, "recorded");
+    auto e = q.single_task([=] { v[0] = 1; });
+    check_invalid([&] { q.wait(); }, "recording");
+    check_invalid([&] { e.wait(); }, "graph");
+    check_invalid([&] { (void)e.get_info<sycl::info::event::command_execution_status>(); }, "graph");
+    g.end_recording();
+
+    // The graph-limited event cannot order eager work, nor nodes of another graph.
+    check_invalid([&] { q.single_task(e, [=] { v[1] = 1; }); }, "recording a graph");
+    other.begin_recording(q);
+    check_invalid([&] { q.single_task(e, [=] { v[1] = 1; }); }, "another graph");
+    other.end_recording();
+    check_invalid([&] { (void)q.ext_oneapi_get_graph(); }, "not recording");
+    check_invalid([&] { (void)sycl_ext::node::get_node_from_event(q.single_task([=] { v[2] = 1; })); }, "recorded");
+    q.wait();
+    sycl::free(v, q);
+}
+
+TEST_CASE("buffers: the graph must be told they outlive it, and host accessors wait for the recording's end") {
+    sycl::queue q;
+    sycl::buffer<int> buf{sycl::range<1>{8}};
+    sycl_ext::command_graph plain{q};
+    check_invalid([&] {
+        plain.add([&](sycl::handler& h) {
+            sycl::accessor a{buf, h, sycl::write_only};
+            h.single_task([=] { a[0] = 1; });
+        });
+    }, "assume_buffer_outlives_graph");
+
+    sycl_ext::command_graph g{q.get_context(), q.get_device(), {sycl_ext::property::graph::assume_buffer_outlives_graph{}}};
+    g.begin_recording(q);
+    q.submit([&](sycl::handler& h) {
+        sycl::accessor a{buf, h, sycl::write_only};
+        h.single_task([=] { a[0] = 42; });
+    });
+    check_invalid([&] { sycl::host_accessor h{buf}; }, "recording");
+    g.end_recording();
+    {
+        sycl::host_accessor h{buf, sycl::read_only};
+        CHECK(h[0] == 0); // recorded, not run
+    }
+    auto exec = g.finalize();
+    q.ext_oneapi_graph(exec);
+    sycl::host_accessor h{buf, sycl::read_only}; // waits for the graph's launch
+    CHECK(h[0] == 42);
+}
+
+TEST_CASE("misuse of graph objects") {
+    sycl::queue q;
+    int* v = sycl::malloc_shared<int>(4, q);
+    sycl_ext::command_graph g{q};
+    check_invalid([&] { g.print_graph("graph.txt"); }, ".dot");
+    sycl_ext::dynamic_parameter p(g, v);
+    check_invalid([&] {
+        q.submit([&](sycl::handler& h) {
+            h.set_arg(0, p);
+            h.single_task(sycl::ext::encore::make_kernel(encore::make_kernel("nop", [](const encore::work_item&) {})));
+        });
+    }, "dynamic_parameter");
+    sycl_ext::command_graph other{q};
+    check_invalid([&] {
+        other.add([&](sycl::handler& h) {
+            h.set_arg(0, p);
+            h.single_task(sycl::ext::encore::make_kernel(encore::make_kernel("nop", [](const encore::work_item&) {})));
+        });
+    }, "another graph");
+    check_invalid([&] {
+        g.add([&](sycl::handler& h) {
+            h.single_task([=] { v[0] = 1; });
+            h.single_task([=] { v[0] = 2; });
+        });
+    }, "one command");
+    auto exec = g.finalize();
+    check_invalid([&] { g.add([&](sycl::handler& h) { h.ext_oneapi_graph(exec); }); }, "itself");
+    sycl::free(v, q);
+}

@@ -1,0 +1,154 @@
+// Updating executable graphs: dynamic parameters, node ranges, and whole-graph update; explicit and recorded.
+#include <doctest/doctest.h>
+
+#include "backends/kernel_function.hpp"
+#include "graph_builder.hpp"
+
+namespace {
+constexpr build_style styles[] = {build_style::explicit_api, build_style::record};
+
+// A kernel object for set_arg: out[i] = in[i] * factor, its arguments (out, in, factor) read at run time.
+sycl::kernel scale_kernel() {
+    return sycl::ext::encore::make_kernel(encore::make_kernel(
+        "scale", [](const encore::work_item& it, std::span<const encore::kernel_argument> args) {
+            auto* out = static_cast<int*>(args[0].pointer());
+            auto* in = static_cast<const int*>(args[1].pointer());
+            out[it.global_id[0]] = in[it.global_id[0]] * args[2].scalar<int>();
+        }));
+}
+} // namespace
+
+TEST_CASE("dynamic_parameter: a pointer and a scalar change between replays") {
+    for (auto style : styles) {
+        CAPTURE(to_string(style));
+        sycl::queue q;
+        constexpr std::size_t n = 32;
+        int* in_a = sycl::malloc_shared<int>(n, q);
+        int* in_b = sycl::malloc_shared<int>(n, q);
+        int* out = sycl::malloc_shared<int>(n, q);
+        for (std::size_t i = 0; i < n; ++i) {
+            in_a[i] = static_cast<int>(i);
+            in_b[i] = 1000;
+        }
+        graph_builder b(style, q);
+        sycl_ext::dynamic_parameter input(b.graph(), in_a);
+        sycl_ext::dynamic_parameter factor(b.graph(), 2);
+        auto k = scale_kernel();
+        auto node = b.add([&](sycl::handler& h) {
+            h.set_arg(0, out);
+            h.set_arg(1, input);
+            h.set_arg(2, factor);
+            h.parallel_for(sycl::range<1>{n}, k);
+        });
+        auto exec = b.done().finalize({sycl_ext::property::graph::updatable{}});
+        q.ext_oneapi_graph(exec).wait();
+        CHECK(out[5] == 10);
+
+        input.update(in_b);
+        factor.update(3);
+        q.ext_oneapi_graph(exec).wait();
+        CHECK(out[5] == 10); // not pushed to the executable graph yet
+        exec.update(node.node);
+        q.ext_oneapi_graph(exec).wait();
+        CHECK(out[5] == 3000);
+        sycl::free(in_a, q);
+        sycl::free(in_b, q);
+        sycl::free(out, q);
+    }
+}
+
+TEST_CASE("node::update_range and update_nd_range change the launch of the next update") {
+    sycl::queue q;
+    int* v = sycl::malloc_shared<int>(64, q);
+    sycl_ext::command_graph g{q};
+    auto reset = g.add([&](sycl::handler& h) { h.fill(v, 0, 64); });
+    auto k = g.add([&](sycl::handler& h) { h.parallel_for(sycl::range<1>{16}, [=](sycl::id<1> i) { v[i] = 1; }); },
+                   {sycl_ext::property::node::depends_on(reset)});
+    auto nd = g.add([&](sycl::handler& h) {
+        h.parallel_for(sycl::nd_range<1>{{8}, {4}}, [=](sycl::nd_item<1> it) { v[32 + it.get_global_id(0)] = 2; });
+    }, {sycl_ext::property::node::depends_on(k)});
+    auto exec = g.finalize({sycl_ext::property::graph::updatable{}});
+    q.ext_oneapi_graph(exec).wait();
+    CHECK(v[15] == 1);
+    CHECK(v[16] == 0);
+    CHECK(v[39] == 2);
+    CHECK(v[40] == 0);
+
+    k.update_range(sycl::range<1>{32});
+    nd.update_nd_range(sycl::nd_range<1>{{16}, {8}});
+    exec.update({k, nd});
+    q.ext_oneapi_graph(exec).wait();
+    CHECK(v[31] == 1);
+    CHECK(v[47] == 2);
+
+    CHECK_THROWS_WITH_AS(reset.update_range(sycl::range<1>{2}), doctest::Contains("not a kernel node"), sycl::exception);
+    CHECK_THROWS_WITH_AS(k.update_range(sycl::range<2>{2, 2}), doctest::Contains("dimensions"), sycl::exception);
+    CHECK_THROWS_WITH_AS(k.update_nd_range(sycl::nd_range<1>{{8}, {4}}), doctest::Contains("range, not an nd_range"),
+                         sycl::exception);
+    try {
+        nd.update_nd_range(sycl::nd_range<1>{{10}, {4}});
+        FAIL("an nd_range whose local range does not divide the global range was accepted");
+    } catch (const sycl::exception& e) {
+        CHECK(e.code() == sycl::errc::nd_range);
+    }
+    sycl::free(v, q);
+}
+
+TEST_CASE("whole-graph update swaps the input buffers of a graph of the same topology") {
+    for (auto style : styles) {
+        CAPTURE(to_string(style));
+        sycl::queue q;
+        constexpr std::size_t n = 16;
+        int* in1 = sycl::malloc_shared<int>(n, q);
+        int* in2 = sycl::malloc_shared<int>(n, q);
+        int* out = sycl::malloc_shared<int>(n, q);
+        for (std::size_t i = 0; i < n; ++i) {
+            in1[i] = 1;
+            in2[i] = 50;
+        }
+        auto build = [&](int* in) {
+            graph_builder b(style, q);
+            auto copy = b.add([&](sycl::handler& h) { h.memcpy(out, in, n * sizeof(int)); });
+            b.add([&](sycl::handler& h) { h.parallel_for(n, [=](sycl::id<1> i) { out[i] *= 2; }); }, {copy});
+            return b.done();
+        };
+        auto first = build(in1);
+        auto second = build(in2);
+        auto exec = first.finalize({sycl_ext::property::graph::updatable{}});
+        q.ext_oneapi_graph(exec).wait();
+        CHECK(out[3] == 2);
+        exec.update(second);
+        q.ext_oneapi_graph(exec).wait();
+        CHECK(out[3] == 100);
+
+        graph_builder different(style, q);
+        different.add([&](sycl::handler& h) { h.memcpy(out, in1, n * sizeof(int)); });
+        try {
+            exec.update(different.done());
+            FAIL("a graph of another topology was accepted");
+        } catch (const sycl::exception& e) {
+            CHECK(e.code() == sycl::errc::invalid);
+            CHECK(std::string(e.what()).find("node") != std::string::npos);
+        }
+        sycl::free(in1, q);
+        sycl::free(in2, q);
+        sycl::free(out, q);
+    }
+}
+
+TEST_CASE("update needs property::graph::updatable and nodes of the source graph") {
+    sycl::queue q;
+    int* v = sycl::malloc_shared<int>(4, q);
+    sycl_ext::command_graph g{q};
+    auto k = g.add([&](sycl::handler& h) { h.single_task([=] { v[0] = 1; }); });
+    auto plain = g.finalize();
+    CHECK_THROWS_WITH_AS(plain.update(k), doctest::Contains("updatable"), sycl::exception);
+    CHECK_THROWS_WITH_AS(plain.update(g), doctest::Contains("updatable"), sycl::exception);
+    auto updatable = g.finalize({sycl_ext::property::graph::updatable{}});
+    sycl_ext::command_graph other{q};
+    auto foreign = other.add([&](sycl::handler& h) { h.single_task([=] { v[1] = 1; }); });
+    CHECK_THROWS_WITH_AS(updatable.update(foreign), doctest::Contains("another graph"), sycl::exception);
+    auto added_later = g.add([&](sycl::handler& h) { h.single_task([=] { v[2] = 1; }); });
+    CHECK_THROWS_AS(updatable.update(added_later), sycl::exception); // not in the finalized graph
+    sycl::free(v, q);
+}
