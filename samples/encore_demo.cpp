@@ -1,6 +1,7 @@
-// encore_demo: the main demo. It builds a graph of two kernel groups with a host task between them, finalizes it
-// for the native CPU backend, replays it, checks results against plain C++, and compares the cost of replaying
-// with submitting the same commands one by one. It writes the graph as DOT (and SVG when Graphviz is installed).
+// encore_demo: the main demo, written with SYCL and the sycl_ext_oneapi_graph extension. It records one step of
+// work (two kernel groups with a host task between them) from a queue into a graph, finalizes it for the native
+// CPU backend, replays it, checks the results against plain C++, and compares the cost of replaying with
+// submitting the same command groups one by one. It writes the graph as DOT (and SVG when Graphviz is installed).
 //
 //   encore_demo [--out PREFIX] [--blocks B] [--elements N] [--replays R]
 //
@@ -8,17 +9,17 @@
 //   init_x, init_y  ->  saxpy (y = a x + y)  ->  [host task: mean of all y]  ->  scale_x, scale_y (by 1 / mean)
 // and a final copy of y. Steps are submitted back to back (each after the previous one) and waited for once, as a
 // program would run them; a first round waits for and checks every step.
-#include <chrono>
-#include <cmath>
-#include <cstdio>
-#include <cstdlib>
-#include <cstring>
+#include <sycl/sycl.hpp>
+
 #include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <cstring>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
-#include "backends/runtime.hpp"
-#include "graph/dot_export.hpp"
+namespace sycl_ext = sycl::ext::oneapi::experimental;
 
 namespace {
 
@@ -57,67 +58,31 @@ struct state {
     float* mean; // written by the host task, read by the second kernel group
 };
 
-// The commands of one step, shared by the graph and the eager submissions.
-struct step {
-    std::shared_ptr<const encore::kernel> init_x, init_y, saxpy, scale_x, scale_y;
-    std::function<void()> host_mean;
-};
-
-step make_step(const state& s) {
+// One step, submitted to `q` after `previous`. The same code runs eagerly and, on a recording queue, records the
+// graph: what it returns is then a graph-limited event.
+sycl::event submit_step(sycl::queue& q, const state& s, const sycl::event& previous) {
     const float a = 0.5f;
-    return {
-        encore::make_kernel("init_x", [s](const encore::work_item& it) { s.x[it.global_id[0]] = float(it.global_id[0] % 17); }),
-        encore::make_kernel("init_y", [s](const encore::work_item& it) { s.y[it.global_id[0]] = 1.0f; }),
-        encore::make_kernel("saxpy", [s, a](const encore::work_item& it) {
-            auto i = it.global_id[0];
-            s.y[i] = a * s.x[i] + s.y[i];
-        }),
-        encore::make_kernel("scale_x", [s](const encore::work_item& it) { s.x[it.global_id[0]] /= *s.mean; }),
-        encore::make_kernel("scale_y", [s](const encore::work_item& it) { s.y[it.global_id[0]] /= *s.mean; }),
-        [s] {
+    const std::size_t n = s.elements;
+    std::vector<sycl::event> saxpys, scales;
+    for (std::size_t b = 0; b < s.blocks; ++b) {
+        const std::size_t start = b * n;
+        float *x = s.x + start, *y = s.y + start;
+        auto ix = q.parallel_for<class init_x>(n, previous, [=](sycl::id<1> i) { x[i] = float((start + i) % 17); });
+        auto iy = q.parallel_for<class init_y>(n, previous, [=](sycl::id<1> i) { y[i] = 1.0f; });
+        saxpys.push_back(q.parallel_for<class saxpy>(n, std::vector<sycl::event>{ix, iy}, [=](sycl::id<1> i) { y[i] = a * x[i] + y[i]; }));
+    }
+    auto host = q.submit([&](sycl::handler& h) {
+        h.depends_on(saxpys);
+        h.host_task([s] {
             double sum = 0;
             for (std::size_t i = 0; i < s.n; ++i) sum += s.y[i];
             *s.mean = float(sum / double(s.n));
-        },
-    };
-}
-
-// Block b covers [b * elements, (b + 1) * elements): a kernel over it is the whole-vector kernel with an offset.
-encore::nd_range block_range(const state& s, std::size_t b) {
-    auto r = encore::range(s.elements);
-    r.offset[0] = b * s.elements;
-    return r;
-}
-
-encore::graph build_graph(const state& s, const step& k) {
-    encore::graph g;
-    std::vector<encore::node> saxpys, scales;
+        });
+    });
     for (std::size_t b = 0; b < s.blocks; ++b) {
-        auto ix = g.add(encore::kernel_command{k.init_x, {}, block_range(s, b)});
-        auto iy = g.add(encore::kernel_command{k.init_y, {}, block_range(s, b)});
-        saxpys.push_back(g.add(encore::kernel_command{k.saxpy, {}, block_range(s, b)}, {ix, iy}));
-    }
-    auto host = g.add(encore::host_task_command{k.host_mean}, saxpys);
-    for (std::size_t b = 0; b < s.blocks; ++b) {
-        scales.push_back(g.add(encore::kernel_command{k.scale_x, {}, block_range(s, b)}, {host}));
-        scales.push_back(g.add(encore::kernel_command{k.scale_y, {}, block_range(s, b)}, {host}));
-    }
-    g.add(encore::memcpy_command{s.result, s.y, s.n * sizeof(float)}, scales);
-    return g;
-}
-
-// The same commands submitted one by one, the step starting after `previous`.
-encore::event submit_eagerly(encore::queue& q, const state& s, const step& k, const encore::event& previous) {
-    std::vector<encore::event> saxpys, scales;
-    for (std::size_t b = 0; b < s.blocks; ++b) {
-        auto ix = q.parallel_for(block_range(s, b), k.init_x, previous);
-        auto iy = q.parallel_for(block_range(s, b), k.init_y, previous);
-        saxpys.push_back(q.parallel_for(block_range(s, b), k.saxpy, {ix, iy}));
-    }
-    auto host = q.host_task(k.host_mean, saxpys);
-    for (std::size_t b = 0; b < s.blocks; ++b) {
-        scales.push_back(q.parallel_for(block_range(s, b), k.scale_x, host));
-        scales.push_back(q.parallel_for(block_range(s, b), k.scale_y, host));
+        float *x = s.x + b * n, *y = s.y + b * n, *mean = s.mean;
+        scales.push_back(q.parallel_for<class scale_x>(n, host, [=](sycl::id<1> i) { x[i] /= *mean; }));
+        scales.push_back(q.parallel_for<class scale_y>(n, host, [=](sycl::id<1> i) { y[i] /= *mean; }));
     }
     return q.memcpy(s.result, s.y, s.n * sizeof(float), scales);
 }
@@ -148,76 +113,79 @@ double microseconds_since(std::chrono::steady_clock::time_point start) {
 
 int main(int argc, char** argv) try {
     const options o = parse(argc, argv);
-    encore::queue q;
+    sycl::queue q;
     const std::size_t n = o.blocks * o.elements;
-    state s{o.blocks, o.elements, n, encore::malloc_shared<float>(n, q), encore::malloc_shared<float>(n, q),
-            encore::malloc_shared<float>(n, q), encore::malloc_shared<float>(1, q)};
-    const step k = make_step(s);
+    state s{o.blocks, o.elements, n, sycl::malloc_shared<float>(n, q), sycl::malloc_shared<float>(n, q),
+            sycl::malloc_shared<float>(n, q), sycl::malloc_shared<float>(1, q)};
     const auto expected = reference(n);
 
     std::printf("Encore demo on %s: %zu blocks of %zu elements, %d steps\n\n",
-                q.get_device().properties().name.c_str(), o.blocks, o.elements, o.replays);
-    encore::graph g = build_graph(s, k);
+                q.get_device().get_info<sycl::info::device::name>().c_str(), o.blocks, o.elements, o.replays);
+
+    // Record one step, then finalize.
+    sycl_ext::command_graph g{q};
     auto t0 = std::chrono::steady_clock::now();
-    encore::executable_graph exec(g, q.get_device());
+    g.begin_recording(q);
+    submit_step(q, s, sycl::event{});
+    g.end_recording();
+    double record_us = microseconds_since(t0);
+    t0 = std::chrono::steady_clock::now();
+    auto exec = g.finalize();
     double finalize_us = microseconds_since(t0);
-    const auto& parts = exec.partitions();
-    std::printf("graph: %zu nodes, %zu edges, finalized in %.1f us into %zu partitions:\n", g.size(), g.edge_count(),
-                finalize_us, parts.partitions.size());
-    for (std::size_t p = 0; p < parts.partitions.size(); ++p) {
-        const auto& part = parts.partitions[p];
-        std::printf("  partition %zu: %zu node%s%s%s\n", p, part.nodes.size(), part.nodes.size() == 1 ? "" : "s",
-                    part.host_task ? " (host task)" : "", part.in_order ? " (in order)" : "");
-    }
+    std::size_t edges = 0;
+    for (const auto& node : g.get_nodes()) edges += node.get_successors().size();
+    std::printf("graph: %zu nodes (%zu roots), %zu edges; recorded in %.1f us, finalized in %.1f us\n",
+                g.get_nodes().size(), g.get_root_nodes().size(), edges, record_us, finalize_us);
 
     // Checked round: every step waited for and compared with the plain C++ result.
     const int checked = std::min(o.replays, 50);
     int wrong = 0;
-    encore::event last;
+    sycl::event last;
     for (int i = 0; i < checked; ++i) {
         std::memset(s.result, 0, s.n * sizeof(float));
-        last = submit_eagerly(q, s, k, last);
+        last = submit_step(q, s, last);
         last.wait();
         wrong += !matches(s, expected);
         std::memset(s.result, 0, s.n * sizeof(float));
-        q.launch(exec).wait();
+        q.ext_oneapi_graph(exec).wait();
         wrong += !matches(s, expected);
     }
 
-    // Timed round: steps back to back, one wait at the end. Eager: every command submitted on its own.
+    // Timed round: steps back to back, one wait at the end. Eager: every command group submitted on its own.
     auto t0_eager = std::chrono::steady_clock::now();
-    for (int i = 0; i < o.replays; ++i) last = submit_eagerly(q, s, k, last);
+    for (int i = 0; i < o.replays; ++i) last = submit_step(q, s, last);
     last.wait();
     double eager_us = microseconds_since(t0_eager) / o.replays;
     wrong += !matches(s, expected);
 
-    // Replay: one launch of the executable graph per step (launches of one graph run one after another).
+    // Replay: one submission of the executable graph per step (submissions of one graph run one after another).
     std::memset(s.result, 0, s.n * sizeof(float));
     auto t0_replay = std::chrono::steady_clock::now();
-    for (int i = 0; i < o.replays; ++i) last = q.launch(exec);
+    for (int i = 0; i < o.replays; ++i) last = q.ext_oneapi_graph(exec);
     last.wait();
     double replay_us = microseconds_since(t0_replay) / o.replays;
     wrong += !matches(s, expected);
     q.wait_and_throw();
 
+    const double nodes = double(g.get_nodes().size());
     std::printf("\n%-28s %12s %14s\n", "", "us per step", "us per node");
-    std::printf("%-28s %12.2f %14.2f\n", "eager submission", eager_us, eager_us / double(g.size()));
-    std::printf("%-28s %12.2f %14.2f\n", "graph replay", replay_us, replay_us / double(g.size()));
+    std::printf("%-28s %12.2f %14.2f\n", "eager submission", eager_us, eager_us / nodes);
+    std::printf("%-28s %12.2f %14.2f\n", "graph replay", replay_us, replay_us / nodes);
     std::printf("replay / eager: %.2fx (%s)\n", replay_us / eager_us,
                 replay_us < eager_us ? "replay is faster" : "replay is not faster");
     std::printf("results: %d of %d checks differ from the plain C++ reference\n", wrong, 2 * checked + 2);
 
     const std::string dot = o.out + ".dot", svg = o.out + ".svg";
-    encore::write_dot_file(g, dot, {.verbose = true});
+    g.print_graph(dot, true);
     std::printf("\ngraph written to %s", dot.c_str());
-    if (encore::graphviz_available()) {
-        encore::render_svg(dot, svg);
+    if (sycl::ext::encore::graphviz_available()) {
+        sycl::ext::encore::render_svg(dot, svg);
         std::printf(" and %s\n", svg.c_str());
     } else {
         std::printf(" (install graphviz to render it as SVG)\n");
     }
 
-    for (float* p : {s.x, s.y, s.result, s.mean}) encore::free(p, q.get_device());
+    for (float* p : {s.x, s.y, s.result, s.mean}) sycl::free(p, q);
     return wrong == 0 ? 0 : 1;
 } catch (const std::exception& e) {
     std::fprintf(stderr, "encore_demo: %s\n", e.what());
