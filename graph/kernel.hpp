@@ -18,6 +18,7 @@
 #include <cstring>
 #include <span>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace encore {
@@ -92,6 +93,13 @@ public:
     const std::string& name() const noexcept { return name_; }
     // Runs one work-item on the host. Kernels that have no host form throw errc::feature_not_supported.
     virtual void run(const work_item& item, std::span<const kernel_argument> arguments) const = 0;
+    // The kernel's code for the backend named `backend` ("cuda", ...), as a record whose layout that backend
+    // defines (CUDA: encore::cuda::device_code in backends/cuda/device_code.hpp), or nullptr when the kernel
+    // has none there. Kernels compiled by nvcc or NVRTC override it; the native backend never asks.
+    virtual const void* device_code(std::string_view backend) const noexcept {
+        static_cast<void>(backend);
+        return nullptr;
+    }
 
 private:
     std::string name_;

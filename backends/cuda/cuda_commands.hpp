@@ -1,0 +1,66 @@
+// encore::cuda::driver_command — one encore::command in the form the CUDA driver runs it, eagerly on a stream
+// (cuda_queue) or as a node of a CUDA graph (cuda_graph_lowering).
+//
+// | command    | eagerly                                   | in a CUDA graph                              |
+// |------------|-------------------------------------------|----------------------------------------------|
+// | kernel     | cuLaunchKernel                            | kernel node                                  |
+// | memcpy     | cuMemcpyAsync (unified addresses)         | memcpy node (1-D, unified addresses)         |
+// | memset     | cuMemsetD8Async; pinned host memory: the fill kernel | memset node; host memory: fill kernel node |
+// | fill       | 1/2/4-byte aligned patterns: cuMemsetD8/16/32Async; wider ones (up to 256 bytes): the fill kernel | memset node / fill kernel node |
+// | copy       | buffers (runtime-owned host storage): a host function doing memcpy (cuLaunchHostFunc) | host node |
+// | prefetch   | shared memory: cuMemPrefetchAsync to the device; other memory: nothing (a hint) | empty node: graphs have no prefetch node, and a prefetch changes no result |
+// | mem_advise | shared memory: cuMemAdvise (CUmem_advise values) when submitted; others ignored | applied once when lowered (advice is a property of the memory, not an operation in stream order), then an empty node |
+// | barrier, empty | nothing but the ordering                | empty node                                   |
+// Host tasks and subgraphs never get here (the runtime runs and inlines them).
+//
+//     auto d = driver_command::from(backend, 0, encore::memset_command{p, 0, n});
+//     d.enqueue(stream);
+#pragma once
+
+#include <cuda.h>
+
+#include <cstdint>
+#include <memory>
+#include <span>
+
+#include "backends/cuda/cuda_kernel_launch.hpp"
+#include "graph/command.hpp"
+
+namespace encore::cuda {
+
+class cuda_backend;
+
+// A copy between encore::buffers, run by a host function in stream order.
+struct host_copy {
+    std::shared_ptr<memory_object> source, destination;
+    std::size_t source_offset = 0, destination_offset = 0, bytes = 0;
+    static void CUDA_CB run(void* self);      // the copy (graph host nodes: the node owns it)
+    static void CUDA_CB run_once(void* self); // the copy, then deletes `self` (eager)
+};
+
+class driver_command {
+public:
+    enum class form : std::uint8_t { kernel, memcpy, memset, host_copy, prefetch, advise, nothing };
+
+    // Throws encore::error: feature_not_supported for what CUDA cannot run (a kernel without CUDA code, a copy
+    // between memory objects that are not buffers, ...), invalid_argument for host tasks and subgraphs.
+    static driver_command from(cuda_backend& backend, std::uint32_t device, const command& c, bool in_graph);
+
+    form how() const noexcept { return form_; }
+    void enqueue(CUstream stream, CUdevice device);
+    CUgraphNode add_to(CUgraph graph, std::span<const CUgraphNode> dependencies, CUcontext context);
+    // Gives `node` (made by add_to from a command of the same form) this command's parameters: in the template
+    // graph, and in `exec` (when not null) for kernels. False when the driver refuses.
+    bool set_in(CUgraphNode node, CUgraphExec exec, CUcontext context);
+
+private:
+    form form_ = form::nothing;
+    kernel_launch launch_;
+    CUDA_MEMCPY3D copy_{};
+    CUDA_MEMSET_NODE_PARAMS memset_{};
+    std::unique_ptr<host_copy> host_copy_;
+    const void* pointer_ = nullptr; // prefetch / advise
+    std::size_t bytes_ = 0;
+};
+
+} // namespace encore::cuda

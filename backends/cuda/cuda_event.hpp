@@ -1,0 +1,133 @@
+// encore::cuda::cuda_event — the event of one piece of CUDA work (a command or a graph launch), and the
+// thread that tells callbacks when such events complete.
+//
+// An event is first `deferred` (its work waits on the host for events of other backends) and then `enqueued`
+// on a stream. Its CUevent is recorded right after the work, except for eager commands of an in-order queue:
+// there it is recorded only when something asks for it (a wait, a status query, a callback, a wait from
+// another stream), because in a stream of commands almost nobody asks, and a record per command would cost
+// as much as the command. A record made later than its work also covers what was enqueued on that stream
+// since (never anything that could depend on this event), so such an event may complete a little late, never
+// early. Events of one stream are ordered by the stream; the queue turns waits between streams into
+// cuStreamWaitEvent, never into a host round trip.
+//
+// on_complete callbacks run on the completion_watcher's thread, which polls the events it was given with
+// cuEventQuery (spinning briefly, then sleeping 20 µs between rounds). They may call the driver (a deferred
+// submission does), which callbacks of cuLaunchHostFunc may not.
+#pragma once
+
+#include <cuda.h>
+
+#include <atomic>
+#include <condition_variable>
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <mutex>
+#include <thread>
+#include <vector>
+
+#include "backends/backend.hpp"
+
+namespace encore::cuda {
+
+class cuda_backend;
+class cuda_event;
+
+// One CUDA stream of a queue. `mutex` orders what is enqueued on it and every record of its events.
+struct stream_state {
+    ~stream_state(); // destroys the stream (the driver lets its pending work finish)
+    const void* owner = nullptr; // the queue it belongs to
+    CUcontext context = nullptr;
+    CUstream stream = nullptr;
+    std::mutex mutex;
+    std::weak_ptr<cuda_event> lazy_tail;           // the last work's event, while not recorded
+    std::atomic<const cuda_event*> last{nullptr};  // the event of the last work enqueued here
+};
+
+// What profiling timestamps are measured against: a CUevent recorded at queue creation and the host clock
+// read right when it completed.
+struct profiling_reference {
+    CUevent event = nullptr;
+    std::uint64_t host_ns = 0;
+    ~profiling_reference();
+};
+
+class cuda_event final : public backend_event, public std::enable_shared_from_this<cuda_event> {
+public:
+    cuda_event(cuda_backend& backend, std::uint32_t device, std::shared_ptr<profiling_reference> profiling);
+    ~cuda_event() override;
+
+    event_status status() const noexcept override;
+    void wait() override;
+    void on_complete(std::function<void()> callback) override;
+    bool has_profiling() const noexcept override { return reference_ != nullptr; }
+    profiling_timestamps timestamps() const override;
+
+    std::uint32_t device() const noexcept { return device_; }
+    // The stream the work went to; nullptr while deferred or when it never went anywhere.
+    stream_state* stream() const noexcept {
+        return state_.load(std::memory_order_acquire) == state::enqueued ? stream_.get() : nullptr;
+    }
+    bool is_enqueued() const noexcept { return state_.load(std::memory_order_acquire) == state::enqueued; }
+    // True once someone saw the work complete (cheap; false does not mean it is still running).
+    bool known_complete() const noexcept { return done_.load(std::memory_order_acquire); }
+    const cuda_backend& owner() const noexcept { return backend_; }
+
+    // --- for the queue, which owns the life cycle ---
+    // Profiling: records the start event on `s` (its mutex held), right before the work.
+    void record_start_locked(stream_state& s);
+    // Records the completion event on `s` now unless it was; `s.mutex` held. Idempotent.
+    void record_locked(stream_state& s);
+    // The work is on `s` (its mutex held, after the work and maybe record_locked).
+    void set_enqueued(std::shared_ptr<stream_state> s);
+    // The work never reached a stream (its error went to the queue's error_sink): the event completes.
+    void set_failed() noexcept;
+    // The recorded completion event (recording it now if it was not; locks the stream).
+    CUevent recorded_handle();
+
+private:
+    enum class state : std::uint8_t { deferred, enqueued, failed };
+    void complete_known() const noexcept { done_.store(true, std::memory_order_release); }
+
+    cuda_backend& backend_;
+    const std::uint32_t device_;
+    std::shared_ptr<profiling_reference> reference_;
+    std::atomic<state> state_{state::deferred};
+    mutable std::atomic<bool> done_{false};
+    std::shared_ptr<stream_state> stream_;
+    CUevent event_ = nullptr;      // recorded under stream_->mutex; from the backend's pool unless profiling
+    CUevent start_event_ = nullptr; // profiling only
+    bool recorded_ = false;         // under the stream's mutex
+    std::uint64_t submit_ns_ = 0;
+    std::mutex mutex_; // deferred -> enqueued, and the callbacks registered meanwhile
+    std::condition_variable enqueued_;
+    std::vector<std::function<void()>> pending_;
+};
+
+// One thread per backend that runs on_complete callbacks of CUDA events once their work is done.
+class completion_watcher {
+public:
+    completion_watcher();
+    ~completion_watcher();
+    completion_watcher(const completion_watcher&) = delete;
+    completion_watcher& operator=(const completion_watcher&) = delete;
+
+    void watch(std::shared_ptr<cuda_event> e, CUevent handle, CUcontext context, std::function<void()> callback);
+
+private:
+    struct item {
+        std::shared_ptr<cuda_event> event;
+        CUevent handle;
+        CUcontext context;
+        std::function<void()> callback;
+    };
+    void run();
+
+    std::mutex mutex_;
+    std::condition_variable wake_;
+    std::vector<item> incoming_;
+    bool stop_ = false;
+    std::thread thread_;
+};
+
+} // namespace encore::cuda

@@ -1,0 +1,59 @@
+// encore::cuda::cuda_executable — one partition of a finalized graph lowered to one CUDA graph.
+//
+// Lowering adds one node per command (driver_command: kernel, memcpy, memset, host and empty nodes), an edge
+// for every dependency between two nodes of the partition, and instantiates the graph once. A launch is one
+// cuGraphLaunch on a stream of the launching queue, after its wait list (cuStreamWaitEvent for CUDA events,
+// cuda_queue.hpp), and answers with the event recorded after it.
+//
+// Update: a kernel node gets its new arguments and range with cuGraphExecKernelNodeSetParams (and the template
+// node too, so both stay alike). Other nodes are changed in the template graph, and the next launch brings the
+// executable graph up to date with one cuGraphExecUpdate for all of them. When a command changes form (a fill
+// whose new pattern needs the fill kernel instead of a memset node) the template is rebuilt; when the driver
+// refuses the update, the graph is instantiated again — and the trace (ENCORE_TRACE) says so, with the reason.
+//
+//     auto exec = backend.lower(0, g, parts.partitions[0]);
+//     exec->launch(queue, {})->wait();
+#pragma once
+
+#include <cuda.h>
+
+#include <cstdint>
+#include <utility>
+#include <vector>
+
+#include "backends/backend.hpp"
+#include "backends/cuda/cuda_commands.hpp"
+#include "backends/cuda/detail/driver.hpp"
+
+namespace encore::cuda {
+
+class cuda_backend;
+
+class cuda_executable final : public backend_executable {
+public:
+    cuda_executable(cuda_backend& backend, std::uint32_t device, const graph& g, const partition& p);
+    ~cuda_executable() override;
+
+    event_ptr launch(backend_queue& queue, std::span<const event_ptr> wait_list) override;
+    void update(std::uint32_t node, const command& c) override;
+
+private:
+    enum class pending : std::uint8_t { none, exec_update, rebuild };
+    std::uint32_t local(std::uint32_t node) const;
+    void build_template();
+    void instantiate();
+    void bring_up_to_date();
+
+    cuda_backend& backend_;
+    const std::uint32_t device_;
+    const CUcontext context_;
+    std::vector<std::pair<std::uint32_t, std::uint32_t>> local_of_; // (graph node, local index), sorted
+    std::vector<std::vector<std::uint32_t>> predecessors_;          // local indices, inside the partition
+    std::vector<driver_command> lowered_;                           // partition order
+    std::vector<CUgraphNode> nodes_;                                // in graph_
+    detail::graph_handle graph_;
+    detail::graph_exec_handle exec_;
+    pending pending_ = pending::none;
+};
+
+} // namespace encore::cuda

@@ -1,0 +1,161 @@
+#include "cuda_kernel_launch.hpp"
+
+#include <algorithm>
+#include <bit>
+#include <cstring>
+#include <limits>
+#include <string>
+
+#include "backends/cuda/cuda_backend.hpp"
+#include "graph/error.hpp"
+
+namespace encore::cuda {
+
+using detail::check;
+
+void kernel_launch::add_parameter(std::span<const std::byte> bytes, std::size_t alignment) {
+    alignment = std::max<std::size_t>(alignment, 1);
+    const std::size_t offset = (storage_.size() + alignment - 1) / alignment * alignment;
+    storage_.resize(offset + bytes.size());
+    if (!bytes.empty()) std::memcpy(storage_.data() + offset, bytes.data(), bytes.size());
+    offsets_.push_back(offset);
+}
+
+void kernel_launch::finish_parameters() {
+    pointers_.clear();
+    for (auto offset : offsets_)
+        pointers_.push_back(storage_.data() + offset);
+}
+
+void kernel_launch::enqueue(CUstream stream) const {
+    check(cuLaunchKernel(function, grid[0], grid[1], grid[2], block[0], block[1], block[2], 0, stream,
+                         const_cast<void**>(pointers_.data()), nullptr),
+          "cuLaunchKernel");
+}
+
+CUDA_KERNEL_NODE_PARAMS kernel_launch::node_params() const {
+    CUDA_KERNEL_NODE_PARAMS p{};
+    p.func = function;
+    p.gridDimX = grid[0];
+    p.gridDimY = grid[1];
+    p.gridDimZ = grid[2];
+    p.blockDimX = block[0];
+    p.blockDimY = block[1];
+    p.blockDimZ = block[2];
+    p.sharedMemBytes = 0;
+    p.kernelParams = const_cast<void**>(pointers_.data());
+    p.extra = nullptr;
+    return p;
+}
+
+namespace {
+
+// Block sizes per CUDA axis (x, y, z) for a range launch; `exact`: each must divide its extent.
+void choose_blocks(const nd_range& r, bool exact, unsigned block[3]) {
+    static constexpr unsigned preferred[3][3] = {{256, 1, 1}, {32, 8, 1}, {32, 4, 2}};
+    unsigned budget = 256;
+    for (int axis = 0; axis < r.dimensions; ++axis) {
+        const std::size_t extent = r.global[static_cast<std::size_t>(r.dimensions - 1 - axis)];
+        unsigned b = std::min<unsigned>(preferred[r.dimensions - 1][axis], budget);
+        if (exact) {
+            // The largest power of two dividing the extent, within the budget.
+            const std::size_t divisor = extent & (~extent + 1);
+            b = static_cast<unsigned>(std::min<std::size_t>(divisor, std::bit_floor(budget)));
+        } else {
+            b = static_cast<unsigned>(std::min<std::size_t>(b, extent));
+        }
+        block[axis] = std::max(b, 1u);
+        budget = std::max(budget / block[axis], 1u);
+    }
+}
+
+void set_geometry(kernel_launch& launch, const nd_range& r, bool exact, const std::string& name) {
+    if (r.has_local_size()) {
+        std::size_t items = 1;
+        for (int axis = 0; axis < r.dimensions; ++axis) {
+            const auto d = static_cast<std::size_t>(r.dimensions - 1 - axis);
+            launch.block[axis] = static_cast<unsigned>(r.local[d]);
+            items *= r.local[d];
+        }
+        if (items > 1024)
+            throw error(errc::invalid_argument, "kernel '" + name + "': a work-group of " + std::to_string(items) +
+                                                    " items is more than CUDA's 1024 threads per block");
+    } else {
+        choose_blocks(r, exact, launch.block);
+    }
+    static constexpr std::size_t grid_limit[3] = {std::numeric_limits<std::int32_t>::max(), 65535, 65535};
+    for (int axis = 0; axis < r.dimensions; ++axis) {
+        const auto d = static_cast<std::size_t>(r.dimensions - 1 - axis);
+        const std::size_t blocks = (r.global[d] + launch.block[axis] - 1) / launch.block[axis];
+        if (blocks > grid_limit[axis])
+            throw error(errc::invalid_argument, "kernel '" + name + "': dimension " + std::to_string(d) +
+                                                    " needs " + std::to_string(blocks) +
+                                                    " blocks, more than CUDA's grid allows");
+        launch.grid[axis] = static_cast<unsigned>(blocks);
+    }
+}
+
+} // namespace
+
+kernel_launch prepare_kernel_launch(cuda_backend& backend, std::uint32_t device, const kernel_command& k) {
+    const device_code* code = nullptr;
+    kernel_launch launch;
+    launch.function = backend.function_of(device, *k.kernel, &code);
+    const std::string& name = k.kernel->name();
+    for (const auto& a : k.arguments)
+        if (a.type == kernel_argument::kind::local_memory || a.type == kernel_argument::kind::memory_object)
+            throw error(errc::feature_not_supported,
+                        "kernel '" + name + "': " +
+                            (a.type == kernel_argument::kind::local_memory ? "local-memory" : "memory-object") +
+                            " arguments are not supported by the cuda backend");
+    if (code->convention == calling_convention::work_item) {
+        if (!k.arguments.empty())
+            throw error(errc::invalid_argument, "kernel '" + name +
+                                                    "': a single-source CUDA kernel takes its data from its "
+                                                    "captures, not from kernel arguments");
+        set_geometry(launch, k.range, false, name);
+        launch_geometry g;
+        g.dimensions = static_cast<std::uint32_t>(k.range.dimensions);
+        for (std::size_t d = 0; d < 3; ++d) {
+            g.global[d] = k.range.global[d];
+            g.offset[d] = k.range.offset[d];
+        }
+        launch.add_parameter({static_cast<const std::byte*>(code->functor), code->functor_bytes}, 16);
+        launch.add_parameter({reinterpret_cast<const std::byte*>(&g), sizeof g}, alignof(launch_geometry));
+    } else {
+        set_geometry(launch, k.range, true, name);
+        for (const auto& a : k.arguments) // natural alignment of scalars up to 8 bytes
+            launch.add_parameter(a.bytes, std::min<std::size_t>(std::bit_floor(std::max<std::size_t>(a.bytes.size(), 1)), 8));
+    }
+    launch.finish_parameters();
+    return launch;
+}
+
+namespace {
+struct fill_pattern {
+    unsigned char bytes[256];
+};
+} // namespace
+
+kernel_launch prepare_fill_launch(cuda_backend& backend, std::uint32_t device, void* destination,
+                                  std::span<const std::byte> pattern, std::size_t count) {
+    if (pattern.size() > sizeof(fill_pattern))
+        throw error(errc::feature_not_supported, "fill: the cuda backend fills patterns of up to 256 bytes; " +
+                                                     std::to_string(pattern.size()) + " were given");
+    kernel_launch launch;
+    launch.function = backend.fill_function(device);
+    const unsigned long long total = static_cast<unsigned long long>(pattern.size()) * count;
+    const unsigned int pattern_bytes = static_cast<unsigned int>(pattern.size());
+    fill_pattern p{};
+    std::memcpy(p.bytes, pattern.data(), pattern.size());
+    launch.add_parameter({reinterpret_cast<const std::byte*>(&destination), sizeof destination}, 8);
+    launch.add_parameter({reinterpret_cast<const std::byte*>(&total), sizeof total}, 8);
+    launch.add_parameter({reinterpret_cast<const std::byte*>(&pattern_bytes), sizeof pattern_bytes}, 4);
+    launch.add_parameter({reinterpret_cast<const std::byte*>(&p), sizeof p}, 8);
+    launch.finish_parameters();
+    launch.block[0] = 256;
+    launch.grid[0] = static_cast<unsigned>(std::clamp<unsigned long long>((total + 255) / 256, 1, 4096));
+    return launch;
+}
+
+} // namespace encore::cuda

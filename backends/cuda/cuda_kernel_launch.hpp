@@ -1,0 +1,58 @@
+// encore::cuda::kernel_launch — a kernel command turned into what cuLaunchKernel and a kernel graph node take:
+// a function, a grid, a block and the parameter bytes.
+//
+// SYCL's dimension d-1 (the fastest) is CUDA's x axis. A range launch (no work-group size) of a work_item
+// kernel uses blocks of up to 256 items and a grid that covers the range (the entry skips items past its
+// end); an argument_list kernel cannot skip items it does not know about, so its block divides the range
+// exactly (the largest power of two that does, up to 256 items). An nd_range launch uses the given
+// work-group size as the block. Local-memory arguments are refused (errc::feature_not_supported): CUDA has
+// one dynamic shared block, which Encore does not map yet.
+//
+//     auto launch = prepare_kernel_launch(backend, 0, std::get<kernel_command>(c));
+//     launch.enqueue(stream);
+#pragma once
+
+#include <cuda.h>
+
+#include <cstddef>
+#include <cstdint>
+#include <span>
+#include <vector>
+
+#include "graph/command.hpp"
+
+namespace encore::cuda {
+
+class cuda_backend;
+
+class kernel_launch {
+public:
+    kernel_launch() = default;
+    kernel_launch(kernel_launch&&) noexcept = default; // the parameter pointers point into the heap buffer
+    kernel_launch& operator=(kernel_launch&&) noexcept = default;
+    kernel_launch(const kernel_launch&) = delete;
+    kernel_launch& operator=(const kernel_launch&) = delete;
+
+    void enqueue(CUstream stream) const;
+    CUDA_KERNEL_NODE_PARAMS node_params() const;
+
+    CUfunction function = nullptr;
+    unsigned grid[3] = {1, 1, 1};
+    unsigned block[3] = {1, 1, 1};
+
+    // Appends one parameter of `bytes.size()` bytes at `alignment`; call finish_parameters() after the last.
+    void add_parameter(std::span<const std::byte> bytes, std::size_t alignment);
+    void finish_parameters();
+
+private:
+    std::vector<std::byte> storage_;
+    std::vector<std::size_t> offsets_;
+    std::vector<void*> pointers_;
+};
+
+kernel_launch prepare_kernel_launch(cuda_backend& backend, std::uint32_t device, const kernel_command& k);
+// The backend's fill kernel writing `count` copies of `pattern` (up to 256 bytes) from `destination`.
+kernel_launch prepare_fill_launch(cuda_backend& backend, std::uint32_t device, void* destination,
+                                  std::span<const std::byte> pattern, std::size_t count);
+
+} // namespace encore::cuda

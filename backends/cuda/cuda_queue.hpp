@@ -1,0 +1,63 @@
+// encore::cuda::cuda_queue — eager submission on CUDA streams.
+//
+// A queue owns a few non-blocking streams of its device. An in-order queue puts its commands on its first
+// stream, one after the other, and records each command's event only when something asks for it
+// (cuda_event.hpp). An out-of-order queue spreads commands: a command goes to the stream whose last work is
+// one of the events it waits for (a chain stays on one stream, no event needed), otherwise to the next stream
+// in turn, and every event is recorded. Graph launches (cuda_graph_lowering.hpp) go through the same path,
+// so the independent partitions of one launch run on different streams.
+//
+// Waits: an event of this backend's device that is already on a stream becomes cuStreamWaitEvent on the GPU
+// (nothing at all on the same stream); any other event (another backend's, a host task's, or one of ours whose
+// work still waits on the host) defers the submission: it is put on a stream by the thread that completes the
+// last of them (backend_event::on_complete), and its event says `submitted` until then. submit() never blocks.
+//
+//     auto q = backend.create_queue(0, {.in_order = true}, errors);
+//     auto e = q->submit(encore::memset_command{p, 0, n}, {});
+#pragma once
+
+#include <cuda.h>
+
+#include <atomic>
+#include <functional>
+#include <memory>
+#include <vector>
+
+#include "backends/backend.hpp"
+#include "backends/cuda/cuda_event.hpp"
+
+namespace encore::cuda {
+
+class cuda_backend;
+
+// Where a piece of work goes and how its event is recorded.
+enum class placement : std::uint8_t {
+    in_order_command, // the queue's first stream; event recorded on demand
+    spread,           // a stream chosen by its wait list; event recorded right after the work
+    graph_launch,     // like spread; also records the chosen stream's pending on-demand event first
+};
+
+class cuda_queue final : public backend_queue {
+public:
+    cuda_queue(cuda_backend& backend, std::uint32_t device, const queue_properties& properties,
+               std::shared_ptr<error_sink> errors);
+    ~cuda_queue() override;
+
+    event_ptr submit(command c, std::span<const event_ptr> wait_list) override;
+
+    // Runs `work(stream)` on one of the queue's streams after `wait_list`, as `where` says, and returns the
+    // event of the work. `work` may throw; when it runs deferred, what it throws goes to the error_sink.
+    event_ptr run_after(std::function<void(CUstream)> work, std::span<const event_ptr> wait_list, placement where);
+
+    cuda_backend& owner() const noexcept;
+    std::uint32_t device() const noexcept;
+
+private:
+    struct core;
+    std::shared_ptr<core> core_; // shared with deferred submissions, which may outlive nothing but this
+};
+
+// The CUDA queue behind `q`, or encore::error(invalid_argument) naming `what` when `q` is another backend's.
+cuda_queue& as_cuda_queue(backend_queue& q, const char* what);
+
+} // namespace encore::cuda

@@ -1,0 +1,124 @@
+#include "nvrtc_program.hpp"
+
+#include <dlfcn.h>
+#include <nvrtc.h>
+
+#include <memory>
+#include <mutex>
+
+#include "graph/error.hpp"
+
+namespace encore::cuda {
+
+namespace {
+
+// The NVRTC entry points Encore uses, from a dlopen'ed library.
+struct nvrtc_api {
+    void* library = nullptr;
+    std::string missing; // why it could not be loaded
+    decltype(&nvrtcGetErrorString) get_error_string = nullptr;
+    decltype(&nvrtcCreateProgram) create_program = nullptr;
+    decltype(&nvrtcDestroyProgram) destroy_program = nullptr;
+    decltype(&nvrtcCompileProgram) compile_program = nullptr;
+    decltype(&nvrtcGetProgramLogSize) get_log_size = nullptr;
+    decltype(&nvrtcGetProgramLog) get_log = nullptr;
+    decltype(&nvrtcGetPTXSize) get_ptx_size = nullptr;
+    decltype(&nvrtcGetPTX) get_ptx = nullptr;
+    decltype(&nvrtcGetCUBINSize) get_cubin_size = nullptr;
+    decltype(&nvrtcGetCUBIN) get_cubin = nullptr;
+};
+
+template <typename F> void bind(nvrtc_api& api, F& f, const char* symbol) {
+    f = reinterpret_cast<F>(::dlsym(api.library, symbol));
+    if (!f && api.missing.empty()) api.missing = std::string("NVRTC has no symbol ") + symbol;
+}
+
+const nvrtc_api& nvrtc() {
+    static const nvrtc_api api = [] {
+        nvrtc_api a;
+        for (const char* name : {"libnvrtc.so.13", "libnvrtc.so.12", "libnvrtc.so",
+                                 "/usr/local/cuda/lib64/libnvrtc.so.13", "/usr/local/cuda/lib64/libnvrtc.so"}) {
+            a.library = ::dlopen(name, RTLD_NOW | RTLD_LOCAL);
+            if (a.library) break;
+        }
+        if (!a.library) {
+            const char* why = ::dlerror();
+            a.missing = std::string("NVRTC could not be loaded: ") + (why ? why : "libnvrtc.so.13 not found");
+            return a;
+        }
+        bind(a, a.get_error_string, "nvrtcGetErrorString");
+        bind(a, a.create_program, "nvrtcCreateProgram");
+        bind(a, a.destroy_program, "nvrtcDestroyProgram");
+        bind(a, a.compile_program, "nvrtcCompileProgram");
+        bind(a, a.get_log_size, "nvrtcGetProgramLogSize");
+        bind(a, a.get_log, "nvrtcGetProgramLog");
+        bind(a, a.get_ptx_size, "nvrtcGetPTXSize");
+        bind(a, a.get_ptx, "nvrtcGetPTX");
+        bind(a, a.get_cubin_size, "nvrtcGetCUBINSize");
+        bind(a, a.get_cubin, "nvrtcGetCUBIN");
+        return a;
+    }();
+    return api;
+}
+
+void check(const nvrtc_api& api, nvrtcResult r, const char* call) {
+    if (r != NVRTC_SUCCESS)
+        throw error(errc::backend_failure, std::string(call) + ": " + api.get_error_string(r));
+}
+
+} // namespace
+
+program_binary build_program(std::string_view source, std::span<const std::string> options, std::string_view name) {
+    const nvrtc_api& api = nvrtc();
+    if (!api.missing.empty()) throw error(errc::backend_failure, "build_program: " + api.missing);
+
+    bool has_arch = false;
+    bool cubin = false;
+    std::vector<const char*> arguments;
+    for (const auto& o : options) {
+        arguments.push_back(o.c_str());
+        if (o.rfind("-arch", 0) == 0 || o.rfind("--gpu-architecture", 0) == 0) {
+            has_arch = true;
+            cubin = o.find("sm_") != std::string::npos;
+        }
+    }
+    if (!has_arch) arguments.push_back("-arch=compute_75");
+
+    const std::string text(source);
+    const std::string program_name(name);
+    nvrtcProgram program = nullptr;
+    check(api, api.create_program(&program, text.c_str(), program_name.c_str(), 0, nullptr, nullptr),
+          "nvrtcCreateProgram");
+    auto destroy = [&api](nvrtcProgram* p) { api.destroy_program(p); };
+    std::unique_ptr<nvrtcProgram, decltype(destroy)> owner(&program, destroy);
+
+    const nvrtcResult compiled =
+        api.compile_program(program, static_cast<int>(arguments.size()), arguments.data());
+    program_binary result;
+    std::size_t log_size = 0;
+    check(api, api.get_log_size(program, &log_size), "nvrtcGetProgramLogSize");
+    if (log_size > 1) {
+        result.log.resize(log_size);
+        check(api, api.get_log(program, result.log.data()), "nvrtcGetProgramLog");
+        result.log.resize(log_size - 1); // the NUL
+    }
+    if (compiled == NVRTC_ERROR_COMPILATION)
+        throw error(errc::invalid_argument, "build_program: " + program_name + " does not compile:\n" + result.log);
+    check(api, compiled, "nvrtcCompileProgram");
+
+    std::size_t size = 0;
+    if (cubin) {
+        result.kind = program_binary::format::cubin;
+        check(api, api.get_cubin_size(program, &size), "nvrtcGetCUBINSize");
+        result.bytes.resize(size);
+        check(api, api.get_cubin(program, result.bytes.data()), "nvrtcGetCUBIN");
+    } else {
+        result.kind = program_binary::format::ptx;
+        check(api, api.get_ptx_size(program, &size), "nvrtcGetPTXSize");
+        result.bytes.resize(size);
+        check(api, api.get_ptx(program, result.bytes.data()), "nvrtcGetPTX");
+    }
+    return result;
+}
+
+} // namespace encore::cuda

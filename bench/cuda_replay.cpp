@@ -1,0 +1,278 @@
+// cuda_replay — Encore's CUDA backend against hand-written driver-API code, per node, on chains of 10, 100,
+// 1,000 and 10,000 empty kernels and a fan-out/fan-in of 1,000 (root, 1,000 independent kernels, join).
+//
+//   (a) raw_graph:   the DAG as a CUDA graph built by hand (cuGraphAddKernelNode), instantiated once, launched
+//                    back to back on one stream
+//   (b) replay:      the same DAG as an encore::graph, finalized for the CUDA device, q.launch back to back
+//   (c) raw_eager:   cuLaunchKernel per node on one stream
+//   (d) eager:       q.parallel_for per node on an in-order Encore queue
+//   capture_instantiate: stream capture of the launches (fan-out: forked over 8 streams with events) +
+//                    cuGraphInstantiate;  record_finalize: building the encore::graph + finalize.
+// Every method uses the same PTX kernel (NVRTC-compiled `extern "C" __global__ void empty() {}`); each round
+// runs all methods in turn and the median of 5 rounds is reported. --json prints the results for machines.
+#include <cuda.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <cstring>
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "backends/cuda/cuda_module.hpp"
+#include "backends/runtime.hpp"
+
+namespace {
+
+void check(CUresult r, const char* call) {
+    if (r != CUDA_SUCCESS) {
+        const char* name = nullptr;
+        cuGetErrorName(r, &name);
+        std::fprintf(stderr, "%s: %s\n", call, name ? name : "?");
+        std::exit(1);
+    }
+}
+
+double now_ns() {
+    return static_cast<double>(
+        std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now().time_since_epoch())
+            .count());
+}
+
+// A DAG shape: node i's predecessors.
+struct shape {
+    std::string name;
+    std::vector<std::vector<int>> predecessors;
+};
+
+shape chain(int n) {
+    shape s{"chain", {}};
+    for (int i = 0; i < n; ++i)
+        s.predecessors.push_back(i == 0 ? std::vector<int>{} : std::vector<int>{i - 1});
+    return s;
+}
+
+shape fan_out_in(int width) {
+    shape s{"fan_out_in", {{}}};
+    std::vector<int> middle;
+    for (int i = 0; i < width; ++i) {
+        s.predecessors.push_back({0});
+        middle.push_back(i + 1);
+    }
+    s.predecessors.push_back(middle);
+    return s;
+}
+
+double median(std::vector<double> v) {
+    std::sort(v.begin(), v.end());
+    return v[v.size() / 2];
+}
+
+struct result {
+    std::string shape;
+    int nodes;
+    double raw_graph, replay, raw_eager, eager, capture_instantiate, record_finalize, build_instantiate;
+};
+
+} // namespace
+
+int main(int argc, char** argv) {
+    const bool json = argc > 1 && std::strcmp(argv[1], "--json") == 0;
+    encore::device gpu = [] {
+        for (const auto& d : encore::device::all())
+            if (d.backend_name() == "cuda") return d;
+        std::fprintf(stderr, "cuda_replay: no CUDA device (ENCORE_TRACE=1 says why)\n");
+        std::exit(77);
+    }();
+
+    auto binary = encore::cuda::build_program(R"(extern "C" __global__ void empty() {})");
+    auto module = encore::cuda::module::load(binary);
+    auto empty = encore::cuda::get_kernel(module, "empty");
+
+    // The raw side: the same PTX in the primary context (which the Encore backend uses too).
+    check(cuInit(0), "cuInit");
+    CUdevice dev;
+    check(cuDeviceGet(&dev, 0), "cuDeviceGet");
+    CUcontext ctx;
+    check(cuDevicePrimaryCtxRetain(&ctx, dev), "cuDevicePrimaryCtxRetain");
+    check(cuCtxSetCurrent(ctx), "cuCtxSetCurrent");
+    CUmodule raw_module;
+    check(cuModuleLoadData(&raw_module, binary.bytes.data()), "cuModuleLoadData");
+    CUfunction raw_empty;
+    check(cuModuleGetFunction(&raw_empty, raw_module, "empty"), "cuModuleGetFunction");
+    CUstream stream;
+    check(cuStreamCreate(&stream, CU_STREAM_NON_BLOCKING), "cuStreamCreate");
+    std::vector<CUstream> fork(8);
+    for (auto& s : fork)
+        check(cuStreamCreate(&s, CU_STREAM_NON_BLOCKING), "cuStreamCreate");
+
+    encore::queue q(gpu, {.in_order = true});
+
+    std::vector<shape> shapes{chain(10), chain(100), chain(1000), chain(10000), fan_out_in(1000)};
+    std::vector<result> results;
+    for (const auto& s : shapes) {
+        const int n = static_cast<int>(s.predecessors.size());
+        const int launches = std::max(5, 100000 / n);
+        const int eager_rounds = std::max(1, 20000 / n);
+
+        // (a) hand-written CUDA graph.
+        auto build_raw = [&](CUgraph& graph) {
+            check(cuGraphCreate(&graph, 0), "cuGraphCreate");
+            std::vector<CUgraphNode> nodes(static_cast<std::size_t>(n));
+            CUDA_KERNEL_NODE_PARAMS p{};
+            p.func = raw_empty;
+            p.gridDimX = p.gridDimY = p.gridDimZ = 1;
+            p.blockDimX = p.blockDimY = p.blockDimZ = 1;
+            std::vector<CUgraphNode> deps;
+            for (int i = 0; i < n; ++i) {
+                deps.clear();
+                for (int u : s.predecessors[static_cast<std::size_t>(i)])
+                    deps.push_back(nodes[static_cast<std::size_t>(u)]);
+                check(cuGraphAddKernelNode(&nodes[static_cast<std::size_t>(i)], graph, deps.data(), deps.size(), &p),
+                      "cuGraphAddKernelNode");
+            }
+        };
+        CUgraph raw_graph;
+        build_raw(raw_graph);
+        CUgraphExec raw_exec;
+        check(cuGraphInstantiate(&raw_exec, raw_graph, 0), "cuGraphInstantiate");
+
+        // (b) Encore graph.
+        auto record = [&] {
+            encore::graph g;
+            g.reserve(static_cast<std::size_t>(n));
+            std::vector<encore::node> nodes;
+            std::vector<encore::node> deps;
+            for (int i = 0; i < n; ++i) {
+                deps.clear();
+                for (int u : s.predecessors[static_cast<std::size_t>(i)])
+                    deps.push_back(nodes[static_cast<std::size_t>(u)]);
+                nodes.push_back(g.add(encore::kernel_command{empty, {}, encore::range(1)}, deps));
+            }
+            return g;
+        };
+        encore::graph g = record();
+        encore::executable_graph exec(g, gpu);
+
+        auto capture = [&] {
+            CUgraph graph;
+            check(cuStreamBeginCapture(stream, CU_STREAM_CAPTURE_MODE_GLOBAL), "cuStreamBeginCapture");
+            if (s.name == "chain") {
+                for (int i = 0; i < n; ++i)
+                    check(cuLaunchKernel(raw_empty, 1, 1, 1, 1, 1, 1, 0, stream, nullptr, nullptr), "cuLaunchKernel");
+            } else {
+                std::vector<CUevent> events(fork.size() + 1);
+                for (auto& e : events)
+                    check(cuEventCreate(&e, CU_EVENT_DISABLE_TIMING), "cuEventCreate");
+                check(cuLaunchKernel(raw_empty, 1, 1, 1, 1, 1, 1, 0, stream, nullptr, nullptr), "cuLaunchKernel");
+                check(cuEventRecord(events.back(), stream), "cuEventRecord");
+                for (auto& f : fork)
+                    check(cuStreamWaitEvent(f, events.back(), 0), "cuStreamWaitEvent");
+                for (int i = 1; i + 1 < n; ++i)
+                    check(cuLaunchKernel(raw_empty, 1, 1, 1, 1, 1, 1, 0, fork[static_cast<std::size_t>(i) % fork.size()], nullptr, nullptr),
+                          "cuLaunchKernel");
+                for (std::size_t f = 0; f < fork.size(); ++f) {
+                    check(cuEventRecord(events[f], fork[f]), "cuEventRecord");
+                    check(cuStreamWaitEvent(stream, events[f], 0), "cuStreamWaitEvent");
+                }
+                check(cuLaunchKernel(raw_empty, 1, 1, 1, 1, 1, 1, 0, stream, nullptr, nullptr), "cuLaunchKernel");
+                check(cuStreamEndCapture(stream, &graph), "cuStreamEndCapture");
+                for (auto& e : events)
+                    cuEventDestroy(e);
+                return graph;
+            }
+            check(cuStreamEndCapture(stream, &graph), "cuStreamEndCapture");
+            return graph;
+        };
+
+        // Warm-up: every path once.
+        check(cuGraphLaunch(raw_exec, stream), "cuGraphLaunch");
+        check(cuStreamSynchronize(stream), "cuStreamSynchronize");
+        q.launch(exec).wait();
+        q.parallel_for(encore::range(1), empty);
+        q.wait();
+
+        std::vector<double> a, b, c, d, ci, rf, bi;
+        for (int round = 0; round < 5; ++round) {
+            double t0 = now_ns();
+            for (int i = 0; i < launches; ++i)
+                check(cuGraphLaunch(raw_exec, stream), "cuGraphLaunch");
+            check(cuStreamSynchronize(stream), "cuStreamSynchronize");
+            a.push_back((now_ns() - t0) / (static_cast<double>(launches) * n));
+
+            t0 = now_ns();
+            encore::event last;
+            for (int i = 0; i < launches; ++i)
+                last = q.launch(exec);
+            last.wait();
+            b.push_back((now_ns() - t0) / (static_cast<double>(launches) * n));
+
+            t0 = now_ns();
+            for (int r = 0; r < eager_rounds; ++r)
+                for (int i = 0; i < n; ++i)
+                    check(cuLaunchKernel(raw_empty, 1, 1, 1, 1, 1, 1, 0, stream, nullptr, nullptr), "cuLaunchKernel");
+            check(cuStreamSynchronize(stream), "cuStreamSynchronize");
+            c.push_back((now_ns() - t0) / (static_cast<double>(eager_rounds) * n));
+
+            t0 = now_ns();
+            for (int r = 0; r < eager_rounds; ++r)
+                for (int i = 0; i < n; ++i)
+                    q.parallel_for(encore::range(1), empty);
+            q.wait();
+            d.push_back((now_ns() - t0) / (static_cast<double>(eager_rounds) * n));
+
+            t0 = now_ns();
+            CUgraph captured = capture();
+            CUgraphExec captured_exec;
+            check(cuGraphInstantiate(&captured_exec, captured, 0), "cuGraphInstantiate");
+            ci.push_back((now_ns() - t0) / n);
+            cuGraphExecDestroy(captured_exec);
+            cuGraphDestroy(captured);
+
+            t0 = now_ns();
+            {
+                CUgraph built;
+                build_raw(built);
+                CUgraphExec built_exec;
+                check(cuGraphInstantiate(&built_exec, built, 0), "cuGraphInstantiate");
+                bi.push_back((now_ns() - t0) / n);
+                cuGraphExecDestroy(built_exec);
+                cuGraphDestroy(built);
+            }
+
+            t0 = now_ns();
+            {
+                encore::graph recorded = record();
+                encore::executable_graph finalized(recorded, gpu);
+                rf.push_back((now_ns() - t0) / n);
+            }
+        }
+        cuGraphExecDestroy(raw_exec);
+        cuGraphDestroy(raw_graph);
+        results.push_back({s.name, n, median(a), median(b), median(c), median(d), median(ci), median(rf), median(bi)});
+    }
+
+    if (json) {
+        std::printf("{\"results\": [");
+        for (std::size_t i = 0; i < results.size(); ++i) {
+            const auto& r = results[i];
+            std::printf("%s{\"shape\": \"%s\", \"nodes\": %d, \"raw_graph_ns_per_node\": %.1f, \"replay_ns_per_node\": %.1f, "
+                        "\"raw_eager_ns_per_node\": %.1f, \"eager_ns_per_node\": %.1f, "
+                        "\"capture_instantiate_ns_per_node\": %.1f, \"record_finalize_ns_per_node\": %.1f}",
+                        i ? ", " : "", r.shape.c_str(), r.nodes, r.raw_graph, r.replay, r.raw_eager, r.eager,
+                        r.capture_instantiate, r.record_finalize);
+        }
+        std::printf("]}\n");
+        return 0;
+    }
+    std::printf("%s\n", gpu.properties().name.c_str());
+    std::printf("%-11s %6s | %9s %9s %6s | %9s %9s %6s | %9s %9s %6s | %9s\n", "shape", "nodes", "raw_graph", "replay", "b/a",
+                "raw_eager", "eager", "d/c", "capt+inst", "rec+fin", "ratio", "bld+inst");
+    for (const auto& r : results)
+        std::printf("%-11s %6d | %9.1f %9.1f %6.2f | %9.1f %9.1f %6.2f | %9.1f %9.1f %6.2f | %9.1f\n", r.shape.c_str(), r.nodes,
+                    r.raw_graph, r.replay, r.replay / r.raw_graph, r.raw_eager, r.eager, r.eager / r.raw_eager,
+                    r.capture_instantiate, r.record_finalize, r.record_finalize / r.capture_instantiate, r.build_instantiate);
+    std::printf("ns per node, median of 5 rounds; bld+inst: the exact DAG built by hand (cuGraphAddKernelNode) and instantiated\n");
+    return 0;
+}

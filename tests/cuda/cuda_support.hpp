@@ -1,0 +1,79 @@
+// Helpers of the CUDA backend tests: the CUDA device, NVRTC test kernels, USM arrays that free themselves.
+#pragma once
+
+#include <cstddef>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "backends/cuda/cuda_module.hpp"
+#include "backends/runtime.hpp"
+
+namespace encore::cuda_testing {
+
+inline device cuda_device() {
+    for (const auto& d : device::all())
+        if (d.backend_name() == "cuda") return d;
+    throw error(errc::backend_failure, "no cuda device (the test main checks this first)");
+}
+
+inline device native_device() {
+    for (const auto& d : device::all())
+        if (d.backend_name() == "native") return d;
+    throw error(errc::backend_failure, "no native device");
+}
+
+// Kernels of the tests, compiled once by NVRTC (PTX; the driver compiles it for the GPU).
+inline const std::shared_ptr<const cuda::module>& test_module() {
+    static const auto m = cuda::module::load(cuda::build_program(R"(
+extern "C" __global__ void add_one(int* data) {
+    data[blockIdx.x * blockDim.x + threadIdx.x] += 1;
+}
+extern "C" __global__ void saxpy(float a, const float* x, float* y) {
+    unsigned i = blockIdx.x * blockDim.x + threadIdx.x;
+    y[i] = a * x[i] + y[i];
+}
+// 2-D: SYCL dimension 1 is CUDA's x.
+extern "C" __global__ void index_2d(int* data, int width) {
+    unsigned col = blockIdx.x * blockDim.x + threadIdx.x;
+    unsigned row = blockIdx.y * blockDim.y + threadIdx.y;
+    data[row * width + col] = static_cast<int>(row * 1000 + col);
+}
+extern "C" __global__ void set_value(int* data, int value) {
+    data[blockIdx.x * blockDim.x + threadIdx.x] = value;
+}
+extern "C" __global__ void empty() {}
+)",
+        {}, "encore_cuda_tests.cu"));
+    return m;
+}
+
+inline std::shared_ptr<const kernel> test_kernel(const char* name) {
+    return cuda::get_kernel(test_module(), name);
+}
+
+// A USM array of the CUDA device, freed on destruction.
+template <typename T> class usm {
+public:
+    usm(std::size_t count, memory_kind kind = memory_kind::shared)
+        : device_(cuda_device()),
+          data_(static_cast<T*>(encore::malloc(count * sizeof(T), device_, kind, alignof(T)))), count_(count) {
+        if (kind != memory_kind::device) // the host can write these; device memory is set by the tests
+            for (std::size_t i = 0; i < count; ++i)
+                data_[i] = T{};
+    }
+    ~usm() { encore::free(data_, device_); }
+    usm(const usm&) = delete;
+    usm& operator=(const usm&) = delete;
+    T* data() const noexcept { return data_; }
+    T& operator[](std::size_t i) const noexcept { return data_[i]; }
+    std::size_t size() const noexcept { return count_; }
+    std::vector<T> values() const { return std::vector<T>(data_, data_ + count_); }
+
+private:
+    device device_;
+    T* data_;
+    std::size_t count_;
+};
+
+} // namespace encore::cuda_testing
