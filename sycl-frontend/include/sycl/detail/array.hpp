@@ -29,13 +29,25 @@ public:
         for (int d = 0; d < Dimensions; ++d) r.values_[d] = a.values_[d] op b.values_[d];                              \
         return r;                                                                                                      \
     }                                                                                                                  \
-    friend constexpr Derived operator op(const Derived& a, std::size_t b) {                                           \
+    /* Any integer type, so that `i - 1` on an id<1> (which also converts to size_t) is not ambiguous. */          \
+    template <typename T>                                                                                              \
+        requires std::is_integral_v<T>                                                                                 \
+    friend constexpr Derived operator op(const Derived& a, T b) {                                                      \
         Derived r = a;                                                                                                 \
-        for (int d = 0; d < Dimensions; ++d) r.values_[d] = a.values_[d] op b;                                         \
+        for (int d = 0; d < Dimensions; ++d) r.values_[d] = a.values_[d] op static_cast<std::size_t>(b);               \
+        return r;                                                                                                      \
+    }                                                                                                                  \
+    template <typename T>                                                                                              \
+        requires std::is_integral_v<T>                                                                                 \
+    friend constexpr Derived operator op(T a, const Derived& b) {                                                      \
+        Derived r = b;                                                                                                 \
+        for (int d = 0; d < Dimensions; ++d) r.values_[d] = static_cast<std::size_t>(a) op b.values_[d];               \
         return r;                                                                                                      \
     }                                                                                                                  \
     friend constexpr Derived& operator op##=(Derived& a, const Derived& b) { return a = a op b; }                      \
-    friend constexpr Derived& operator op##=(Derived& a, std::size_t b) { return a = a op b; }
+    template <typename T>                                                                                              \
+        requires std::is_integral_v<T>                                                                                 \
+    friend constexpr Derived& operator op##=(Derived& a, T b) { return a = a op b; }
     ENCORE_SYCL_ARRAY_OPERATOR(+)
     ENCORE_SYCL_ARRAY_OPERATOR(-)
     ENCORE_SYCL_ARRAY_OPERATOR(*)
