@@ -1,5 +1,7 @@
 #include "sycl/handler.hpp"
 
+#include <algorithm>
+
 #include "sycl/detail/engine_error.hpp"
 #include "sycl/detail/queue_impl.hpp"
 #include "sycl/usm.hpp"
@@ -36,6 +38,13 @@ void handler::set_kernel(std::shared_ptr<const encore::kernel> k, encore::nd_ran
         set_command(encore::empty_command{}, "parallel_for");
         return;
     }
+    const bool has_local_memory = std::any_of(locals_.begin(), locals_.end(), [](const encore::kernel_argument& a) {
+        return a.type == encore::kernel_argument::kind::local_memory;
+    });
+    if (has_local_memory && !r.has_local_size())
+        throw exception(errc::kernel_argument, "kernel '" + k->name() +
+                                                   "': local_accessor (work-group local memory) needs an nd_range "
+                                                   "parallel_for; single_task and range kernels have no work-groups");
     if (r.has_local_size()) {
         std::size_t group = 1;
         for (int d = 0; d < r.dimensions; ++d) {

@@ -25,6 +25,7 @@
 #include <string>
 
 #include "buffer.hpp"
+#include "item.hpp"
 
 namespace sycl {
 inline namespace _V1 {
@@ -188,6 +189,10 @@ public:
     id<Dimensions> get_offset() const noexcept { return region_.offset(); }
 
     reference operator[](const id<Dimensions>& index) const { return region_.at(index); }
+    // An item converts both to id and (1-D) to size_t: without this overload a[item] would be ambiguous.
+    template <bool WithOffset> reference operator[](const item<Dimensions, WithOffset>& index) const {
+        return region_.at(index.get_id());
+    }
     decltype(auto) operator[](std::size_t index) const
         requires(Dimensions > 1)
     {
@@ -276,6 +281,9 @@ public:
     range<Dimensions> get_range() const noexcept { return region_.access_range(); }
     id<Dimensions> get_offset() const noexcept { return region_.offset(); }
     reference operator[](const id<Dimensions>& index) const { return region_.at(index); }
+    template <bool WithOffset> reference operator[](const item<Dimensions, WithOffset>& index) const {
+        return region_.at(index.get_id());
+    }
     decltype(auto) operator[](std::size_t index) const
         requires(Dimensions > 1)
     {

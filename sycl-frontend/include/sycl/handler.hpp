@@ -93,9 +93,7 @@ public:
     // SYCL 1.2.1's range with an offset, deprecated by SYCL 2020.
     template <typename KernelName = detail::auto_name, typename K, int D>
     [[deprecated("SYCL 2020 deprecates the offset")]] void parallel_for(range<D> r, id<D> offset, const K& k) {
-        auto engine = to_engine(r);
-        for (int d = 0; d < D; ++d) engine.offset[d] = offset[d];
-        launch_with<KernelName, detail::launch::range, D>(engine, k);
+        parallel_for_offset<KernelName>(r, offset, k);
     }
 
     // Kernel objects, with the arguments given by set_arg(s).
@@ -193,7 +191,18 @@ public:
     handler(device d, context c, std::shared_ptr<detail::queue_impl> queue);
 
     template <typename KernelName, int D, typename... Rest> void parallel_for_range(range<D> r, Rest&&... rest) {
-        launch_with<KernelName, detail::launch::range, D>(to_engine(r), std::forward<Rest>(rest)...);
+        // parallel_for(range, Rest&&...) is a better match than the deprecated (range, id, kernel) overload, so
+        // an offset arrives here.
+        if constexpr (sizeof...(Rest) == 2 &&
+                      std::is_same_v<std::remove_cvref_t<std::tuple_element_t<0, std::tuple<Rest...>>>, id<D>>)
+            parallel_for_offset<KernelName>(r, std::forward<Rest>(rest)...);
+        else
+            launch_with<KernelName, detail::launch::range, D>(to_engine(r), std::forward<Rest>(rest)...);
+    }
+    template <typename KernelName, int D, typename K> void parallel_for_offset(range<D> r, id<D> offset, const K& k) {
+        auto engine = to_engine(r);
+        for (int d = 0; d < D; ++d) engine.offset[d] = offset[d];
+        launch_with<KernelName, detail::launch::range, D>(engine, k);
     }
 
     // Rest is (reductions..., kernel).
