@@ -103,10 +103,11 @@ public:
         value_ = value_ ? op_(*value_, v) : v;
         return *this;
     }
-    T identity() const
-        requires has_known_identity_v<Op, T>
-    {
-        return known_identity_v<Op, T>;
+    // The identity given to sycl::reduction, or the operation's known one.
+    T identity() const {
+        if (identity_) return *identity_;
+        throw exception(errc::invalid, "reducer::identity: the reduction was made without an identity and its "
+                                       "operation has no known identity");
     }
 
     reducer& operator+=(const T& v)
