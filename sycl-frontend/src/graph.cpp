@@ -48,9 +48,10 @@ std::uint32_t graph_impl::add_locked(handler& h, std::vector<std::uint32_t> pred
             if (r->graph.lock().get() != this)
                 throw exception(errc::invalid, "depends_on: the event belongs to another graph");
             predecessors.push_back(r->index);
-        } else if (e.engine().state() && !e.engine().is_complete())
-            throw exception(errc::invalid, "depends_on: a graph node cannot depend on eager work that has not "
-                                           "completed (wait for the event, or record that work into the graph)");
+        } else if (e.engine().state())
+            throw exception(errc::invalid, "depends_on: a graph node can only depend on events returned while "
+                                           "recording into the same graph, not on eager work (wait for that event "
+                                           "before, or record the work into the graph)");
     }
     auto requirements = c.requirements;
     ::encore::command command = ::encore::empty_command{};
@@ -110,11 +111,18 @@ event record_submission(graph_impl& g, queue_impl& q, handler& h) {
         std::lock_guard queue_lock(q.mutex);
         if (q.engine.is_in_order())
             if (const auto& previous = q.last_recorded.recorded()) predecessors.push_back(previous->index);
+        // Only what is recorded from this queue after a barrier depends on it (a barrier without events reaches
+        // it through the queue's leaves already).
+        if (const auto& barrier = q.recorded_barrier.recorded(); barrier && !h.contents().barrier_on_everything)
+            predecessors.push_back(barrier->index);
     }
+    const bool is_barrier =
+        h.contents().command && std::holds_alternative<::encore::barrier_command>(*h.contents().command);
     auto index = g.add_locked(h, std::move(predecessors), &q);
     event e(std::make_shared<const recorded_node>(recorded_node{g.weak_from_this(), index}), q.dev.get_backend());
     std::lock_guard queue_lock(q.mutex);
     if (q.engine.is_in_order()) q.last_recorded = e;
+    if (is_barrier) q.recorded_barrier = e;
     return e;
 }
 
@@ -125,6 +133,7 @@ void stop_recording(graph_impl& g, queue_impl& q) {
         std::lock_guard lock(q.mutex);
         q.recording.reset();
         q.last_recorded = event{};
+        q.recorded_barrier = event{};
     }
     std::erase_if(g.recorders, [&](const std::weak_ptr<queue_impl>& r) {
         auto s = r.lock();
@@ -220,6 +229,9 @@ command_graph<graph_state::modifiable>::command_graph(std::shared_ptr<sycl::deta
     : impl_(std::move(impl)), device_(impl_->dev), context_(impl_->ctx) {}
 
 node command_graph<graph_state::modifiable>::add_collected(handler& h, const sycl::property_list& p) {
+    if (h.contents().command && std::holds_alternative<::encore::barrier_command>(*h.contents().command))
+        throw exception(errc::invalid, "add: a barrier can only be recorded from a queue; with the explicit API, add "
+                                       "an empty node with property::node::depends_on_all_leaves instead");
     std::lock_guard lock(impl_->mutex);
     impl_->require_not_recording("add");
     std::vector<std::uint32_t> predecessors;
@@ -273,6 +285,7 @@ bool command_graph<graph_state::modifiable>::begin_recording(queue& q, const syc
         if (qi.recording) throw exception(errc::invalid, "begin_recording: the queue is recording another graph");
         qi.recording = impl_;
         qi.last_recorded = event{};
+        qi.recorded_barrier = event{};
     }
     std::erase_if(impl_->recorders, [](const auto& r) { return r.expired(); });
     if (impl_->recorders.empty())

@@ -78,7 +78,13 @@ event queue_impl::finish(handler& h) {
         requirements.insert(requirements.end(), c.executable->buffers.begin(), c.executable->buffers.end());
     requirements = merged(requirements);
 
+    const bool is_barrier = c.command && std::holds_alternative<encore::barrier_command>(*c.command);
     std::lock_guard lock(tracking_mutex());
+    {
+        // A barrier holds back everything submitted to the queue after it (sycl_ext_oneapi_enqueue_barrier).
+        std::lock_guard queue_lock(mutex);
+        if (barrier.state() && !barrier.is_complete()) waits.push_back(barrier);
+    }
     for (const auto& r : requirements) r.buffer->dependencies(r.mode, waits);
     encore::event e = translate_errors([&] {
         if (c.executable) return engine.launch(*c.executable->engine, waits);
@@ -87,6 +93,10 @@ event queue_impl::finish(handler& h) {
         return engine.submit(std::move(*c.command), waits);
     });
     for (const auto& r : requirements) r.buffer->record(r.mode, e);
+    if (is_barrier) {
+        std::lock_guard queue_lock(mutex);
+        barrier = e;
+    }
     return event(std::move(e), shared_from_this(), dev.get_backend());
 }
 

@@ -119,6 +119,7 @@ TEST_CASE("misuse of graph objects") {
             h.single_task([=] { v[0] = 2; });
         });
     }, "one command");
+    check_invalid([&] { g.add([&](sycl::handler& h) { h.ext_oneapi_barrier(); }); }, "depends_on_all_leaves");
     auto exec = g.finalize();
     check_invalid([&] { g.add([&](sycl::handler& h) { h.ext_oneapi_graph(exec); }); }, "itself");
     sycl::free(v, q);

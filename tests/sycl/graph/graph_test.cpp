@@ -3,6 +3,8 @@
 #include <doctest/doctest.h>
 
 #include <atomic>
+#include <chrono>
+#include <thread>
 #include <filesystem>
 #include <fstream>
 #include <numeric>
@@ -250,4 +252,41 @@ TEST_CASE("print_graph writes DOT, verbose adds arguments and ranges, and Encore
     }
     std::filesystem::remove_all(dir);
     sycl::free(v, q);
+}
+
+TEST_CASE("recorded barriers: they wait for their queue's leaves, and only their queue's later work waits for them") {
+    sycl::queue q1;
+    sycl::queue q2{q1.get_context(), q1.get_device()};
+    sycl_ext::command_graph g{q1};
+    g.begin_recording({q1, q2});
+    auto a = q1.ext_oneapi_submit_barrier(); // nothing before it: a root
+    auto b = q1.submit([](sycl::handler&) {});
+    auto c = q2.submit([](sycl::handler&) {});
+    auto barrier = q1.ext_oneapi_submit_barrier();
+    auto d = q1.submit([](sycl::handler&) {});
+    auto e = q2.submit([](sycl::handler&) {});
+    g.end_recording();
+    using sycl_ext::node;
+    CHECK(node::get_node_from_event(barrier).get_type() == sycl_ext::node_type::ext_oneapi_barrier);
+    CHECK(node::get_node_from_event(b).get_predecessors() == std::vector{node::get_node_from_event(a)});
+    CHECK(node::get_node_from_event(barrier).get_predecessors() == std::vector{node::get_node_from_event(b)});
+    CHECK(node::get_node_from_event(d).get_predecessors() == std::vector{node::get_node_from_event(barrier)});
+    CHECK(node::get_node_from_event(e).get_predecessors().empty());
+    CHECK(node::get_node_from_event(c).get_predecessors().empty());
+}
+
+TEST_CASE("an eager barrier holds back what the queue runs after it") {
+    sycl::queue q;
+    std::atomic<bool> first_done{false};
+    std::atomic<bool> saw_first{false};
+    q.submit([&](sycl::handler& h) {
+        h.host_task([&] {
+            std::this_thread::sleep_for(std::chrono::milliseconds(50));
+            first_done = true;
+        });
+    });
+    q.ext_oneapi_submit_barrier();
+    q.submit([&](sycl::handler& h) { h.host_task([&] { saw_first = first_done.load(); }); });
+    q.wait();
+    CHECK(saw_first);
 }

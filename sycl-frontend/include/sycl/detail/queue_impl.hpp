@@ -36,7 +36,9 @@ struct queue_impl : std::enable_shared_from_this<queue_impl> {
     // sycl_ext_oneapi_graph: the graph this queue records into, if any (under `mutex`).
     std::mutex mutex;
     std::shared_ptr<graph_impl> recording;
-    event last_recorded; // an in-order queue's previous recorded node
+    event last_recorded;      // an in-order queue's previous recorded node
+    event recorded_barrier;   // the last barrier recorded from this queue: later recordings depend on it
+    encore::event barrier;    // the last barrier submitted eagerly: later submissions wait for it
 };
 
 } // namespace detail

@@ -19,6 +19,9 @@
 //     for (int i = 0; i < 100; ++i) q.ext_oneapi_graph(exec);
 #pragma once
 
+// The extension's feature-test macro: version 1, the base features.
+#define SYCL_EXT_ONEAPI_GRAPH 1
+
 #include <memory>
 #include <string>
 #include <vector>
