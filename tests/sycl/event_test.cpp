@@ -1,0 +1,91 @@
+// sycl::event: wait, status and profiling information, written as ordinary SYCL code.
+#include <doctest/doctest.h>
+
+#include <sycl/sycl.hpp>
+
+#include <atomic>
+#include <chrono>
+#include <thread>
+
+TEST_CASE("an event's status moves from submitted or running to complete; wait blocks until then") {
+    sycl::queue q;
+    std::atomic<bool> release{false};
+    auto e = q.submit([&](sycl::handler& h) {
+        h.host_task([&] {
+            while (!release) std::this_thread::sleep_for(std::chrono::milliseconds(1));
+        });
+    });
+    auto status = e.get_info<sycl::info::event::command_execution_status>();
+    CHECK(status != sycl::info::event_command_status::complete);
+    auto after = q.submit([&](sycl::handler& h) {
+        h.depends_on(e);
+        h.host_task([] {});
+    });
+    CHECK(after.get_info<sycl::info::event::command_execution_status>() != sycl::info::event_command_status::complete);
+    release = true;
+    after.wait();
+    CHECK(e.get_info<sycl::info::event::command_execution_status>() == sycl::info::event_command_status::complete);
+    CHECK(after.get_info<sycl::info::event::command_execution_status>() == sycl::info::event_command_status::complete);
+    CHECK(e.get_backend() == sycl::backend::ext_oneapi_native_cpu);
+}
+
+TEST_CASE("a default-constructed event is complete; static wait takes a list") {
+    sycl::event none;
+    CHECK(none.get_info<sycl::info::event::command_execution_status>() == sycl::info::event_command_status::complete);
+    none.wait();
+    none.wait_and_throw();
+    sycl::queue q;
+    int* p = sycl::malloc_shared<int>(2, q);
+    auto a = q.single_task([=] { p[0] = 1; });
+    auto b = q.single_task([=] { p[1] = 2; });
+    sycl::event::wait({a, b, none});
+    CHECK(p[0] + p[1] == 3);
+    sycl::event::wait_and_throw({a, b});
+    CHECK(a == a);
+    CHECK_FALSE(a == b);
+    sycl::free(p, q);
+}
+
+TEST_CASE("profiling: submit <= start <= end on a queue with enable_profiling") {
+    sycl::queue q{sycl::property::queue::enable_profiling{}};
+    int* p = sycl::malloc_shared<int>(1 << 16, q);
+    auto e = q.parallel_for(sycl::range<1>{1 << 16}, [=](sycl::id<1> i) { p[i] = static_cast<int>(i[0]); });
+    // get_profiling_info waits for the command itself.
+    const auto submit = e.get_profiling_info<sycl::info::event_profiling::command_submit>();
+    const auto start = e.get_profiling_info<sycl::info::event_profiling::command_start>();
+    const auto end = e.get_profiling_info<sycl::info::event_profiling::command_end>();
+    CHECK(submit <= start);
+    CHECK(start <= end);
+    CHECK(end > 0);
+    auto host = q.submit([&](sycl::handler& h) { h.host_task([] {}); });
+    CHECK(host.get_profiling_info<sycl::info::event_profiling::command_start>() <=
+          host.get_profiling_info<sycl::info::event_profiling::command_end>());
+    sycl::free(p, q);
+}
+
+TEST_CASE("profiling information without enable_profiling is errc::invalid") {
+    sycl::queue q;
+    auto e = q.single_task([] {});
+    e.wait();
+    try {
+        (void)e.get_profiling_info<sycl::info::event_profiling::command_start>();
+        FAIL("profiling info from a queue without enable_profiling");
+    } catch (const sycl::exception& x) {
+        CHECK(x.code() == sycl::errc::invalid);
+        CHECK(std::string(x.what()).find("enable_profiling") != std::string::npos);
+    }
+    CHECK_THROWS_AS((void)e.get_profiling_info<sycl::info::event_profiling::command_submit>(), sycl::exception);
+    CHECK_THROWS_AS((void)e.get_profiling_info<sycl::info::event_profiling::command_end>(), sycl::exception);
+    sycl::event none;
+    CHECK_THROWS_AS((void)none.get_profiling_info<sycl::info::event_profiling::command_end>(), sycl::exception);
+}
+
+TEST_CASE("event::wait_and_throw hands the queue's errors to its async handler") {
+    int handled = 0;
+    sycl::queue q{[&](sycl::exception_list errors) { handled += static_cast<int>(errors.size()); }};
+    auto e = q.single_task([] { throw sycl::exception(sycl::errc::kernel, "from the kernel"); });
+    e.wait();
+    CHECK(handled == 0);
+    e.wait_and_throw();
+    CHECK(handled == 1);
+}
