@@ -139,11 +139,13 @@ public:
     template <typename T, int D, access_mode M, target Tg, access::placeholder P, typename U>
     void copy(accessor<T, D, M, Tg, P> source, U* destination) {
         require(source);
+        check_usm(destination, source.byte_size(), "copy", "destination");
         copy_bytes(destination, contiguous(source, "copy"), source.byte_size());
     }
     template <typename T, int D, access_mode M, target Tg, access::placeholder P, typename U>
     void copy(const U* source, accessor<T, D, M, Tg, P> destination) {
         require(destination);
+        check_usm(source, destination.byte_size(), "copy", "source");
         copy_bytes(contiguous(destination, "copy"), source, destination.byte_size());
     }
     template <typename T, int D, access_mode M, target Tg, access::placeholder P, typename U, int D2, access_mode M2,
