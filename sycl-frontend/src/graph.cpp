@@ -126,8 +126,6 @@ event record_submission(graph_impl& g, queue_impl& q, handler& h) {
     return e;
 }
 
-namespace {
-// Stops `q` recording into `g` (both locked by the caller as needed); the last recorder releases the buffers.
 void stop_recording(graph_impl& g, queue_impl& q) {
     {
         std::lock_guard lock(q.mutex);
@@ -142,7 +140,6 @@ void stop_recording(graph_impl& g, queue_impl& q) {
     if (g.recorders.empty())
         for (auto& [buffer, use] : g.buffers) buffer->add_recording_use(-1);
 }
-} // namespace
 
 } // namespace detail
 

@@ -55,6 +55,17 @@ queue_impl::queue_impl(const context& c, const device& d, const async_handler& h
     if (!ctx.contains(dev)) throw exception(errc::invalid, "queue: the device does not belong to the context");
 }
 
+queue_impl::~queue_impl() {
+    std::shared_ptr<graph_impl> graph;
+    {
+        std::lock_guard lock(mutex);
+        graph = recording;
+    }
+    if (!graph) return;
+    std::lock_guard graph_lock(graph->mutex);
+    stop_recording(*graph, *this);
+}
+
 event queue_impl::finish(handler& h) {
     std::shared_ptr<graph_impl> graph;
     {

@@ -124,3 +124,22 @@ TEST_CASE("misuse of graph objects") {
     check_invalid([&] { g.add([&](sycl::handler& h) { h.ext_oneapi_graph(exec); }); }, "itself");
     sycl::free(v, q);
 }
+
+TEST_CASE("a queue destroyed while recording ends its recording") {
+    sycl::buffer<int> buf{sycl::range<1>{4}};
+    sycl::queue keep;
+    sycl_ext::command_graph g{keep.get_context(), keep.get_device(), {sycl_ext::property::graph::assume_buffer_outlives_graph{}}};
+    {
+        sycl::queue q{keep.get_context(), keep.get_device()};
+        g.begin_recording(q);
+        q.submit([&](sycl::handler& h) {
+            sycl::accessor a{buf, h, sycl::write_only};
+            h.single_task([=] { a[0] = 7; });
+        });
+        check_invalid([&] { sycl::host_accessor h{buf}; }, "recording");
+    }
+    sycl::host_accessor h{buf}; // allowed again
+    CHECK(h[0] == 0);
+    CHECK(g.get_nodes().size() == 1);
+    g.add(); // explicit changes are allowed again too
+}

@@ -60,6 +60,8 @@ struct dynamic_parameter_impl {
 
 // queue_impl::finish for a recording queue.
 event record_submission(graph_impl& g, queue_impl& q, handler& h);
+// Stops `q` recording into `g`; the caller holds g.mutex. The last recorder releases the graph's buffers.
+void stop_recording(graph_impl& g, queue_impl& q);
 
 } // namespace detail
 } // namespace _V1

@@ -16,6 +16,8 @@ namespace detail {
 
 struct queue_impl : std::enable_shared_from_this<queue_impl> {
     queue_impl(const context& c, const device& d, const async_handler& handler, const property_list& properties);
+    // A queue that goes away while recording ends its recording (so the graph's buffers are free again).
+    ~queue_impl();
 
     // Runs the command group function and submits what it collected: eagerly, or into the graph the queue
     // records into.
