@@ -42,10 +42,17 @@ TEST_CASE("recording: what the specification forbids") {
     int* v = sycl::malloc_shared<int>(4, q);
     sycl_ext::command_graph g{q};
     sycl_ext::command_graph other{q};
+    sycl::queue q2_for_edges{q.get_context(), q.get_device()};
     g.begin_recording(q);
     CHECK_FALSE(g.begin_recording(q)); // already recording into this graph: nothing changes
 
     check_invalid([&] { other.begin_recording(q); }, "another graph");
+    auto n1 = other.add(), n2 = other.add();
+    other.begin_recording(q2_for_edges);
+    check_invalid([&] { other.make_edge(n1, n2); }, "recorded");
+    other.end_recording();
+    sycl::queue foreign_context{sycl::context{q.get_device()}, q.get_device()};
+    check_invalid([&] { g.begin_recording(foreign_context); }, "device and context");
     check_invalid([&] { other.end_recording(q); }, "another graph");
     check_invalid([&] { g.add(); }, "recorded");
     auto e = q.single_task([=] { v[0] = 1; });
