@@ -4,6 +4,7 @@
 
 #include "graph/dot_export.hpp"
 #include "sycl/detail/engine_error.hpp"
+#include "sycl/detail/queue_impl.hpp"
 
 namespace sycl {
 inline namespace _V1 {
@@ -11,20 +12,6 @@ inline namespace _V1 {
 namespace exp = ext::oneapi::experimental;
 
 namespace detail {
-
-namespace {
-std::vector<requirement> merged_requirements(std::vector<requirement> requirements) {
-    std::vector<requirement> out;
-    for (const auto& r : requirements) {
-        auto it = std::find_if(out.begin(), out.end(), [&](const requirement& o) { return o.buffer == r.buffer; });
-        if (it == out.end())
-            out.push_back(r);
-        else if (writes(r.mode))
-            it->mode = access_mode::read_write;
-    }
-    return out;
-}
-} // namespace
 
 graph_impl::graph_impl(const context& c, const device& d, const property_list& p)
     : ctx(c), dev(d),
@@ -62,7 +49,7 @@ std::uint32_t graph_impl::add_locked(handler& h, std::vector<std::uint32_t> pred
         requirements.insert(requirements.end(), c.executable->buffers.begin(), c.executable->buffers.end());
     } else if (c.command)
         command = std::move(*c.command);
-    requirements = merged_requirements(std::move(requirements));
+    requirements = merge_requirements(requirements);
     if (!requirements.empty() && !buffers_outlive_graph)
         throw exception(errc::invalid, "a graph node uses a buffer, which needs the graph to be made with "
                                        "property::graph::assume_buffer_outlives_graph");

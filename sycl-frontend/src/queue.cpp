@@ -30,8 +30,14 @@ encore::queue make_engine_queue(const device& d, const async_handler& h, const p
     }
 }
 
-// One command group may name a buffer through several accessors: it waits and counts as the strongest.
-std::vector<requirement> merged(const std::vector<requirement>& requirements) {
+// Buffer tracking reads the last accesses and records the new one: one lock makes that atomic across queues.
+std::mutex& tracking_mutex() {
+    static std::mutex m;
+    return m;
+}
+} // namespace
+
+std::vector<requirement> merge_requirements(const std::vector<requirement>& requirements) {
     std::vector<requirement> out;
     for (const auto& r : requirements) {
         auto it = std::find_if(out.begin(), out.end(), [&](const requirement& o) { return o.buffer == r.buffer; });
@@ -42,13 +48,6 @@ std::vector<requirement> merged(const std::vector<requirement>& requirements) {
     }
     return out;
 }
-
-// Buffer tracking reads the last accesses and records the new one: one lock makes that atomic across queues.
-std::mutex& tracking_mutex() {
-    static std::mutex m;
-    return m;
-}
-} // namespace
 
 queue_impl::queue_impl(const context& c, const device& d, const async_handler& handler, const property_list& p)
     : ctx(c), dev(d), properties(p), engine(make_engine_queue(d, handler ? handler : c.handler(), p)) {
@@ -87,7 +86,7 @@ event queue_impl::finish(handler& h) {
     auto requirements = c.requirements;
     if (c.executable)
         requirements.insert(requirements.end(), c.executable->buffers.begin(), c.executable->buffers.end());
-    requirements = merged(requirements);
+    requirements = merge_requirements(requirements);
 
     const bool is_barrier = c.command && std::holds_alternative<encore::barrier_command>(*c.command);
     std::lock_guard lock(tracking_mutex());

@@ -14,6 +14,10 @@ namespace sycl {
 inline namespace _V1 {
 namespace detail {
 
+// One requirement per buffer: a command group that names a buffer through several accessors waits and counts as
+// the strongest of them.
+std::vector<requirement> merge_requirements(const std::vector<requirement>& requirements);
+
 struct queue_impl : std::enable_shared_from_this<queue_impl> {
     queue_impl(const context& c, const device& d, const async_handler& handler, const property_list& properties);
     // A queue that goes away while recording ends its recording (so the graph's buffers are free again).
