@@ -6,8 +6,11 @@
 //   (b) replay:      the same DAG as an encore::graph, finalized for the CUDA device, q.launch back to back
 //   (c) raw_eager:   cuLaunchKernel per node on one stream
 //   (d) eager:       q.parallel_for per node on an in-order Encore queue
-//   capture_instantiate: stream capture of the launches (fan-out: forked over 8 streams with events) +
-//                    cuGraphInstantiate;  record_finalize: building the encore::graph + finalize.
+//   capture_instantiate: stream capture of the launches on one stream, with the capture dependency set put to
+//                    each node's predecessors (cuStreamUpdateCaptureDependencies), so that it captures the very
+//                    DAG (checked: node and edge counts), + cuGraphInstantiate;
+//   record_finalize: building the encore::graph + finalize;  build_instantiate: the DAG built by hand with
+//                    cuGraphAddKernelNode + cuGraphInstantiate.
 // Every method uses the same PTX kernel (NVRTC-compiled `extern "C" __global__ void empty() {}`); each round
 // runs all methods in turn and the median of 5 rounds is reported. --json prints the results for machines.
 #include <cuda.h>
@@ -73,6 +76,7 @@ struct result {
     std::string shape;
     int nodes;
     double raw_graph, replay, raw_eager, eager, capture_instantiate, record_finalize, build_instantiate;
+    double raw_eager_submit, eager_submit; // the submission loop alone, before the wait
 };
 
 } // namespace
@@ -103,9 +107,6 @@ int main(int argc, char** argv) {
     check(cuModuleGetFunction(&raw_empty, raw_module, "empty"), "cuModuleGetFunction");
     CUstream stream;
     check(cuStreamCreate(&stream, CU_STREAM_NON_BLOCKING), "cuStreamCreate");
-    std::vector<CUstream> fork(8);
-    for (auto& s : fork)
-        check(cuStreamCreate(&s, CU_STREAM_NON_BLOCKING), "cuStreamCreate");
 
     encore::queue q(gpu, {.in_order = true});
 
@@ -155,36 +156,61 @@ int main(int argc, char** argv) {
         encore::graph g = record();
         encore::executable_graph exec(g, gpu);
 
+        // Stream capture of the same DAG on one stream: before each launch the stream's capture dependency set
+        // is set to the node's predecessors (cuStreamUpdateCaptureDependencies), and the node a launch adds is
+        // read back (cuStreamGetCaptureInfo), so the captured graph has exactly the shape's nodes and edges. A
+        // chain needs neither call: each launch depends on the one before.
+        std::vector<CUgraphNode> captured_nodes(static_cast<std::size_t>(n));
+        std::vector<CUgraphNode> capture_deps;
+        const bool is_chain = s.name == "chain";
         auto capture = [&] {
             CUgraph graph;
             check(cuStreamBeginCapture(stream, CU_STREAM_CAPTURE_MODE_GLOBAL), "cuStreamBeginCapture");
-            if (s.name == "chain") {
-                for (int i = 0; i < n; ++i)
-                    check(cuLaunchKernel(raw_empty, 1, 1, 1, 1, 1, 1, 0, stream, nullptr, nullptr), "cuLaunchKernel");
-            } else {
-                std::vector<CUevent> events(fork.size() + 1);
-                for (auto& e : events)
-                    check(cuEventCreate(&e, CU_EVENT_DISABLE_TIMING), "cuEventCreate");
-                check(cuLaunchKernel(raw_empty, 1, 1, 1, 1, 1, 1, 0, stream, nullptr, nullptr), "cuLaunchKernel");
-                check(cuEventRecord(events.back(), stream), "cuEventRecord");
-                for (auto& f : fork)
-                    check(cuStreamWaitEvent(f, events.back(), 0), "cuStreamWaitEvent");
-                for (int i = 1; i + 1 < n; ++i)
-                    check(cuLaunchKernel(raw_empty, 1, 1, 1, 1, 1, 1, 0, fork[static_cast<std::size_t>(i) % fork.size()], nullptr, nullptr),
-                          "cuLaunchKernel");
-                for (std::size_t f = 0; f < fork.size(); ++f) {
-                    check(cuEventRecord(events[f], fork[f]), "cuEventRecord");
-                    check(cuStreamWaitEvent(stream, events[f], 0), "cuStreamWaitEvent");
+            for (int i = 0; i < n; ++i) {
+                const auto& preds = s.predecessors[static_cast<std::size_t>(i)];
+                const bool follows_previous = preds.size() == 1 && preds[0] == i - 1;
+                if (!is_chain && i > 0 && !follows_previous) {
+                    capture_deps.clear();
+                    for (int u : preds)
+                        capture_deps.push_back(captured_nodes[static_cast<std::size_t>(u)]);
+                    check(cuStreamUpdateCaptureDependencies(stream, capture_deps.data(), nullptr, capture_deps.size(),
+                                                            CU_STREAM_SET_CAPTURE_DEPENDENCIES),
+                          "cuStreamUpdateCaptureDependencies");
                 }
                 check(cuLaunchKernel(raw_empty, 1, 1, 1, 1, 1, 1, 0, stream, nullptr, nullptr), "cuLaunchKernel");
-                check(cuStreamEndCapture(stream, &graph), "cuStreamEndCapture");
-                for (auto& e : events)
-                    cuEventDestroy(e);
-                return graph;
+                if (!is_chain) {
+                    CUstreamCaptureStatus status;
+                    const CUgraphNode* added = nullptr;
+                    std::size_t count = 0;
+                    check(cuStreamGetCaptureInfo(stream, &status, nullptr, nullptr, &added, nullptr, &count),
+                          "cuStreamGetCaptureInfo");
+                    if (count != 1) {
+                        std::fprintf(stderr, "cuda_replay: capture: %zu nodes in the dependency set after a launch\n", count);
+                        std::exit(1);
+                    }
+                    captured_nodes[static_cast<std::size_t>(i)] = added[0];
+                }
             }
             check(cuStreamEndCapture(stream, &graph), "cuStreamEndCapture");
             return graph;
         };
+        // The captured graph must be the shape: same node and edge counts as the hand-built one and Encore's.
+        std::size_t expected_edges = 0;
+        for (const auto& p : s.predecessors)
+            expected_edges += p.size();
+        {
+            CUgraph captured = capture();
+            std::size_t nodes = 0, edges = 0;
+            check(cuGraphGetNodes(captured, nullptr, &nodes), "cuGraphGetNodes");
+            check(cuGraphGetEdges(captured, nullptr, nullptr, nullptr, &edges), "cuGraphGetEdges");
+            std::fprintf(json ? stderr : stdout, "%-11s %6d | captured graph: %zu nodes, %zu edges (expected %d, %zu)\n",
+                         s.name.c_str(), n, nodes, edges, n, expected_edges);
+            if (nodes != static_cast<std::size_t>(n) || edges != expected_edges) {
+                std::fprintf(stderr, "cuda_replay: the captured graph is not the %s DAG\n", s.name.c_str());
+                return 1;
+            }
+            cuGraphDestroy(captured);
+        }
 
         // Warm-up: every path once.
         check(cuGraphLaunch(raw_exec, stream), "cuGraphLaunch");
@@ -193,7 +219,7 @@ int main(int argc, char** argv) {
         q.parallel_for(encore::range(1), empty);
         q.wait();
 
-        std::vector<double> a, b, c, d, ci, rf, bi;
+        std::vector<double> a, b, c, d, ci, rf, bi, cs, ds; // cs, ds: host time of the submission loops
         for (int round = 0; round < 5; ++round) {
             double t0 = now_ns();
             for (int i = 0; i < launches; ++i)
@@ -212,6 +238,7 @@ int main(int argc, char** argv) {
             for (int r = 0; r < eager_rounds; ++r)
                 for (int i = 0; i < n; ++i)
                     check(cuLaunchKernel(raw_empty, 1, 1, 1, 1, 1, 1, 0, stream, nullptr, nullptr), "cuLaunchKernel");
+            cs.push_back((now_ns() - t0) / (static_cast<double>(eager_rounds) * n));
             check(cuStreamSynchronize(stream), "cuStreamSynchronize");
             c.push_back((now_ns() - t0) / (static_cast<double>(eager_rounds) * n));
 
@@ -219,6 +246,7 @@ int main(int argc, char** argv) {
             for (int r = 0; r < eager_rounds; ++r)
                 for (int i = 0; i < n; ++i)
                     q.parallel_for(encore::range(1), empty);
+            ds.push_back((now_ns() - t0) / (static_cast<double>(eager_rounds) * n));
             q.wait();
             d.push_back((now_ns() - t0) / (static_cast<double>(eager_rounds) * n));
 
@@ -250,7 +278,8 @@ int main(int argc, char** argv) {
         }
         cuGraphExecDestroy(raw_exec);
         cuGraphDestroy(raw_graph);
-        results.push_back({s.name, n, median(a), median(b), median(c), median(d), median(ci), median(rf), median(bi)});
+        results.push_back({s.name, n, median(a), median(b), median(c), median(d), median(ci), median(rf), median(bi),
+                           median(cs), median(ds)});
     }
 
     if (json) {
@@ -259,20 +288,26 @@ int main(int argc, char** argv) {
             const auto& r = results[i];
             std::printf("%s{\"shape\": \"%s\", \"nodes\": %d, \"raw_graph_ns_per_node\": %.1f, \"replay_ns_per_node\": %.1f, "
                         "\"raw_eager_ns_per_node\": %.1f, \"eager_ns_per_node\": %.1f, "
-                        "\"capture_instantiate_ns_per_node\": %.1f, \"record_finalize_ns_per_node\": %.1f}",
+                        "\"capture_instantiate_ns_per_node\": %.1f, \"record_finalize_ns_per_node\": %.1f, "
+                        "\"build_instantiate_ns_per_node\": %.1f, \"raw_eager_submit_ns_per_node\": %.1f, "
+                        "\"eager_submit_ns_per_node\": %.1f}",
                         i ? ", " : "", r.shape.c_str(), r.nodes, r.raw_graph, r.replay, r.raw_eager, r.eager,
-                        r.capture_instantiate, r.record_finalize);
+                        r.capture_instantiate, r.record_finalize, r.build_instantiate, r.raw_eager_submit, r.eager_submit);
         }
         std::printf("]}\n");
         return 0;
     }
     std::printf("%s\n", gpu.properties().name.c_str());
-    std::printf("%-11s %6s | %9s %9s %6s | %9s %9s %6s | %9s %9s %6s | %9s\n", "shape", "nodes", "raw_graph", "replay", "b/a",
-                "raw_eager", "eager", "d/c", "capt+inst", "rec+fin", "ratio", "bld+inst");
+    std::printf("%-11s %6s | %9s %9s %6s | %9s %9s %6s | %9s %9s %6s | %9s | %9s %9s\n", "shape", "nodes", "raw_graph",
+                "replay", "b/a", "raw_eager", "eager", "d/c", "capt+inst", "rec+fin", "ratio", "bld+inst", "raw_subm",
+                "eager_sub");
     for (const auto& r : results)
-        std::printf("%-11s %6d | %9.1f %9.1f %6.2f | %9.1f %9.1f %6.2f | %9.1f %9.1f %6.2f | %9.1f\n", r.shape.c_str(), r.nodes,
-                    r.raw_graph, r.replay, r.replay / r.raw_graph, r.raw_eager, r.eager, r.eager / r.raw_eager,
-                    r.capture_instantiate, r.record_finalize, r.record_finalize / r.capture_instantiate, r.build_instantiate);
-    std::printf("ns per node, median of 5 rounds; bld+inst: the exact DAG built by hand (cuGraphAddKernelNode) and instantiated\n");
+        std::printf("%-11s %6d | %9.1f %9.1f %6.2f | %9.1f %9.1f %6.2f | %9.1f %9.1f %6.2f | %9.1f | %9.1f %9.1f\n",
+                    r.shape.c_str(), r.nodes, r.raw_graph, r.replay, r.replay / r.raw_graph, r.raw_eager, r.eager,
+                    r.eager / r.raw_eager, r.capture_instantiate, r.record_finalize,
+                    r.record_finalize / r.capture_instantiate, r.build_instantiate, r.raw_eager_submit, r.eager_submit);
+    std::printf("ns per node, median of 5 rounds; capt+inst: the same DAG captured on one stream; bld+inst: built by hand "
+                "(cuGraphAddKernelNode) and instantiated; raw_subm/eager_sub: host time of the eager submission loops "
+                "before the final wait\n");
     return 0;
 }
