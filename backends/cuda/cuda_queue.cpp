@@ -50,8 +50,10 @@ struct cuda_queue::core : std::enable_shared_from_this<core> {
         return streams[next.fetch_add(1, std::memory_order_relaxed) % streams.size()];
     }
 
-    void enqueue_now(const std::shared_ptr<cuda_event>& ev, const std::function<void(CUstream)>& work,
-                     std::span<cuda_event* const> gpu_waits, placement where, bool record_now) {
+    // Enqueues `work` (a borrowed callable taking the CUstream) on the chosen stream after `gpu_waits`.
+    template <typename Work>
+    void enqueue_now(const std::shared_ptr<cuda_event>& ev, const Work& work, std::span<cuda_event* const> gpu_waits,
+                     placement where, bool record_now) {
         const auto& chosen = choose(gpu_waits, where);
         stream_state& s = *chosen;
         CUevent cross_small[8];
@@ -86,7 +88,10 @@ struct cuda_queue::core : std::enable_shared_from_this<core> {
         ev->set_enqueued(chosen);
     }
 
-    event_ptr run_after(std::function<void(CUstream)> work, std::span<const event_ptr> wait_list, placement where) {
+    // Runs `now(stream)` right away when every wait is on the GPU (the common case: no allocation for the
+    // work itself); otherwise `keep()` makes the std::function that the last host-side wait enqueues later.
+    template <typename Now, typename Keep>
+    event_ptr run_after(const Now& now, Keep&& keep, std::span<const event_ptr> wait_list, placement where) {
         auto ev = std::make_shared<cuda_event>(backend, device, reference);
         cuda_event* gpu_small[8];
         std::vector<cuda_event*> gpu_large;
@@ -113,17 +118,17 @@ struct cuda_queue::core : std::enable_shared_from_this<core> {
                                                      ? std::span<cuda_event* const>(gpu_small, gpu_count)
                                                      : std::span<cuda_event* const>(gpu_large);
         if (host_waits.empty()) {
-            enqueue_now(ev, work, gpu_waits, where, false);
+            enqueue_now(ev, now, gpu_waits, where, false);
             return ev;
         }
         // Deferred: keep the GPU-side waits alive until the host-side ones completed.
-        std::vector<event_ptr> keep;
+        std::vector<event_ptr> kept;
         for (const auto& e : wait_list)
-            if (auto* own = dynamic_cast<cuda_event*>(e.get()); own && own->is_enqueued()) keep.push_back(e);
-        encore::detail::when_all(host_waits, [self = shared_from_this(), ev, work = std::move(work),
-                                              keep = std::move(keep), where]() {
+            if (auto* own = dynamic_cast<cuda_event*>(e.get()); own && own->is_enqueued()) kept.push_back(e);
+        encore::detail::when_all(host_waits, [self = shared_from_this(), ev, work = std::function<void(CUstream)>(keep()),
+                                              kept = std::move(kept), where]() {
             std::vector<cuda_event*> waits;
-            for (const auto& e : keep)
+            for (const auto& e : kept)
                 waits.push_back(static_cast<cuda_event*>(e.get()));
             try {
                 self->enqueue_now(ev, work, waits, where, true);
@@ -152,15 +157,21 @@ cuda_queue::cuda_queue(cuda_backend& backend, std::uint32_t device, const queue_
 cuda_queue::~cuda_queue() = default;
 
 event_ptr cuda_queue::submit(command c, std::span<const event_ptr> wait_list) {
-    auto d = std::make_shared<driver_command>(driver_command::from(core_->backend, core_->device, c, false));
+    // The command is prepared on the stack and enqueued by reference; only a submission that has to wait on
+    // the host moves it to the heap.
+    driver_command d = driver_command::from(core_->backend, core_->device, c, false);
     const CUdevice device = core_->backend.device_handle(core_->device);
-    return core_->run_after([d, device](CUstream s) { d->enqueue(s, device); }, wait_list,
-                            core_->properties.in_order ? placement::in_order_command : placement::spread);
+    return core_->run_after([&d, device](CUstream s) { d.enqueue(s, device); },
+                            [&d, device] {
+                                auto kept = std::make_shared<driver_command>(std::move(d));
+                                return [kept, device](CUstream s) { kept->enqueue(s, device); };
+                            },
+                            wait_list, core_->properties.in_order ? placement::in_order_command : placement::spread);
 }
 
 event_ptr cuda_queue::run_after(std::function<void(CUstream)> work, std::span<const event_ptr> wait_list,
                                 placement where) {
-    return core_->run_after(std::move(work), wait_list, where);
+    return core_->run_after(work, [&work] { return std::move(work); }, wait_list, where);
 }
 
 cuda_backend& cuda_queue::owner() const noexcept {
