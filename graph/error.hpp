@@ -25,6 +25,7 @@ enum class errc {
     feature_not_supported, // a backend cannot run this command or query
     backend_failure,       // a driver or the native runtime reported a failure
     user_exception,        // a kernel or host task threw
+    kernel_not_supported,  // a kernel has no code for the device it was given to (SYCL's kernel_not_supported)
 };
 
 std::string_view to_string(errc code) noexcept;

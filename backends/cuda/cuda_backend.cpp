@@ -181,7 +181,7 @@ std::unique_ptr<backend_executable> cuda_backend::lower(std::uint32_t device, co
 CUfunction cuda_backend::function_of(std::uint32_t device, const kernel& k, const device_code** code_out) {
     const auto* code = static_cast<const device_code*>(k.device_code("cuda"));
     if (!code)
-        throw error(errc::feature_not_supported,
+        throw error(errc::kernel_not_supported,
                     "kernel '" + k.name() +
                         "' has no CUDA code (it was not compiled by nvcc through backends/cuda/single_source.hpp "
                         "nor built by NVRTC); it cannot run on the cuda backend");

@@ -54,7 +54,7 @@ public:
     CUcontext context(std::uint32_t device) const { return devices_.at(device).context; }
     CUdevice device_handle(std::uint32_t device) const { return devices_.at(device).handle; }
     // The CUfunction of kernel `k` on `device`, loading its module on first use. Throws
-    // errc::feature_not_supported naming the kernel when it has no CUDA code. Sets `*code` to its record.
+    // errc::kernel_not_supported naming the kernel when it has no CUDA code. Sets `*code` to its record.
     CUfunction function_of(std::uint32_t device, const kernel& k, const device_code** code);
     // The built-in kernel that fills memory with a pattern of up to 256 bytes (fill_kernels.cu).
     CUfunction fill_function(std::uint32_t device);

@@ -42,8 +42,9 @@ class driver_command {
 public:
     enum class form : std::uint8_t { kernel, memcpy, memset, host_copy, prefetch, advise, nothing };
 
-    // Throws encore::error: feature_not_supported for what CUDA cannot run (a kernel without CUDA code, a copy
-    // between memory objects that are not buffers, ...), invalid_argument for host tasks and subgraphs.
+    // Throws encore::error: kernel_not_supported for a kernel without CUDA code, feature_not_supported for what
+    // else CUDA cannot run (a copy between memory objects that are not buffers, ...), invalid_argument for host
+    // tasks and subgraphs.
     static driver_command from(cuda_backend& backend, std::uint32_t device, const command& c, bool in_graph);
 
     form how() const noexcept { return form_; }

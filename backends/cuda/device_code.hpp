@@ -1,7 +1,7 @@
 // encore::cuda::device_code — what an encore::kernel hands the CUDA backend so that it can launch the kernel.
 //
 // encore::kernel::device_code("cuda") returns a pointer to one of these (or nullptr: the kernel has no CUDA
-// code, and submitting it to a CUDA queue throws errc::feature_not_supported naming it). Two kinds of kernel
+// code, and submitting it to a CUDA queue throws errc::kernel_not_supported naming it). Two kinds of kernel
 // produce one, each with its calling convention:
 // - NVRTC / module kernels (backends/cuda/cuda_module.hpp): `extern "C" __global__ void f(T0, T1, ...)` in a
 //   PTX or cubin image; the command's kernel_arguments are the parameters, in order.

@@ -11,7 +11,7 @@
 // backend through run()), an extended `__device__` lambda (GPU only: run() throws
 // errc::feature_not_supported), or a functor whose call operator is `__host__ __device__`. A plain host lambda
 // fails to compile (nvcc refuses host code and local types in a __global__ instantiation); a kernel without
-// CUDA code submitted to a CUDA queue fails with errc::feature_not_supported naming it. Range launches skip
+// CUDA code submitted to a CUDA queue fails with errc::kernel_not_supported naming it. Range launches skip
 // items past the range's end; group barriers and local memory are not available in these kernels (yet).
 //
 //     auto twice = encore::cuda::make_kernel("twice", [=] ENCORE_DEVICE_LAMBDA (const encore::work_item& it) {
