@@ -58,6 +58,19 @@ std::vector<event_ptr> queue_state::wait_list(event_list dependencies) const {
     return out;
 }
 
+std::span<const event_ptr> queue_state::wait_list(event_list dependencies, std::array<event_ptr, 4>& storage,
+                                                  std::vector<event_ptr>& overflow) const {
+    if (dependencies.size() + 1 > storage.size()) {
+        overflow = wait_list(dependencies);
+        return overflow;
+    }
+    std::size_t count = 0;
+    for (const auto& e : dependencies)
+        if (e.state()) storage[count++] = e.state();
+    if (properties.in_order && last) storage[count++] = last;
+    return {storage.data(), count};
+}
+
 void queue_state::record(const event_ptr& e) {
     last = e;
     if (properties.in_order) return; // `last` completes after everything before it
@@ -112,8 +125,10 @@ event queue::submit(command c, event_list dependencies) {
         s.keep_alive.emplace_back(e.state(), std::move(child));
         return e;
     }
+    std::array<event_ptr, 4> small_wait_list;
+    std::vector<event_ptr> large_wait_list;
     std::lock_guard lock(s.mutex);
-    auto wait_list = s.wait_list(dependencies);
+    auto wait_list = s.wait_list(dependencies, small_wait_list, large_wait_list);
     event_ptr e;
     if (auto* h = std::get_if<host_task_command>(&c))
         e = detail::launch_host_task(std::move(h->task), wait_list, s.errors, s.properties.enable_profiling);

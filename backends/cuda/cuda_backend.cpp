@@ -1,5 +1,6 @@
 #include "cuda_backend.hpp"
 
+#include <atomic>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -64,6 +65,8 @@ std::unique_ptr<cuda_backend> cuda_backend::create(std::string& why_not) {
         return nullptr;
     }
     std::unique_ptr<cuda_backend> b(new cuda_backend());
+    static std::atomic<std::uint64_t> next_id{1};
+    b->id_ = next_id.fetch_add(1, std::memory_order_relaxed);
     try {
         for (int i = 0; i < count; ++i) {
             device_state s;
@@ -190,8 +193,33 @@ CUfunction cuda_backend::function_of(std::uint32_t device, const kernel& k, cons
     const std::uintptr_t key = by_resolver ? reinterpret_cast<std::uintptr_t>(code->resolve)
                                            : static_cast<std::uintptr_t>(code->image_id);
     const std::string_view entry = by_resolver || !code->entry ? std::string_view() : std::string_view(code->entry);
+    // The eager path submits the same kernel again and again: the last lookup of this thread answers without
+    // the lock and the map. Keyed by the backend's id (never reused), not its address; trivially destructible,
+    // so that the thread_local does not pin the plugin (entry names longer than the buffer are not cached).
+    struct last_lookup {
+        std::uint64_t backend = 0;
+        std::uint32_t device = 0;
+        std::uintptr_t key = 0;
+        char entry[64] = {};
+        CUfunction function = nullptr;
+    };
+    thread_local last_lookup last;
+    if (last.backend == id_ && last.device == device && last.key == key && entry.size() < sizeof last.entry &&
+        entry == std::string_view(last.entry))
+        return last.function;
+    auto remember = [&](CUfunction f) {
+        if (entry.size() < sizeof last.entry) {
+            last.backend = id_;
+            last.device = device;
+            last.key = key;
+            std::memcpy(last.entry, entry.data(), entry.size());
+            last.entry[entry.size()] = '\0';
+            last.function = f;
+        }
+        return f;
+    };
     std::lock_guard lock(functions_mutex_);
-    if (auto it = functions_.find(std::tuple(key, entry, device)); it != functions_.end()) return it->second;
+    if (auto it = functions_.find(std::tuple(key, entry, device)); it != functions_.end()) return remember(it->second);
 
     detail::context_scope scope(devices_[device].context);
     CUfunction f = nullptr;
@@ -213,7 +241,7 @@ CUfunction cuda_backend::function_of(std::uint32_t device, const kernel& k, cons
               "no kernel named '" + std::string(code->entry) + "' in the module of kernel '" + k.name() + "'");
     }
     functions_.emplace(std::tuple(key, std::string(entry), device), f);
-    return f;
+    return remember(f);
 }
 
 CUfunction cuda_backend::fill_function(std::uint32_t device) {

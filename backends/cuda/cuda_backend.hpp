@@ -77,6 +77,7 @@ private:
     cuda_backend() = default;
     void check_device(std::uint32_t device) const;
 
+    std::uint64_t id_ = 0; // unique for the life of the process (caches key on it, not on the address)
     std::vector<device_state> devices_;
     allocation_table allocations_;
     std::unique_ptr<completion_watcher> watcher_;

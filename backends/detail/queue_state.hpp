@@ -1,7 +1,9 @@
 // What an encore::queue shares between its copies. Not for you: include backends/queue.hpp.
 #pragma once
 
+#include <array>
 #include <memory>
+#include <span>
 #include <mutex>
 #include <utility>
 #include <vector>
@@ -28,6 +30,9 @@ struct queue_state {
     // Under `mutex`: the wait list of a new submission (its dependencies, plus the previous submission for an
     // in-order queue) ...
     std::vector<event_ptr> wait_list(event_list dependencies) const;
+    // ... the same in `storage` when it fits there (the eager path's common case: no allocation) ...
+    std::span<const event_ptr> wait_list(event_list dependencies, std::array<event_ptr, 4>& storage,
+                                         std::vector<event_ptr>& overflow) const;
     // ... and the bookkeeping of the submission's event.
     void record(const event_ptr& e);
     // Waits for everything recorded so far (takes `mutex` briefly).
