@@ -77,14 +77,32 @@ template <typename F> __global__ void work_item_entry(F f, launch_geometry g) {
     f(static_cast<const encore::work_item&>(it));
 }
 
+// The CUfunction of work_item_entry<F> in the current context, or nullptr with the reason in `*why`.
+template <typename F> void* resolve_work_item_entry(const char** why) {
+    cudaFunction_t function = nullptr;
+    const cudaError_t r = cudaGetFuncBySymbol(&function, reinterpret_cast<const void*>(&work_item_entry<F>));
+    if (r != cudaSuccess) {
+        *why = cudaGetErrorString(r);
+        return nullptr;
+    }
+    return reinterpret_cast<void*>(function);
+}
+
+// The device_code record of a work_item kernel whose callable is `*f` (which must outlive the record). The SYCL
+// front end's kernel wrapper uses it too (sycl/detail/kernel_wrapper.hpp).
+template <typename F> cuda::device_code work_item_code(const F* f) {
+    cuda::device_code code;
+    code.convention = calling_convention::work_item;
+    code.resolve = &resolve_work_item_entry<F>;
+    code.functor = f;
+    code.functor_bytes = sizeof(F);
+    return code;
+}
+
 template <typename F> class single_source_kernel final : public kernel {
 public:
-    single_source_kernel(std::string name, F function) : kernel(std::move(name)), function_(std::move(function)) {
-        code_.convention = calling_convention::work_item;
-        code_.resolve = &resolve;
-        code_.functor = &function_;
-        code_.functor_bytes = sizeof(F);
-    }
+    single_source_kernel(std::string name, F function)
+        : kernel(std::move(name)), function_(std::move(function)), code_(work_item_code(&function_)) {}
 
     void run(const work_item& item, std::span<const kernel_argument> arguments) const override {
         static_cast<void>(arguments);
@@ -101,16 +119,6 @@ public:
     }
 
 private:
-    static void* resolve(const char** why) {
-        cudaFunction_t function = nullptr;
-        const cudaError_t r = cudaGetFuncBySymbol(&function, reinterpret_cast<const void*>(&work_item_entry<F>));
-        if (r != cudaSuccess) {
-            *why = cudaGetErrorString(r);
-            return nullptr;
-        }
-        return reinterpret_cast<void*>(function);
-    }
-
     F function_;
     cuda::device_code code_;
 };

@@ -25,6 +25,7 @@
 #include <string>
 
 #include "buffer.hpp"
+#include "detail/host_device.hpp"
 #include "item.hpp"
 
 namespace sycl {
@@ -68,9 +69,9 @@ template <int D> void check_region(const range<D>& memory, const range<D>& acces
 // a[i][j][k] on a multi-dimensional accessor: each [] fixes one more index.
 template <typename T, int Left> class subscript {
 public:
-    subscript(T* row_base, const std::size_t* extents, const std::size_t* offsets)
+    ENCORE_HOST_DEVICE subscript(T* row_base, const std::size_t* extents, const std::size_t* offsets)
         : base_(row_base), extents_(extents), offsets_(offsets) {}
-    decltype(auto) operator[](std::size_t i) const {
+    ENCORE_HOST_DEVICE decltype(auto) operator[](std::size_t i) const {
         if constexpr (Left == 1)
             return base_[i + offsets_[0]];
         else {
@@ -97,15 +98,15 @@ public:
         }
     }
 
-    T& at(const id<D>& index) const {
+    ENCORE_HOST_DEVICE T& at(const id<D>& index) const {
         std::size_t linear = 0;
         for (int d = 0; d < D; ++d) linear = linear * extents_[d] + index[d] + offsets_[d];
         return data_[linear];
     }
-    decltype(auto) row(std::size_t i) const { return subscript<T, D>(data_, extents_.data(), offsets_.data())[i]; }
-    T* data() const noexcept { return data_; }
-    const range<D>& access_range() const noexcept { return access_; }
-    id<D> offset() const noexcept {
+    ENCORE_HOST_DEVICE decltype(auto) row(std::size_t i) const { return subscript<T, D>(data_, extents_.data(), offsets_.data())[i]; }
+    ENCORE_HOST_DEVICE T* data() const noexcept { return data_; }
+    ENCORE_HOST_DEVICE const range<D>& access_range() const noexcept { return access_; }
+    ENCORE_HOST_DEVICE id<D> offset() const noexcept {
         id<D> o;
         for (int d = 0; d < D; ++d) o[d] = offsets_[d];
         return o;
@@ -183,28 +184,28 @@ public:
 
     bool is_placeholder() const noexcept { return !bound_; }
     bool empty() const noexcept { return state_ == nullptr; }
-    std::size_t size() const noexcept { return region_.access_range().size(); }
-    std::size_t byte_size() const noexcept { return size() * sizeof(DataT); }
-    range<Dimensions> get_range() const noexcept { return region_.access_range(); }
-    id<Dimensions> get_offset() const noexcept { return region_.offset(); }
+    ENCORE_HOST_DEVICE std::size_t size() const noexcept { return region_.access_range().size(); }
+    ENCORE_HOST_DEVICE std::size_t byte_size() const noexcept { return size() * sizeof(DataT); }
+    ENCORE_HOST_DEVICE range<Dimensions> get_range() const noexcept { return region_.access_range(); }
+    ENCORE_HOST_DEVICE id<Dimensions> get_offset() const noexcept { return region_.offset(); }
 
-    reference operator[](const id<Dimensions>& index) const { return region_.at(index); }
+    ENCORE_HOST_DEVICE reference operator[](const id<Dimensions>& index) const { return region_.at(index); }
     // An item converts both to id and (1-D) to size_t: without this overload a[item] would be ambiguous.
-    template <bool WithOffset> reference operator[](const item<Dimensions, WithOffset>& index) const {
+    template <bool WithOffset> ENCORE_HOST_DEVICE reference operator[](const item<Dimensions, WithOffset>& index) const {
         return region_.at(index.get_id());
     }
-    decltype(auto) operator[](std::size_t index) const
+    ENCORE_HOST_DEVICE decltype(auto) operator[](std::size_t index) const
         requires(Dimensions > 1)
     {
         return region_.row(index);
     }
-    reference operator[](std::size_t index) const
+    ENCORE_HOST_DEVICE reference operator[](std::size_t index) const
         requires(Dimensions == 1)
     {
         return region_.row(index);
     }
     // The first element of the buffer (not of the access range).
-    value_type* get_pointer() const noexcept { return region_.data(); }
+    ENCORE_HOST_DEVICE value_type* get_pointer() const noexcept { return region_.data(); }
 
     // Encore: the buffer this accessor reaches (null for an empty one).
     detail::buffer_state* buffer_state() const noexcept { return state_; }

@@ -13,17 +13,18 @@
 #include "exception.hpp"
 #include "graph/kernel.hpp"
 #include "range.hpp"
+#include "detail/host_device.hpp"
 
 namespace sycl {
 inline namespace _V1 {
 
 namespace detail {
-template <int D> range<D> to_range(const std::array<std::size_t, 3>& a) {
+template <int D> ENCORE_HOST_DEVICE range<D> to_range(const std::array<std::size_t, 3>& a) {
     range<D> r;
     for (int d = 0; d < D; ++d) r[d] = a[d];
     return r;
 }
-template <int D> id<D> to_id(const std::array<std::size_t, 3>& a) {
+template <int D> ENCORE_HOST_DEVICE id<D> to_id(const std::array<std::size_t, 3>& a) {
     id<D> i;
     for (int d = 0; d < D; ++d) i[d] = a[d];
     return i;
@@ -36,15 +37,15 @@ public:
     static constexpr int dimensions = Dimensions;
     item() = delete;
 
-    id<Dimensions> get_id() const { return id_; }
-    std::size_t get_id(int dimension) const { return id_[dimension]; }
-    std::size_t operator[](int dimension) const { return id_[dimension]; }
-    range<Dimensions> get_range() const { return range_; }
-    std::size_t get_range(int dimension) const { return range_[dimension]; }
-    id<Dimensions> get_offset() const requires WithOffset { return offset_; }
-    std::size_t get_linear_id() const { return detail::linearize<Dimensions>(id_ - offset_, range_); }
-    operator item<Dimensions, true>() const requires(!WithOffset) { return {id_, range_, offset_}; }
-    operator std::size_t() const requires(Dimensions == 1) { return id_[0]; }
+    ENCORE_HOST_DEVICE id<Dimensions> get_id() const { return id_; }
+    ENCORE_HOST_DEVICE std::size_t get_id(int dimension) const { return id_[dimension]; }
+    ENCORE_HOST_DEVICE std::size_t operator[](int dimension) const { return id_[dimension]; }
+    ENCORE_HOST_DEVICE range<Dimensions> get_range() const { return range_; }
+    ENCORE_HOST_DEVICE std::size_t get_range(int dimension) const { return range_[dimension]; }
+    ENCORE_HOST_DEVICE id<Dimensions> get_offset() const requires WithOffset { return offset_; }
+    ENCORE_HOST_DEVICE std::size_t get_linear_id() const { return detail::linearize<Dimensions>(id_ - offset_, range_); }
+    ENCORE_HOST_DEVICE operator item<Dimensions, true>() const requires(!WithOffset) { return {id_, range_, offset_}; }
+    ENCORE_HOST_DEVICE operator std::size_t() const requires(Dimensions == 1) { return id_[0]; }
 
     friend bool operator==(const item& a, const item& b) {
         return a.id_ == b.id_ && a.range_ == b.range_ && a.offset_ == b.offset_;
@@ -53,7 +54,7 @@ public:
 private:
     friend struct detail::item_factory;
     template <int, bool> friend class item;
-    item(id<Dimensions> i, range<Dimensions> r, id<Dimensions> o) : id_(i), range_(r), offset_(o) {}
+    ENCORE_HOST_DEVICE item(id<Dimensions> i, range<Dimensions> r, id<Dimensions> o) : id_(i), range_(r), offset_(o) {}
     id<Dimensions> id_;
     range<Dimensions> range_;
     id<Dimensions> offset_;
@@ -62,13 +63,13 @@ private:
 template <int Dimensions = 1> class nd_range {
 public:
     static constexpr int dimensions = Dimensions;
-    nd_range(range<Dimensions> global, range<Dimensions> local, id<Dimensions> offset = id<Dimensions>())
+    ENCORE_HOST_DEVICE nd_range(range<Dimensions> global, range<Dimensions> local, id<Dimensions> offset = id<Dimensions>())
         : global_(global), local_(local), offset_(offset) {}
 
-    range<Dimensions> get_global_range() const { return global_; }
-    range<Dimensions> get_local_range() const { return local_; }
-    range<Dimensions> get_group_range() const { return global_ / local_; }
-    id<Dimensions> get_offset() const { return offset_; }
+    ENCORE_HOST_DEVICE range<Dimensions> get_global_range() const { return global_; }
+    ENCORE_HOST_DEVICE range<Dimensions> get_local_range() const { return local_; }
+    ENCORE_HOST_DEVICE range<Dimensions> get_group_range() const { return global_ / local_; }
+    ENCORE_HOST_DEVICE id<Dimensions> get_offset() const { return offset_; }
     friend bool operator==(const nd_range& a, const nd_range& b) {
         return a.global_ == b.global_ && a.local_ == b.local_ && a.offset_ == b.offset_;
     }
@@ -94,33 +95,34 @@ public:
     using linear_id_type = std::size_t;
     group() = delete;
 
-    id<Dimensions> get_group_id() const { return detail::to_id<Dimensions>(item_->group_id); }
-    std::size_t get_group_id(int d) const { return item_->group_id[d]; }
-    std::size_t operator[](int d) const { return item_->group_id[d]; }
-    id<Dimensions> get_local_id() const { return detail::to_id<Dimensions>(item_->local_id); }
-    std::size_t get_local_id(int d) const { return item_->local_id[d]; }
-    range<Dimensions> get_local_range() const { return detail::to_range<Dimensions>(item_->local_range); }
-    std::size_t get_local_range(int d) const { return item_->local_range[d]; }
-    range<Dimensions> get_max_local_range() const { return get_local_range(); }
-    range<Dimensions> get_group_range() const { return detail::to_range<Dimensions>(item_->group_range); }
-    std::size_t get_group_range(int d) const { return item_->group_range[d]; }
-    std::size_t get_group_linear_id() const {
+    ENCORE_HOST_DEVICE id<Dimensions> get_group_id() const { return detail::to_id<Dimensions>(item_->group_id); }
+    ENCORE_HOST_DEVICE std::size_t get_group_id(int d) const { return item_->group_id[d]; }
+    ENCORE_HOST_DEVICE std::size_t operator[](int d) const { return item_->group_id[d]; }
+    ENCORE_HOST_DEVICE id<Dimensions> get_local_id() const { return detail::to_id<Dimensions>(item_->local_id); }
+    ENCORE_HOST_DEVICE std::size_t get_local_id(int d) const { return item_->local_id[d]; }
+    ENCORE_HOST_DEVICE range<Dimensions> get_local_range() const { return detail::to_range<Dimensions>(item_->local_range); }
+    ENCORE_HOST_DEVICE std::size_t get_local_range(int d) const { return item_->local_range[d]; }
+    ENCORE_HOST_DEVICE range<Dimensions> get_max_local_range() const { return get_local_range(); }
+    ENCORE_HOST_DEVICE range<Dimensions> get_group_range() const { return detail::to_range<Dimensions>(item_->group_range); }
+    ENCORE_HOST_DEVICE std::size_t get_group_range(int d) const { return item_->group_range[d]; }
+    ENCORE_HOST_DEVICE std::size_t get_group_linear_id() const {
         return detail::linearize<Dimensions>(get_group_id(), get_group_range());
     }
-    std::size_t get_local_linear_id() const {
+    ENCORE_HOST_DEVICE std::size_t get_local_linear_id() const {
         return detail::linearize<Dimensions>(get_local_id(), get_local_range());
     }
-    std::size_t get_group_linear_range() const { return get_group_range().size(); }
-    std::size_t get_local_linear_range() const { return get_local_range().size(); }
-    bool leader() const { return get_local_linear_id() == 0; }
+    ENCORE_HOST_DEVICE std::size_t get_group_linear_range() const { return get_group_range().size(); }
+    ENCORE_HOST_DEVICE std::size_t get_local_linear_range() const { return get_local_range().size(); }
+    ENCORE_HOST_DEVICE bool leader() const { return get_local_linear_id() == 0; }
 
-    // Waits until every work-item of this group has arrived (used by sycl::group_barrier).
+    // Waits until every work-item of this group has arrived (used by sycl::group_barrier). Host only: in a kernel
+    // compiled by nvcc for CUDA, group barriers (and local memory) do not compile yet.
     void wait_for_group() const { item_->barrier(item_->group_state); }
 
 private:
     friend struct detail::item_factory;
     template <int> friend class nd_item;
-    explicit group(const encore::work_item& item) : item_(&item) {}
+    ENCORE_HOST_DEVICE explicit group(const encore::work_item& item) : item_(&item) {}
     const encore::work_item* item_;
 };
 
@@ -133,25 +135,25 @@ public:
     static constexpr int dimensions = Dimensions;
     nd_item() = delete;
 
-    id<Dimensions> get_global_id() const { return detail::to_id<Dimensions>(item_->global_id); }
-    std::size_t get_global_id(int d) const { return item_->global_id[d]; }
-    std::size_t get_global_linear_id() const {
+    ENCORE_HOST_DEVICE id<Dimensions> get_global_id() const { return detail::to_id<Dimensions>(item_->global_id); }
+    ENCORE_HOST_DEVICE std::size_t get_global_id(int d) const { return item_->global_id[d]; }
+    ENCORE_HOST_DEVICE std::size_t get_global_linear_id() const {
         return detail::linearize<Dimensions>(get_global_id() - get_offset(), get_global_range());
     }
-    id<Dimensions> get_local_id() const { return detail::to_id<Dimensions>(item_->local_id); }
-    std::size_t get_local_id(int d) const { return item_->local_id[d]; }
-    std::size_t get_local_linear_id() const { return get_group().get_local_linear_id(); }
-    group<Dimensions> get_group() const { return group<Dimensions>(*item_); }
-    std::size_t get_group(int d) const { return item_->group_id[d]; }
-    std::size_t get_group_linear_id() const { return get_group().get_group_linear_id(); }
-    range<Dimensions> get_group_range() const { return detail::to_range<Dimensions>(item_->group_range); }
-    std::size_t get_group_range(int d) const { return item_->group_range[d]; }
-    range<Dimensions> get_global_range() const { return detail::to_range<Dimensions>(item_->global_range); }
-    std::size_t get_global_range(int d) const { return item_->global_range[d]; }
-    range<Dimensions> get_local_range() const { return detail::to_range<Dimensions>(item_->local_range); }
-    std::size_t get_local_range(int d) const { return item_->local_range[d]; }
-    id<Dimensions> get_offset() const { return detail::to_id<Dimensions>(item_->offset); }
-    nd_range<Dimensions> get_nd_range() const { return {get_global_range(), get_local_range(), get_offset()}; }
+    ENCORE_HOST_DEVICE id<Dimensions> get_local_id() const { return detail::to_id<Dimensions>(item_->local_id); }
+    ENCORE_HOST_DEVICE std::size_t get_local_id(int d) const { return item_->local_id[d]; }
+    ENCORE_HOST_DEVICE std::size_t get_local_linear_id() const { return get_group().get_local_linear_id(); }
+    ENCORE_HOST_DEVICE group<Dimensions> get_group() const { return group<Dimensions>(*item_); }
+    ENCORE_HOST_DEVICE std::size_t get_group(int d) const { return item_->group_id[d]; }
+    ENCORE_HOST_DEVICE std::size_t get_group_linear_id() const { return get_group().get_group_linear_id(); }
+    ENCORE_HOST_DEVICE range<Dimensions> get_group_range() const { return detail::to_range<Dimensions>(item_->group_range); }
+    ENCORE_HOST_DEVICE std::size_t get_group_range(int d) const { return item_->group_range[d]; }
+    ENCORE_HOST_DEVICE range<Dimensions> get_global_range() const { return detail::to_range<Dimensions>(item_->global_range); }
+    ENCORE_HOST_DEVICE std::size_t get_global_range(int d) const { return item_->global_range[d]; }
+    ENCORE_HOST_DEVICE range<Dimensions> get_local_range() const { return detail::to_range<Dimensions>(item_->local_range); }
+    ENCORE_HOST_DEVICE std::size_t get_local_range(int d) const { return item_->local_range[d]; }
+    ENCORE_HOST_DEVICE id<Dimensions> get_offset() const { return detail::to_id<Dimensions>(item_->offset); }
+    ENCORE_HOST_DEVICE nd_range<Dimensions> get_nd_range() const { return {get_global_range(), get_local_range(), get_offset()}; }
     // SYCL 1.2.1's barrier, kept by SYCL 2020 as deprecated: the same as group_barrier(get_group()).
     void barrier(access::fence_space = access::fence_space::global_and_local) const {
         item_->barrier(item_->group_state);
@@ -159,7 +161,7 @@ public:
 
 private:
     friend struct detail::item_factory;
-    explicit nd_item(const encore::work_item& item) : item_(&item) {}
+    ENCORE_HOST_DEVICE explicit nd_item(const encore::work_item& item) : item_(&item) {}
     const encore::work_item* item_;
 };
 
@@ -168,31 +170,31 @@ template <int Dimensions = 1> class h_item {
 public:
     static constexpr int dimensions = Dimensions;
     h_item() = delete;
-    item<Dimensions, false> get_global() const { return global_; }
-    item<Dimensions, false> get_local() const { return local_; }
-    item<Dimensions, false> get_logical_local() const { return local_; }
-    item<Dimensions, false> get_physical_local() const { return local_; }
-    range<Dimensions> get_global_range() const { return global_.get_range(); }
-    id<Dimensions> get_global_id() const { return global_.get_id(); }
-    range<Dimensions> get_local_range() const { return local_.get_range(); }
-    id<Dimensions> get_local_id() const { return local_.get_id(); }
+    ENCORE_HOST_DEVICE item<Dimensions, false> get_global() const { return global_; }
+    ENCORE_HOST_DEVICE item<Dimensions, false> get_local() const { return local_; }
+    ENCORE_HOST_DEVICE item<Dimensions, false> get_logical_local() const { return local_; }
+    ENCORE_HOST_DEVICE item<Dimensions, false> get_physical_local() const { return local_; }
+    ENCORE_HOST_DEVICE range<Dimensions> get_global_range() const { return global_.get_range(); }
+    ENCORE_HOST_DEVICE id<Dimensions> get_global_id() const { return global_.get_id(); }
+    ENCORE_HOST_DEVICE range<Dimensions> get_local_range() const { return local_.get_range(); }
+    ENCORE_HOST_DEVICE id<Dimensions> get_local_id() const { return local_.get_id(); }
 
 private:
     friend struct detail::item_factory;
-    h_item(item<Dimensions, false> global, item<Dimensions, false> local) : global_(global), local_(local) {}
+    ENCORE_HOST_DEVICE h_item(item<Dimensions, false> global, item<Dimensions, false> local) : global_(global), local_(local) {}
     item<Dimensions, false> global_, local_;
 };
 
 namespace detail {
 // Builds the views from the engine's work-item; the only way to make them (their constructors are private).
 struct item_factory {
-    template <int D, bool WithOffset> static item<D, WithOffset> make_item(const encore::work_item& it) {
+    template <int D, bool WithOffset> ENCORE_HOST_DEVICE static item<D, WithOffset> make_item(const encore::work_item& it) {
         return item<D, WithOffset>(to_id<D>(it.global_id), to_range<D>(it.global_range),
                                    WithOffset ? to_id<D>(it.offset) : id<D>());
     }
-    template <int D> static nd_item<D> make_nd_item(const encore::work_item& it) { return nd_item<D>(it); }
-    template <int D> static group<D> make_group(const encore::work_item& it) { return group<D>(it); }
-    template <int D> static h_item<D> make_h_item(const encore::work_item& it) {
+    template <int D> ENCORE_HOST_DEVICE static nd_item<D> make_nd_item(const encore::work_item& it) { return nd_item<D>(it); }
+    template <int D> ENCORE_HOST_DEVICE static group<D> make_group(const encore::work_item& it) { return group<D>(it); }
+    template <int D> ENCORE_HOST_DEVICE static h_item<D> make_h_item(const encore::work_item& it) {
         return h_item<D>(item<D, false>(to_id<D>(it.global_id), to_range<D>(it.global_range), id<D>()),
                          item<D, false>(to_id<D>(it.local_id), to_range<D>(it.local_range), id<D>()));
     }

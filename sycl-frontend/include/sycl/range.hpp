@@ -14,11 +14,11 @@ template <int Dimensions = 1> class range : public detail::array<Dimensions, ran
 
 public:
     constexpr range() = default;
-    constexpr range(std::size_t x) requires(Dimensions == 1) : base({x}) {}
-    constexpr range(std::size_t x, std::size_t y) requires(Dimensions == 2) : base({x, y}) {}
-    constexpr range(std::size_t x, std::size_t y, std::size_t z) requires(Dimensions == 3) : base({x, y, z}) {}
+    ENCORE_HOST_DEVICE constexpr range(std::size_t x) requires(Dimensions == 1) : base({x}) {}
+    ENCORE_HOST_DEVICE constexpr range(std::size_t x, std::size_t y) requires(Dimensions == 2) : base({x, y}) {}
+    ENCORE_HOST_DEVICE constexpr range(std::size_t x, std::size_t y, std::size_t z) requires(Dimensions == 3) : base({x, y, z}) {}
 
-    constexpr std::size_t size() const {
+    ENCORE_HOST_DEVICE constexpr std::size_t size() const {
         std::size_t s = 1;
         for (int d = 0; d < Dimensions; ++d) s *= (*this)[d];
         return s;
@@ -35,15 +35,15 @@ template <int Dimensions = 1> class id : public detail::array<Dimensions, id<Dim
 
 public:
     constexpr id() = default;
-    constexpr explicit id(std::size_t x) requires(Dimensions == 1) : base({x}) {}
-    constexpr id(std::size_t x, std::size_t y) requires(Dimensions == 2) : base({x, y}) {}
-    constexpr id(std::size_t x, std::size_t y, std::size_t z) requires(Dimensions == 3) : base({x, y, z}) {}
-    constexpr id(const range<Dimensions>& r) {
+    ENCORE_HOST_DEVICE constexpr explicit id(std::size_t x) requires(Dimensions == 1) : base({x}) {}
+    ENCORE_HOST_DEVICE constexpr id(std::size_t x, std::size_t y) requires(Dimensions == 2) : base({x, y}) {}
+    ENCORE_HOST_DEVICE constexpr id(std::size_t x, std::size_t y, std::size_t z) requires(Dimensions == 3) : base({x, y, z}) {}
+    ENCORE_HOST_DEVICE constexpr id(const range<Dimensions>& r) {
         for (int d = 0; d < Dimensions; ++d) (*this)[d] = r[d];
     }
-    template <bool WithOffset> constexpr id(const item<Dimensions, WithOffset>& it) : id(it.get_id()) {}
+    template <bool WithOffset> ENCORE_HOST_DEVICE constexpr id(const item<Dimensions, WithOffset>& it) : id(it.get_id()) {}
 
-    constexpr operator std::size_t() const requires(Dimensions == 1) { return (*this)[0]; }
+    ENCORE_HOST_DEVICE constexpr operator std::size_t() const requires(Dimensions == 1) { return (*this)[0]; }
 };
 id(std::size_t) -> id<1>;
 id(std::size_t, std::size_t) -> id<2>;

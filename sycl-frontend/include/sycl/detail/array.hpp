@@ -6,6 +6,8 @@
 #include <cstddef>
 #include <type_traits>
 
+#include "host_device.hpp"
+
 namespace sycl {
 inline namespace _V1 {
 namespace detail {
@@ -16,15 +18,15 @@ template <int Dimensions, typename Derived> class array {
 public:
     static constexpr int dimensions = Dimensions;
 
-    constexpr std::size_t get(int dimension) const { return values_[dimension]; }
-    constexpr std::size_t& operator[](int dimension) { return values_[dimension]; }
-    constexpr std::size_t operator[](int dimension) const { return values_[dimension]; }
+    ENCORE_HOST_DEVICE constexpr std::size_t get(int dimension) const { return values_[dimension]; }
+    ENCORE_HOST_DEVICE constexpr std::size_t& operator[](int dimension) { return values_[dimension]; }
+    ENCORE_HOST_DEVICE constexpr std::size_t operator[](int dimension) const { return values_[dimension]; }
 
-    friend constexpr bool operator==(const Derived& a, const Derived& b) { return a.values_ == b.values_; }
-    friend constexpr bool operator!=(const Derived& a, const Derived& b) { return !(a == b); }
+    friend ENCORE_HOST_DEVICE constexpr bool operator==(const Derived& a, const Derived& b) { return a.values_ == b.values_; }
+    friend ENCORE_HOST_DEVICE constexpr bool operator!=(const Derived& a, const Derived& b) { return !(a == b); }
 
 #define ENCORE_SYCL_ARRAY_OPERATOR(op)                                                                                 \
-    friend constexpr Derived operator op(const Derived& a, const Derived& b) {                                        \
+    friend ENCORE_HOST_DEVICE constexpr Derived operator op(const Derived& a, const Derived& b) {                                  \
         Derived r = a;                                                                                                 \
         for (int d = 0; d < Dimensions; ++d) r.values_[d] = a.values_[d] op b.values_[d];                              \
         return r;                                                                                                      \
@@ -32,22 +34,22 @@ public:
     /* Any integer type, so that `i - 1` on an id<1> (which also converts to size_t) is not ambiguous. */          \
     template <typename T>                                                                                              \
         requires std::is_integral_v<T>                                                                                 \
-    friend constexpr Derived operator op(const Derived& a, T b) {                                                      \
+    friend ENCORE_HOST_DEVICE constexpr Derived operator op(const Derived& a, T b) {                                   \
         Derived r = a;                                                                                                 \
         for (int d = 0; d < Dimensions; ++d) r.values_[d] = a.values_[d] op static_cast<std::size_t>(b);               \
         return r;                                                                                                      \
     }                                                                                                                  \
     template <typename T>                                                                                              \
         requires std::is_integral_v<T>                                                                                 \
-    friend constexpr Derived operator op(T a, const Derived& b) {                                                      \
+    friend ENCORE_HOST_DEVICE constexpr Derived operator op(T a, const Derived& b) {                                   \
         Derived r = b;                                                                                                 \
         for (int d = 0; d < Dimensions; ++d) r.values_[d] = static_cast<std::size_t>(a) op b.values_[d];               \
         return r;                                                                                                      \
     }                                                                                                                  \
-    friend constexpr Derived& operator op##=(Derived& a, const Derived& b) { return a = a op b; }                      \
+    friend ENCORE_HOST_DEVICE constexpr Derived& operator op##=(Derived& a, const Derived& b) { return a = a op b; }\
     template <typename T>                                                                                              \
         requires std::is_integral_v<T>                                                                                 \
-    friend constexpr Derived& operator op##=(Derived& a, T b) { return a = a op b; }
+    friend ENCORE_HOST_DEVICE constexpr Derived& operator op##=(Derived& a, T b) { return a = a op b; }
     ENCORE_SYCL_ARRAY_OPERATOR(+)
     ENCORE_SYCL_ARRAY_OPERATOR(-)
     ENCORE_SYCL_ARRAY_OPERATOR(*)
@@ -57,13 +59,13 @@ public:
 
 protected:
     constexpr array() = default;
-    constexpr explicit array(std::array<std::size_t, Dimensions> values) : values_(values) {}
+    ENCORE_HOST_DEVICE constexpr explicit array(std::array<std::size_t, Dimensions> values) : values_(values) {}
     std::array<std::size_t, Dimensions> values_{};
 };
 
 // Row-major linearisation: the last dimension varies fastest (SYCL 2020 section 3.11.1).
 template <int Dimensions, typename Index, typename Range>
-constexpr std::size_t linearize(const Index& index, const Range& range) {
+ENCORE_HOST_DEVICE constexpr std::size_t linearize(const Index& index, const Range& range) {
     std::size_t linear = 0;
     for (int d = 0; d < Dimensions; ++d) linear = linear * range[d] + index[d];
     return linear;

@@ -1,5 +1,16 @@
 // How a SYCL kernel (a lambda or function object) becomes an engine kernel: the wrapper's run() turns the engine's
 // work-item into the item the kernel asks for and calls it. Not for you: handler::parallel_for uses it.
+//
+// Compiled by nvcc (`--extended-lambda --expt-relaxed-constexpr`), a kernel that can run on the GPU also carries
+// CUDA code: a __global__ entry (backends/cuda/single_source.hpp) that builds the same item on the device. Such
+// kernels are lambdas marked ENCORE_DEVICE_LAMBDA (or `__device__` extended lambdas, GPU only) and functors whose
+// call operator is ENCORE_HOST_DEVICE and that say so with SYCL_EXT_ENCORE_DEVICE_FUNCTOR (nvcc cannot tell a
+// functor from a plain lambda, whose closure type may not instantiate a __global__ template). Other kernels have
+// no CUDA code: on a CUDA queue they fail with errc::kernel_not_supported naming the kernel. Reductions, group
+// barriers and local memory stay host-only.
+//
+//     struct twice { int* p; SYCL_EXT_ENCORE_DEVICE_FUNCTOR;
+//                    ENCORE_HOST_DEVICE void operator()(sycl::id<1> i) const { p[i] *= 2; } };
 #pragma once
 
 #include <cxxabi.h>
@@ -12,7 +23,15 @@
 
 #include "graph/kernel.hpp"
 #include "sycl/accessor.hpp"
+#include "sycl/detail/host_device.hpp"
 #include "sycl/item.hpp"
+
+#if defined(__CUDACC__)
+#include "backends/cuda/single_source.hpp"
+#endif
+
+// In a functor kernel's class: its call operator is ENCORE_HOST_DEVICE, so nvcc gives it a CUDA entry.
+#define SYCL_EXT_ENCORE_DEVICE_FUNCTOR using sycl_ext_encore_device_functor = void
 
 namespace sycl {
 inline namespace _V1 {
@@ -42,7 +61,7 @@ enum class launch { single_task, range, nd_range };
 
 // Calls `k` for one work-item with the item type its launch gives it, and `extra` after it (reducers).
 template <launch Launch, int D, typename K, typename... Extra>
-void call_kernel(const K& k, const encore::work_item& w, Extra&... extra) {
+ENCORE_HOST_DEVICE void call_kernel(const K& k, const encore::work_item& w, Extra&... extra) {
     if constexpr (Launch == launch::single_task) {
         static_assert(std::is_invocable_v<const K&>, "single_task: the kernel must be callable with no arguments "
                                                      "(and its operator() must be const)");
@@ -60,9 +79,9 @@ void call_kernel(const K& k, const encore::work_item& w, Extra&... extra) {
     }
 }
 
-template <launch Launch, int D, typename K> class lambda_kernel final : public encore::kernel {
+template <launch Launch, int D, typename K> class host_lambda_kernel final : public encore::kernel {
 public:
-    lambda_kernel(std::string name, K k) : encore::kernel(std::move(name)), k_(std::move(k)) {}
+    host_lambda_kernel(std::string name, K k) : encore::kernel(std::move(name)), k_(std::move(k)) {}
     void run(const encore::work_item& w, std::span<const encore::kernel_argument>) const override {
         current_local_memory = w.local_memory;
         call_kernel<Launch, D>(k_, w);
@@ -71,6 +90,47 @@ public:
 private:
     K k_;
 };
+
+#if defined(__CUDACC__)
+template <typename K>
+inline constexpr bool has_cuda_entry = encore::cuda::is_host_device_lambda<K> || encore::cuda::is_device_only_lambda<K> ||
+                                       requires { typename K::sycl_ext_encore_device_functor; };
+
+// What the __global__ entry calls: the kernel with the item its launch gives it, built on the device.
+template <launch Launch, int D, typename K> struct device_call {
+    K k;
+    ENCORE_HOST_DEVICE void operator()(const encore::work_item& w) const { call_kernel<Launch, D>(k, w); }
+};
+
+// A kernel of an nvcc translation unit that runs on the host (native backend) and on CUDA devices.
+template <launch Launch, int D, typename K> class cuda_lambda_kernel final : public encore::kernel {
+public:
+    cuda_lambda_kernel(std::string name, K k)
+        : encore::kernel(std::move(name)), call_{std::move(k)}, code_(encore::cuda::detail::work_item_code(&call_)) {}
+    void run(const encore::work_item& w, std::span<const encore::kernel_argument>) const override {
+        if constexpr (encore::cuda::is_device_only_lambda<K>)
+            throw encore::error(encore::errc::kernel_not_supported,
+                                "kernel '" + name() + "' is a __device__ lambda: it has no host form; mark it "
+                                                      "ENCORE_DEVICE_LAMBDA to run it on the host too");
+        else {
+            current_local_memory = w.local_memory;
+            call_kernel<Launch, D>(call_.k, w);
+        }
+    }
+    const void* device_code(std::string_view backend) const noexcept override {
+        return backend == "cuda" ? &code_ : nullptr;
+    }
+
+private:
+    device_call<Launch, D, K> call_;
+    encore::cuda::device_code code_;
+};
+
+template <launch Launch, int D, typename K>
+using lambda_kernel = std::conditional_t<has_cuda_entry<K>, cuda_lambda_kernel<Launch, D, K>, host_lambda_kernel<Launch, D, K>>;
+#else
+template <launch Launch, int D, typename K> using lambda_kernel = host_lambda_kernel<Launch, D, K>;
+#endif
 
 } // namespace detail
 } // namespace _V1

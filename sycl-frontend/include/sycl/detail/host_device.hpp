@@ -1,0 +1,17 @@
+// ENCORE_HOST_DEVICE and ENCORE_DEVICE_LAMBDA: what lets SYCL kernels compiled by nvcc run on CUDA devices.
+// Not for you: include <sycl/sycl.hpp>.
+//
+// In a translation unit compiled by nvcc (`--extended-lambda --expt-relaxed-constexpr`), the members of the index
+// space, item and accessor views that kernels call are `__host__ __device__`, and ENCORE_DEVICE_LAMBDA marks a
+// kernel lambda for the GPU (and the host); everywhere else both macros are empty, so host builds do not change.
+//
+//     h.parallel_for(sycl::range<1>{n}, [=] ENCORE_DEVICE_LAMBDA (sycl::id<1> i) { c[i] = a[i] + b[i]; });
+#pragma once
+
+#if defined(__CUDACC__)
+#define ENCORE_HOST_DEVICE __host__ __device__
+#define ENCORE_DEVICE_LAMBDA __host__ __device__
+#else
+#define ENCORE_HOST_DEVICE
+#define ENCORE_DEVICE_LAMBDA
+#endif
