@@ -80,6 +80,12 @@ public:
     void record_locked(stream_state& s);
     // The work is on `s` (its mutex held, after the work and maybe record_locked).
     void set_enqueued(std::shared_ptr<stream_state> s);
+    // The same for an event nobody else has seen yet (a submission that did not wait on the host): no callbacks
+    // can be pending, so no lock.
+    void set_enqueued_unshared(std::shared_ptr<stream_state> s) noexcept {
+        stream_ = std::move(s);
+        state_.store(state::enqueued, std::memory_order_release);
+    }
     // The work never reached a stream (its error went to the queue's error_sink): the event completes.
     void set_failed() noexcept;
     // The recorded completion event (recording it now if it was not; locks the stream).

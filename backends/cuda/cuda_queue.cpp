@@ -53,7 +53,7 @@ struct cuda_queue::core : std::enable_shared_from_this<core> {
     // Enqueues `work` (a borrowed callable taking the CUstream) on the chosen stream after `gpu_waits`.
     template <typename Work>
     void enqueue_now(const std::shared_ptr<cuda_event>& ev, const Work& work, std::span<cuda_event* const> gpu_waits,
-                     placement where, bool record_now) {
+                     placement where, bool deferred) {
         const auto& chosen = choose(gpu_waits, where);
         stream_state& s = *chosen;
         CUevent cross_small[8];
@@ -77,7 +77,7 @@ struct cuda_queue::core : std::enable_shared_from_this<core> {
             if (auto tail = s.lazy_tail.lock()) tail->record_locked(s); // its holder may pass it to a sibling
         if (reference) ev->record_start_locked(s);
         work(s.stream);
-        if (record_now || reference || where != placement::in_order_command) {
+        if (deferred || reference || where != placement::in_order_command) {
             ev->record_locked(s);
             s.lazy_tail.reset();
         } else {
@@ -85,7 +85,10 @@ struct cuda_queue::core : std::enable_shared_from_this<core> {
         }
         s.last.store(ev.get(), std::memory_order_release);
         lock.unlock(); // set_enqueued runs callbacks registered meanwhile, which record (and lock) this stream
-        ev->set_enqueued(chosen);
+        if (deferred)
+            ev->set_enqueued(chosen);
+        else
+            ev->set_enqueued_unshared(chosen); // not handed out yet: nobody registered anything
     }
 
     // Runs `now(stream)` right away when every wait is on the GPU (the common case: no allocation for the
