@@ -12,7 +12,8 @@
 //   record_finalize: building the encore::graph + finalize;  build_instantiate: the DAG built by hand with
 //                    cuGraphAddKernelNode + cuGraphInstantiate.
 // Every method uses the same PTX kernel (NVRTC-compiled `extern "C" __global__ void empty() {}`); each round
-// runs all methods in turn and the median of 5 rounds is reported. --json prints the results for machines.
+// runs all methods in turn (the eager pair twice, in both orders) and the median of 5 rounds is reported; ratios
+// are medians of the per-round (eager: per-turn) ratios. --json prints the results for machines.
 #include <cuda.h>
 
 #include <algorithm>
@@ -77,6 +78,7 @@ struct result {
     int nodes;
     double raw_graph, replay, raw_eager, eager, capture_instantiate, record_finalize, build_instantiate;
     double raw_eager_submit, eager_submit; // the submission loop alone, before the wait
+    double replay_ratio, eager_ratio, finalize_ratio; // medians of paired ratios: b/a, d/c, rec+fin/(capt+inst)
 };
 
 } // namespace
@@ -220,6 +222,7 @@ int main(int argc, char** argv) {
         q.wait();
 
         std::vector<double> a, b, c, d, ci, rf, bi, cs, ds; // cs, ds: host time of the submission loops
+        std::vector<double> ba, dc, rc; // per-round (eager: per-pair) ratios
         for (int round = 0; round < 5; ++round) {
             double t0 = now_ns();
             for (int i = 0; i < launches; ++i)
@@ -233,22 +236,34 @@ int main(int argc, char** argv) {
                 last = q.launch(exec);
             last.wait();
             b.push_back((now_ns() - t0) / (static_cast<double>(launches) * n));
+            ba.push_back(b.back() / a.back());
 
-            t0 = now_ns();
-            for (int r = 0; r < eager_rounds; ++r)
-                for (int i = 0; i < n; ++i)
-                    check(cuLaunchKernel(raw_empty, 1, 1, 1, 1, 1, 1, 0, stream, nullptr, nullptr), "cuLaunchKernel");
-            cs.push_back((now_ns() - t0) / (static_cast<double>(eager_rounds) * n));
-            check(cuStreamSynchronize(stream), "cuStreamSynchronize");
-            c.push_back((now_ns() - t0) / (static_cast<double>(eager_rounds) * n));
-
-            t0 = now_ns();
-            for (int r = 0; r < eager_rounds; ++r)
-                for (int i = 0; i < n; ++i)
-                    q.parallel_for(encore::range(1), empty);
-            ds.push_back((now_ns() - t0) / (static_cast<double>(eager_rounds) * n));
-            q.wait();
-            d.push_back((now_ns() - t0) / (static_cast<double>(eager_rounds) * n));
+            // Eager launches are bound by the host and drift with the machine: (c) and (d) take turns twice per
+            // round, in both orders, and the ratio is the median of the ratios of each pair.
+            auto raw_eager = [&] {
+                const double start = now_ns();
+                for (int r = 0; r < eager_rounds; ++r)
+                    for (int i = 0; i < n; ++i)
+                        check(cuLaunchKernel(raw_empty, 1, 1, 1, 1, 1, 1, 0, stream, nullptr, nullptr), "cuLaunchKernel");
+                cs.push_back((now_ns() - start) / (static_cast<double>(eager_rounds) * n));
+                check(cuStreamSynchronize(stream), "cuStreamSynchronize");
+                c.push_back((now_ns() - start) / (static_cast<double>(eager_rounds) * n));
+            };
+            auto encore_eager = [&] {
+                const double start = now_ns();
+                for (int r = 0; r < eager_rounds; ++r)
+                    for (int i = 0; i < n; ++i)
+                        q.parallel_for(encore::range(1), empty);
+                ds.push_back((now_ns() - start) / (static_cast<double>(eager_rounds) * n));
+                q.wait();
+                d.push_back((now_ns() - start) / (static_cast<double>(eager_rounds) * n));
+            };
+            raw_eager();
+            encore_eager();
+            dc.push_back(d.back() / c.back());
+            encore_eager();
+            raw_eager();
+            dc.push_back(d.back() / c.back());
 
             t0 = now_ns();
             CUgraph captured = capture();
@@ -274,25 +289,46 @@ int main(int argc, char** argv) {
                 encore::graph recorded = record();
                 encore::executable_graph finalized(recorded, gpu);
                 rf.push_back((now_ns() - t0) / n);
+                rc.push_back(rf.back() / ci.back());
             }
         }
         cuGraphExecDestroy(raw_exec);
         cuGraphDestroy(raw_graph);
         results.push_back({s.name, n, median(a), median(b), median(c), median(d), median(ci), median(rf), median(bi),
-                           median(cs), median(ds)});
+                           median(cs), median(ds), median(ba), median(dc), median(rc)});
     }
 
+    // Where the eager path's time goes: Encore's submission of a command that enqueues nothing (the whole path
+    // but the launch), and the driver calls it makes besides cuLaunchKernel.
+    auto per_call = [](int count, auto&& body) {
+        std::vector<double> rounds;
+        for (int round = 0; round < 5; ++round) {
+            const double t0 = now_ns();
+            for (int i = 0; i < count; ++i)
+                body();
+            rounds.push_back((now_ns() - t0) / count);
+        }
+        return median(rounds);
+    };
+    const double empty_submit = per_call(20000, [&] { q.submit(encore::empty_command{}); });
+    q.wait();
+    CUcontext current = nullptr;
+    const double get_current = per_call(20000, [&] { check(cuCtxGetCurrent(&current), "cuCtxGetCurrent"); });
+
     if (json) {
-        std::printf("{\"results\": [");
+        std::printf("{\"empty_command_submit_ns\": %.1f, \"cuCtxGetCurrent_ns\": %.1f, \"results\": [", empty_submit,
+                    get_current);
         for (std::size_t i = 0; i < results.size(); ++i) {
             const auto& r = results[i];
             std::printf("%s{\"shape\": \"%s\", \"nodes\": %d, \"raw_graph_ns_per_node\": %.1f, \"replay_ns_per_node\": %.1f, "
                         "\"raw_eager_ns_per_node\": %.1f, \"eager_ns_per_node\": %.1f, "
                         "\"capture_instantiate_ns_per_node\": %.1f, \"record_finalize_ns_per_node\": %.1f, "
                         "\"build_instantiate_ns_per_node\": %.1f, \"raw_eager_submit_ns_per_node\": %.1f, "
-                        "\"eager_submit_ns_per_node\": %.1f}",
+                        "\"eager_submit_ns_per_node\": %.1f, \"replay_over_raw_graph\": %.3f, "
+                        "\"eager_over_raw_eager\": %.3f, \"record_finalize_over_capture_instantiate\": %.3f}",
                         i ? ", " : "", r.shape.c_str(), r.nodes, r.raw_graph, r.replay, r.raw_eager, r.eager,
-                        r.capture_instantiate, r.record_finalize, r.build_instantiate, r.raw_eager_submit, r.eager_submit);
+                        r.capture_instantiate, r.record_finalize, r.build_instantiate, r.raw_eager_submit, r.eager_submit,
+                        r.replay_ratio, r.eager_ratio, r.finalize_ratio);
         }
         std::printf("]}\n");
         return 0;
@@ -303,10 +339,13 @@ int main(int argc, char** argv) {
                 "eager_sub");
     for (const auto& r : results)
         std::printf("%-11s %6d | %9.1f %9.1f %6.2f | %9.1f %9.1f %6.2f | %9.1f %9.1f %6.2f | %9.1f | %9.1f %9.1f\n",
-                    r.shape.c_str(), r.nodes, r.raw_graph, r.replay, r.replay / r.raw_graph, r.raw_eager, r.eager,
-                    r.eager / r.raw_eager, r.capture_instantiate, r.record_finalize,
-                    r.record_finalize / r.capture_instantiate, r.build_instantiate, r.raw_eager_submit, r.eager_submit);
-    std::printf("ns per node, median of 5 rounds; capt+inst: the same DAG captured on one stream; bld+inst: built by hand "
+                    r.shape.c_str(), r.nodes, r.raw_graph, r.replay, r.replay_ratio, r.raw_eager, r.eager, r.eager_ratio,
+                    r.capture_instantiate, r.record_finalize, r.finalize_ratio, r.build_instantiate, r.raw_eager_submit,
+                    r.eager_submit);
+    std::printf("Encore eager submission of a command that enqueues nothing: %.1f ns; cuCtxGetCurrent: %.1f ns\n",
+                empty_submit, get_current);
+    std::printf("ns per node, median of 5 rounds (eager: 10 turns); ratios: median of the ratios of each round's (eager: each "
+                "turn's) pair; capt+inst: the same DAG captured on one stream; bld+inst: built by hand "
                 "(cuGraphAddKernelNode) and instantiated; raw_subm/eager_sub: host time of the eager submission loops "
                 "before the final wait\n");
     return 0;
