@@ -228,7 +228,7 @@ public:
         static_assert((detail::is_reduction<std::decay_t<std::tuple_element_t<I, Tuple>>>::value && ...),
                       "parallel_for: every argument between the range and the kernel must be a sycl::reduction");
         set_kernel(std::make_shared<detail::reduction_kernel<Launch, D, K, std::decay_t<std::tuple_element_t<I, Tuple>>...>>(
-                       detail::kernel_name<KernelName, K>(), k, r.global_count(), std::get<I>(all)...),
+                       detail::kernel_name<KernelName, K>(), k, std::get<I>(all)...),
                    r);
     }
 

@@ -36,12 +36,12 @@ namespace detail {
 
 template <typename T, typename Op> class reduction_state {
 public:
-    reduction_state(T* result, std::optional<T> identity, Op op, bool initialize, std::size_t items)
-        : result_(result), identity_(std::move(identity)), op_(op), initialize_(initialize), items_(items),
-          remaining_(items), slots_(slot_count()) {}
+    reduction_state(T* result, std::optional<T> identity, Op op, bool initialize)
+        : result_(result), identity_(std::move(identity)), op_(op), initialize_(initialize), slots_(slot_count()) {}
 
     // After a work-item: folds its value in; the last item of the launch writes the result.
-    void fold(const std::optional<T>& value) {
+    // `items` is the launch's work-item count, read at each launch: a graph node's range may have been updated.
+    void fold(const std::optional<T>& value, std::size_t items) {
         if (value) {
             slot& s = slots_[std::hash<std::thread::id>()(std::this_thread::get_id()) % slots_.size()];
             while (s.busy.test_and_set(std::memory_order_acquire)) s.busy.wait(true, std::memory_order_relaxed);
@@ -49,7 +49,7 @@ public:
             s.busy.clear(std::memory_order_release);
             s.busy.notify_one();
         }
-        if (remaining_.fetch_sub(1, std::memory_order_acq_rel) == 1) finish();
+        if (done_.fetch_add(1, std::memory_order_acq_rel) + 1 == items) finish();
     }
 
 private:
@@ -68,15 +68,14 @@ private:
             s.value.reset();
         }
         if (total) *result_ = *total;
-        remaining_.store(items_, std::memory_order_relaxed); // the next launch of a recorded graph starts afresh
+        done_.store(0, std::memory_order_relaxed); // the next launch of a recorded graph starts afresh
     }
 
     T* result_;
     std::optional<T> identity_;
     Op op_;
     bool initialize_;
-    std::size_t items_;
-    std::atomic<std::size_t> remaining_;
+    std::atomic<std::size_t> done_{0};
     std::vector<slot> slots_;
 };
 
@@ -199,10 +198,10 @@ template <typename T, typename Op> struct is_reduction<reduction_descriptor<T, O
 // A kernel with reductions: each work-item gets fresh reducers, folded into the shared states afterwards.
 template <launch Launch, int D, typename K, typename... Descriptors> class reduction_kernel final : public encore::kernel {
 public:
-    reduction_kernel(std::string name, K k, std::size_t items, const Descriptors&... ds)
+    reduction_kernel(std::string name, K k, const Descriptors&... ds)
         : encore::kernel(std::move(name)), k_(std::move(k)),
           states_(std::make_shared<reduction_state<typename Descriptors::value_type, typename Descriptors::operation>>(
-              ds.result, ds.identity, ds.op, ds.initialize, items)...),
+              ds.result, ds.identity, ds.op, ds.initialize)...),
           descriptors_(ds...) {}
 
     void run(const encore::work_item& w, std::span<const encore::kernel_argument>) const override {
@@ -215,7 +214,8 @@ private:
         std::tuple<reducer<typename Descriptors::value_type, typename Descriptors::operation>...> reducers(
             std::get<I>(descriptors_)...);
         call_kernel<Launch, D>(k_, w, std::get<I>(reducers)...);
-        (std::get<I>(states_)->fold(std::get<I>(reducers).partial()), ...);
+        const std::size_t items = w.global_range[0] * w.global_range[1] * w.global_range[2];
+        (std::get<I>(states_)->fold(std::get<I>(reducers).partial(), items), ...);
     }
 
     K k_;

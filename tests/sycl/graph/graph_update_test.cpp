@@ -152,3 +152,39 @@ TEST_CASE("update needs property::graph::updatable and nodes of the source graph
     CHECK_THROWS_AS(updatable.update(added_later), sycl::exception); // not in the finalized graph
     sycl::free(v, q);
 }
+
+TEST_CASE("a reduction node whose range is updated reduces over the new range") {
+    sycl::queue q;
+    int* data = sycl::malloc_shared<int>(64, q);
+    int* sum = sycl::malloc_shared<int>(1, q);
+    for (int i = 0; i < 64; ++i) data[i] = i;
+    sycl_ext::command_graph g{q};
+    auto node = g.add([&](sycl::handler& h) {
+        h.parallel_for(sycl::range<1>{10},
+                       sycl::reduction(sum, sycl::plus<int>(), {sycl::property::reduction::initialize_to_identity{}}),
+                       [=](sycl::id<1> i, auto& s) { s += data[i]; });
+    });
+    auto exec = g.finalize({sycl_ext::property::graph::updatable{}});
+    q.ext_oneapi_graph(exec).wait();
+    CHECK(*sum == 45);
+    node.update_range(sycl::range<1>{20});
+    exec.update(node);
+    q.ext_oneapi_graph(exec).wait();
+    CHECK(*sum == 190);
+    q.ext_oneapi_graph(exec).wait();
+    CHECK(*sum == 190);
+
+    const auto limit = q.get_device().get_info<sycl::info::device::max_work_group_size>();
+    sycl_ext::command_graph nd_graph{q};
+    auto nd = nd_graph.add([&](sycl::handler& h) {
+        h.parallel_for(sycl::nd_range<1>{{4}, {2}}, [=](sycl::nd_item<1>) {});
+    });
+    try {
+        nd.update_nd_range(sycl::nd_range<1>{{2 * (limit + 1)}, {limit + 1}});
+        FAIL("a work-group larger than the device allows was accepted");
+    } catch (const sycl::exception& e) {
+        CHECK(e.code() == sycl::errc::nd_range);
+    }
+    sycl::free(data, q);
+    sycl::free(sum, q);
+}
