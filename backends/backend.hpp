@@ -131,8 +131,8 @@ public:
     virtual event_ptr launch(backend_queue& queue, std::span<const event_ptr> wait_list) = 0;
     // Replaces the command of `node` (an index of the graph given to backend::lower) by `c`, of the same
     // kind, for every later launch. Called only while no launch is in flight. Kernel commands: new arguments
-    // and range (same kernel, same dimensions); a backend that cannot update some other kind throws
-    // feature_not_supported.
+    // and range, and possibly another kernel with other dimensions (executable_graph::replace); a backend that
+    // cannot update some other kind throws feature_not_supported.
     virtual void update(std::uint32_t node, const command& c) = 0;
 };
 

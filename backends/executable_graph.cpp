@@ -155,13 +155,21 @@ event_ptr executable_graph::launch(detail::queue_state& q, std::vector<event_ptr
 }
 
 void executable_graph::update(node n, command c) {
+    update_node(n, std::move(c), true);
+}
+
+void executable_graph::replace(node n, command c) {
+    update_node(n, std::move(c), false);
+}
+
+void executable_graph::update_node(node n, command c, bool same_kernel) {
     auto& s = *impl_;
     node original = s.original_node(n);
     if (kind_of(c) != s.original.kind(original))
         throw error(errc::invalid_argument, "update of " + s.original.describe(original) + ": a " +
                                                 std::string(to_string(kind_of(c))) + " command was given");
     validate(c);
-    check_kernel_update(s.original.describe(original), s.original.command_at(original), c);
+    if (same_kernel) check_kernel_update(s.original.describe(original), s.original.command_at(original), c);
     if (kind_of(c) == command_kind::subgraph) {
         // The child's nodes change: the whole-graph path checks their shape and updates each one.
         graph updated = s.original;

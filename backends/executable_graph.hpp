@@ -62,6 +62,9 @@ public:
     // handles, invalid_argument for a command of another kind, another kernel, another number of dimensions
     // or an invalid command.
     void update(node n, command c);
+    // Like update(), but a kernel node may get another kernel and a range of other dimensions (SYCL's dynamic
+    // command groups swap whole command groups).
+    void replace(node n, command c);
     void update_arguments(node n, std::vector<kernel_argument> arguments);
     void update_range(node n, const nd_range& range);
     // Takes every command of `g`; throws topology_mismatch when `g`'s shape differs from the finalized
@@ -72,6 +75,7 @@ public:
     event_ptr launch(detail::queue_state& q, std::vector<event_ptr> wait_list);
 
 private:
+    void update_node(node n, command c, bool same_kernel);
     struct impl;
     std::unique_ptr<impl> impl_;
 };

@@ -54,14 +54,17 @@ encore::profiling_timestamps timestamps_of(const encore::event& e) {
 
 template <> std::uint64_t event::get_profiling_info<info::event_profiling::command_submit>() const {
     require_not_graph_limited("get_profiling_info");
+    if (no_profiling_reason_) throw exception(errc::invalid, no_profiling_reason_);
     return timestamps_of(engine_).submit;
 }
 template <> std::uint64_t event::get_profiling_info<info::event_profiling::command_start>() const {
     require_not_graph_limited("get_profiling_info");
+    if (no_profiling_reason_) throw exception(errc::invalid, no_profiling_reason_);
     return timestamps_of(engine_).start;
 }
 template <> std::uint64_t event::get_profiling_info<info::event_profiling::command_end>() const {
     require_not_graph_limited("get_profiling_info");
+    if (no_profiling_reason_) throw exception(errc::invalid, no_profiling_reason_);
     return timestamps_of(engine_).end;
 }
 

@@ -56,6 +56,8 @@ std::uint32_t graph_impl::add_locked(handler& h, std::vector<std::uint32_t> pred
     for (const auto& [index, parameter] : c.dynamic_arguments)
         if (parameter->graph.lock().get() != this)
             throw exception(errc::invalid, "set_arg: the dynamic_parameter belongs to another graph");
+    if (!c.dynamic_arguments.empty() && !std::holds_alternative<::encore::kernel_command>(command))
+        throw exception(errc::invalid, "set_arg: a dynamic_parameter can only be an argument of a kernel command");
 
     if (c.barrier_on_everything)
         for (auto leaf : g.leaves())
@@ -214,7 +216,102 @@ void node::update_engine_range(const ::encore::nd_range& r, bool nd) {
 command_graph<graph_state::modifiable>::command_graph(const context& c, const device& d, const sycl::property_list& p)
     : impl_(std::make_shared<sycl::detail::graph_impl>(c, d, p)), device_(d), context_(c) {
     if (!d.has(aspect::ext_oneapi_limited_graph))
-        throw exception(errc::feature_not_supported, "command_graph: the device has no graph support");
+        throw exception(errc::invalid, "command_graph: the device does not support sycl_ext_oneapi_graph");
+}
+
+bool command_graph<graph_state::modifiable>::empty() const {
+    std::lock_guard lock(impl_->mutex);
+    return impl_->g.empty();
+}
+
+std::size_t command_graph<graph_state::modifiable>::get_id() const noexcept { return impl_->g.id(); }
+
+node command_graph<graph_state::modifiable>::add(dynamic_command_group& group, const sycl::property_list& p) {
+    const auto& d = group.impl();
+    if (d->graph.lock() != impl_)
+        throw exception(errc::invalid, "add: the dynamic_command_group was made for another graph");
+    handler h(device_, context_, nullptr);
+    {
+        std::lock_guard lock(impl_->mutex);
+        h.contents() = d->groups[d->active];
+    }
+    h.contents().dynamic_arguments.clear(); // registered with the group, which keeps every command group current
+    auto n = add_collected(h, p);
+    std::lock_guard lock(impl_->mutex);
+    d->nodes.push_back(n.index());
+    impl_->dynamic_nodes[n.index()] = d;
+    return n;
+}
+
+namespace {
+// The buffers a command group uses and how, in a comparable order.
+std::vector<std::pair<sycl::detail::buffer_state*, access_mode>> buffer_uses(const handler::collected& c) {
+    std::vector<std::pair<sycl::detail::buffer_state*, access_mode>> out;
+    for (const auto& r : sycl::detail::merge_requirements(c.requirements)) out.emplace_back(r.buffer, r.mode);
+    std::sort(out.begin(), out.end());
+    return out;
+}
+} // namespace
+
+dynamic_command_group::dynamic_command_group(const command_graph<graph_state::modifiable>& g,
+                                             const std::vector<std::function<void(handler&)>>& groups) {
+    if (groups.empty()) throw exception(errc::invalid, "dynamic_command_group: the list of command groups is empty");
+    auto d = std::make_shared<sycl::detail::dynamic_command_group_impl>();
+    d->graph = g.impl();
+    const auto& graph = *g.impl();
+    for (std::size_t i = 0; i < groups.size(); ++i) {
+        handler h(graph.dev, graph.ctx, nullptr);
+        groups[i](h);
+        auto& c = h.contents();
+        const std::string which = "dynamic_command_group: command group " + std::to_string(i);
+        if (!c.command || c.executable ||
+            !(std::holds_alternative<::encore::kernel_command>(*c.command) ||
+              std::holds_alternative<::encore::host_task_command>(*c.command)))
+            throw exception(errc::invalid, which + " must hold a kernel or a host task");
+        if (i > 0 && c.command->index() != d->groups[0].command->index())
+            throw exception(errc::invalid, which + " is not of the same type as command group 0");
+        if (!c.requirements.empty() && !graph.buffers_outlive_graph)
+            throw exception(errc::invalid, which + " uses a buffer, which needs the graph to be made with "
+                                                   "property::graph::assume_buffer_outlives_graph");
+        if (i > 0 && (c.dependencies != d->groups[0].dependencies || buffer_uses(c) != buffer_uses(d->groups[0])))
+            throw exception(errc::invalid, which + " has other dependencies than command group 0 (events or "
+                                                   "buffer accesses); that would change the graph's topology");
+        for (const auto& [argument, parameter] : c.dynamic_arguments) {
+            if (parameter->graph.lock() != g.impl())
+                throw exception(errc::invalid, which + ": a dynamic_parameter belongs to another graph");
+            if (!std::holds_alternative<::encore::kernel_command>(*c.command))
+                throw exception(errc::invalid, which + ": a dynamic_parameter can only be an argument of a kernel");
+        }
+        d->groups.push_back(std::move(c));
+    }
+    for (std::size_t i = 0; i < d->groups.size(); ++i)
+        for (const auto& [argument, parameter] : d->groups[i].dynamic_arguments) {
+            std::lock_guard lock(parameter->mutex);
+            parameter->group_uses.emplace_back(d, i, argument);
+        }
+    impl_ = std::move(d);
+}
+
+std::size_t dynamic_command_group::get_active_index() const {
+    auto g = impl_->graph.lock();
+    if (!g) return impl_->active;
+    std::lock_guard lock(g->mutex);
+    return impl_->active;
+}
+
+void dynamic_command_group::set_active_index(std::size_t index) {
+    if (index >= impl_->groups.size())
+        throw exception(errc::invalid, "dynamic_command_group::set_active_index: " + std::to_string(index) +
+                                           " is not an index of its " + std::to_string(impl_->groups.size()) +
+                                           " command groups");
+    auto g = impl_->graph.lock();
+    if (!g) {
+        impl_->active = index;
+        return;
+    }
+    std::lock_guard lock(g->mutex);
+    impl_->active = index;
+    for (auto n : impl_->nodes) g->g.replace_command(g->g.node_at(n), *impl_->groups[index].command);
 }
 
 command_graph<graph_state::modifiable>::command_graph(std::shared_ptr<sycl::detail::graph_impl> impl)
@@ -259,6 +356,7 @@ command_graph<graph_state::executable> command_graph<graph_state::modifiable>::f
     auto exec = std::make_shared<sycl::detail::executable_impl>();
     exec->source = impl_;
     exec->updatable = p.has_property<property::graph::updatable>();
+    exec->profiling = p.has_property<property::graph::enable_profiling>();
     exec->snapshot = std::make_shared<const ::encore::graph>(impl_->g);
     exec->engine = sycl::detail::translate_errors(
         [&] { return std::make_shared<::encore::executable_graph>(impl_->g, device_.engine()); });
@@ -359,7 +457,14 @@ void command_graph<graph_state::executable>::update(const std::vector<node>& nod
     std::lock_guard lock(source.mutex);
     for (const auto& n : nodes) {
         auto handle = source.g.node_at(n.index());
-        sycl::detail::translate_errors([&] { impl_->engine->update(handle, source.g.command_at(handle)); });
+        // A dynamic command group's node may switch to another kernel; other nodes keep theirs.
+        const bool dynamic = source.dynamic_nodes.contains(n.index());
+        sycl::detail::translate_errors([&] {
+            if (dynamic)
+                impl_->engine->replace(handle, source.g.command_at(handle));
+            else
+                impl_->engine->update(handle, source.g.command_at(handle));
+        });
     }
 }
 
@@ -389,6 +494,14 @@ void update(const std::shared_ptr<sycl::detail::dynamic_parameter_impl>& p, ::en
         auto k = std::get<::encore::kernel_command>(g->g.command_at(handle));
         k.arguments.at(argument) = p->value;
         g->g.replace_command(handle, std::move(k));
+    }
+    for (const auto& [weak_group, which, argument] : p->group_uses) {
+        auto group = weak_group.lock();
+        if (!group) continue;
+        auto& k = std::get<::encore::kernel_command>(*group->groups[which].command);
+        k.arguments.at(argument) = p->value;
+        if (which == group->active)
+            for (auto n : group->nodes) g->g.replace_command(g->g.node_at(n), k);
     }
 }
 } // namespace detail_dynamic

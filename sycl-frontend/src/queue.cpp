@@ -107,7 +107,11 @@ event queue_impl::finish(handler& h) {
         std::lock_guard queue_lock(mutex);
         barrier = e;
     }
-    return event(std::move(e), shared_from_this(), dev.get_backend());
+    event result(std::move(e), shared_from_this(), dev.get_backend());
+    if (c.executable && !c.executable->profiling)
+        result.refuse_profiling("get_profiling_info: the executable graph was finalized without "
+                                "property::graph::enable_profiling");
+    return result;
 }
 
 void queue_impl::wait() {

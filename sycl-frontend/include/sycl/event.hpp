@@ -73,6 +73,9 @@ public:
     explicit event(std::shared_ptr<const detail::recorded_node> node, backend b)
         : node_(std::move(node)), backend_(b) {}
     const encore::event& engine() const noexcept { return engine_; }
+    // Profiling queries on this event throw errc::invalid with `reason` (a graph finalized without
+    // property::graph::enable_profiling). `reason` must outlive the event (a string literal).
+    void refuse_profiling(const char* reason) noexcept { no_profiling_reason_ = reason; }
     // Non-null for a graph-limited event.
     const std::shared_ptr<const detail::recorded_node>& recorded() const noexcept { return node_; }
 
@@ -83,6 +86,7 @@ private:
     std::weak_ptr<detail::queue_impl> queue_;
     std::shared_ptr<const detail::recorded_node> node_;
     backend backend_ = backend::ext_oneapi_native_cpu;
+    const char* no_profiling_reason_ = nullptr;
 };
 
 } // namespace _V1

@@ -48,6 +48,7 @@ namespace detail {
 struct queue_impl;
 struct executable_impl;
 struct dynamic_parameter_impl;
+struct dynamic_command_group_impl;
 struct requirement {
     buffer_state* buffer;
     access_mode mode;

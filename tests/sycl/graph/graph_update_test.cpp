@@ -188,3 +188,120 @@ TEST_CASE("a reduction node whose range is updated reduces over the new range") 
     sycl::free(data, q);
     sycl::free(sum, q);
 }
+
+TEST_CASE("dynamic_command_group: switching the active kernel (other dimensions too) and host task") {
+    for (auto style : {build_style::explicit_api}) { // add(dynamic_command_group) exists only in the explicit API
+        CAPTURE(to_string(style));
+        sycl::queue q;
+        int* v = sycl::malloc_shared<int>(16, q);
+        std::fill(v, v + 16, 0);
+        sycl_ext::command_graph g{q};
+        sycl_ext::dynamic_parameter factor(g, 3);
+        auto times = sycl::ext::encore::make_kernel(encore::make_kernel(
+            "times", [v](const encore::work_item& it, std::span<const encore::kernel_argument> args) {
+                v[it.global_id[0]] = static_cast<int>(it.global_id[0]) * args[0].scalar<int>();
+            }));
+        sycl_ext::dynamic_command_group group(g, {
+            [&](sycl::handler& h) { h.parallel_for(sycl::range<1>{16}, [=](sycl::id<1> i) { v[i] = 1; }); },
+            [&](sycl::handler& h) {
+                h.parallel_for(sycl::range<2>{4, 4}, [=](sycl::item<2> it) { v[it.get_linear_id()] = 2; });
+            },
+            [&](sycl::handler& h) {
+                h.set_arg(0, factor);
+                h.parallel_for(sycl::range<1>{16}, times);
+            },
+        });
+        CHECK(group.get_active_index() == 0);
+        auto node = g.add(group);
+        CHECK(node.get_type() == sycl_ext::node_type::kernel);
+        auto exec = g.finalize({sycl_ext::property::graph::updatable{}});
+        q.ext_oneapi_graph(exec).wait();
+        CHECK(v[15] == 1);
+
+        group.set_active_index(1);
+        exec.update(node);
+        q.ext_oneapi_graph(exec).wait();
+        CHECK(v[15] == 2);
+
+        group.set_active_index(2);
+        factor.update(5); // a dynamic parameter inside a dynamic command group
+        exec.update(node);
+        q.ext_oneapi_graph(exec).wait();
+        CHECK(v[15] == 75);
+        CHECK(group.get_active_index() == 2);
+
+        CHECK_THROWS_WITH_AS(group.set_active_index(3), doctest::Contains("not an index"), sycl::exception);
+        sycl::free(v, q);
+    }
+}
+
+TEST_CASE("dynamic_command_group: what it refuses") {
+    sycl::queue q;
+    int* v = sycl::malloc_shared<int>(4, q);
+    sycl_ext::command_graph g{q};
+    auto check_invalid = [](auto&& f, const char* words) {
+        try {
+            f();
+            FAIL("no exception");
+        } catch (const sycl::exception& e) {
+            CHECK(e.code() == sycl::errc::invalid);
+            CHECK_MESSAGE(std::string(e.what()).find(words) != std::string::npos, e.what());
+        }
+    };
+    check_invalid([&] { sycl_ext::dynamic_command_group(g, {}); }, "empty");
+    check_invalid([&] { sycl_ext::dynamic_command_group(g, {[&](sycl::handler& h) { h.memset(v, 0, 4); }}); },
+                  "kernel or a host task");
+    check_invalid([&] {
+        sycl_ext::dynamic_command_group(g, {[&](sycl::handler& h) { h.single_task([=] { v[0] = 1; }); },
+                                            [&](sycl::handler& h) { h.host_task([=] { v[0] = 2; }); }});
+    }, "same type");
+    auto e = g.add();
+    (void)e;
+    sycl_ext::command_graph other{q};
+    sycl_ext::dynamic_command_group foreign(other, {[&](sycl::handler& h) { h.single_task([=] { v[0] = 1; }); }});
+    check_invalid([&] { g.add(foreign); }, "another graph");
+    sycl::free(v, q);
+}
+
+TEST_CASE("host tasks in dynamic command groups, and graphs made from a device") {
+    sycl::queue q;
+    sycl_ext::command_graph g{q.get_device()};
+    CHECK(g.empty());
+    int seen = 0;
+    sycl_ext::dynamic_command_group group(g, {[&](sycl::handler& h) { h.host_task([&] { seen = 1; }); },
+                                              [&](sycl::handler& h) { h.host_task([&] { seen = 2; }); }});
+    auto n = g.add(group);
+    CHECK_FALSE(g.empty());
+    CHECK(n.get_type() == sycl_ext::node_type::host_task);
+    sycl_ext::command_graph other{q.get_device()};
+    CHECK(g.get_id() != other.get_id());
+    sycl::queue on_default_context{q.get_device()};
+    auto exec = g.finalize({sycl_ext::property::graph::updatable{}});
+    on_default_context.ext_oneapi_graph(exec).wait();
+    CHECK(seen == 1);
+    group.set_active_index(1);
+    exec.update(n);
+    on_default_context.ext_oneapi_graph(exec).wait();
+    CHECK(seen == 2);
+}
+
+TEST_CASE("profiling the submissions of a graph needs property::graph::enable_profiling") {
+    sycl::queue q{sycl::property::queue::enable_profiling{}};
+    int* v = sycl::malloc_shared<int>(4, q);
+    sycl_ext::command_graph g{q};
+    g.add([&](sycl::handler& h) { h.single_task([=] { v[0] = 1; }); });
+    auto plain = g.finalize();
+    auto profiled = g.finalize({sycl_ext::property::graph::enable_profiling{}});
+    auto e1 = q.ext_oneapi_graph(plain);
+    auto e2 = q.ext_oneapi_graph(profiled);
+    q.wait();
+    try {
+        (void)e1.get_profiling_info<sycl::info::event_profiling::command_end>();
+        FAIL("a graph finalized without enable_profiling was profiled");
+    } catch (const sycl::exception& e) {
+        CHECK(e.code() == sycl::errc::invalid);
+    }
+    CHECK(e2.get_profiling_info<sycl::info::event_profiling::command_end>() >=
+          e2.get_profiling_info<sycl::info::event_profiling::command_start>());
+    sycl::free(v, q);
+}

@@ -5,6 +5,7 @@
 #include <memory>
 #include <mutex>
 #include <optional>
+#include <tuple>
 #include <unordered_map>
 #include <vector>
 
@@ -41,6 +42,8 @@ struct graph_impl : std::enable_shared_from_this<graph_impl> {
     std::unordered_map<buffer_state*, buffer_use> buffers;
 
     std::vector<std::weak_ptr<queue_impl>> recorders; // the queues recording into this graph now
+    // Nodes added from dynamic command groups: their executable-graph update may change the kernel.
+    std::unordered_map<std::uint32_t, std::shared_ptr<dynamic_command_group_impl>> dynamic_nodes;
 };
 
 struct executable_impl {
@@ -49,6 +52,7 @@ struct executable_impl {
     std::shared_ptr<const encore::graph> snapshot; // what a subgraph node embeds
     std::vector<requirement> buffers;              // the buffers its launches use, and how
     bool updatable = false;
+    bool profiling = false; // finalized with property::graph::enable_profiling
 };
 
 struct dynamic_parameter_impl {
@@ -56,6 +60,16 @@ struct dynamic_parameter_impl {
     std::mutex mutex;
     encore::kernel_argument value;
     std::vector<std::pair<std::uint32_t, int>> uses; // (node, argument index)
+    // Uses inside the command groups of dynamic command groups: (group, index of the command group, argument).
+    std::vector<std::tuple<std::weak_ptr<dynamic_command_group_impl>, std::size_t, int>> group_uses;
+};
+
+// Under the graph's mutex once nodes use it.
+struct dynamic_command_group_impl {
+    std::weak_ptr<graph_impl> graph;
+    std::vector<handler::collected> groups; // what each command group function collected
+    std::size_t active = 0;
+    std::vector<std::uint32_t> nodes; // the nodes added from it
 };
 
 // queue_impl::finish for a recording queue.

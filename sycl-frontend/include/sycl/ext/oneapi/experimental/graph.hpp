@@ -22,6 +22,7 @@
 // The extension's feature-test macro: version 1, the base features.
 #define SYCL_EXT_ONEAPI_GRAPH 1
 
+#include <functional>
 #include <memory>
 #include <string>
 #include <vector>
@@ -55,7 +56,7 @@ struct no_cycle_check {};
 struct assume_buffer_outlives_graph {};
 // finalize(): the executable graph can be updated.
 struct updatable {};
-// finalize(): launches carry profiling times when the queue has enable_profiling (always true in Encore; accepted).
+// finalize(): the events of the graph's submissions answer profiling queries (on a queue with enable_profiling).
 struct enable_profiling {};
 } // namespace graph
 namespace node {
@@ -76,6 +77,7 @@ struct depends_on_all_leaves {};
 } // namespace property
 
 template <graph_state State = graph_state::modifiable> class command_graph;
+class dynamic_command_group;
 
 class node {
 public:
@@ -107,6 +109,9 @@ public:
     command_graph(const context& c, const device& d, const sycl::property_list& p = {});
     explicit command_graph(const queue& q, const sycl::property_list& p = {})
         : command_graph(q.get_context(), q.get_device(), p) {}
+    // The device's platform's default context.
+    explicit command_graph(const device& d, const sycl::property_list& p = {})
+        : command_graph(d.get_platform().ext_oneapi_get_default_context(), d, p) {}
 
     // A node running what `cgf` submits; its dependencies come from `p` (depends_on, depends_on_all_leaves), the
     // handler's depends_on with events of this graph, and its accessors.
@@ -117,6 +122,8 @@ public:
     }
     // An empty node: a join point.
     node add(const sycl::property_list& p = {});
+    // A node running the active command group of `group` (see dynamic_command_group).
+    node add(dynamic_command_group& group, const sycl::property_list& p = {});
     void make_edge(node& source, node& destination);
 
     command_graph<graph_state::executable> finalize(const sycl::property_list& p = {}) const;
@@ -133,6 +140,8 @@ public:
 
     std::vector<node> get_nodes() const;
     std::vector<node> get_root_nodes() const;
+    bool empty() const;
+    std::size_t get_id() const noexcept;
 
     friend bool operator==(const command_graph& a, const command_graph& b) noexcept { return a.impl_ == b.impl_; }
 
@@ -166,6 +175,7 @@ private:
 
 command_graph(const context&, const device&, const sycl::property_list& = {}) -> command_graph<graph_state::modifiable>;
 command_graph(const queue&, const sycl::property_list& = {}) -> command_graph<graph_state::modifiable>;
+command_graph(const device&, const sycl::property_list& = {}) -> command_graph<graph_state::modifiable>;
 
 namespace detail_dynamic {
 std::shared_ptr<sycl::detail::dynamic_parameter_impl> make(const command_graph<graph_state::modifiable>& g,
@@ -175,6 +185,23 @@ void update(const std::shared_ptr<sycl::detail::dynamic_parameter_impl>& p, ::en
 
 // A kernel argument whose value can change after the graph was made: set it with handler::set_arg in the command
 // groups of graph nodes, change it with update(), then call update(node) on the executable graph.
+// Several command groups (all kernels, or all host tasks, with the same dependencies) of which one is active: a
+// node added from it runs the active one; set_active_index() switches, and update(node) on an executable graph
+// makes the switch there. The kernel and its range may differ between the groups.
+class dynamic_command_group {
+public:
+    dynamic_command_group(const command_graph<graph_state::modifiable>& g,
+                          const std::vector<std::function<void(handler&)>>& groups);
+    std::size_t get_active_index() const;
+    void set_active_index(std::size_t index);
+
+    // Encore.
+    const std::shared_ptr<sycl::detail::dynamic_command_group_impl>& impl() const noexcept { return impl_; }
+
+private:
+    std::shared_ptr<sycl::detail::dynamic_command_group_impl> impl_;
+};
+
 template <typename T> class dynamic_parameter {
     static_assert(std::is_trivially_copyable_v<T>, "a dynamic_parameter holds a pointer or a trivially copyable value");
 
