@@ -169,3 +169,27 @@ TEST_CASE("an update waits for the launch in flight, which keeps the old command
         CHECK(b[0] == 1);
     }
 }
+
+TEST_CASE("replace gives a kernel node another kernel and range; update refuses that") {
+    for (const auto& d : devices_under_test()) {
+        INFO(name_of(d));
+        usm_array<int> a(16, d);
+        graph g;
+        auto k = g.add(add_command(a.data(), 1, 16));
+        executable_graph exec(g, d);
+        queue q(d);
+        q.launch(exec).wait();
+        CHECK(a[15] == 1);
+        int* data = a.data();
+        auto other = make_kernel("set_2d", [data](const work_item& it) {
+            data[it.global_id[0] * 4 + it.global_id[1]] = 9;
+        });
+        kernel_command replacement{other, {}, range(4, 4)};
+        CHECK_THROWS_AS(exec.update(k, replacement), error); // update keeps the kernel
+        exec.replace(k, replacement);
+        q.launch(exec).wait();
+        CHECK(a[15] == 9);
+        CHECK_THROWS_AS(exec.replace(k, memset_command{data, 0, 4}), error); // still a kernel node
+        q.wait_and_throw();
+    }
+}
