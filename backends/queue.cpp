@@ -60,6 +60,12 @@ std::vector<event_ptr> queue_state::wait_list(event_list dependencies) const {
 
 std::span<const event_ptr> queue_state::wait_list(event_list dependencies, std::array<event_ptr, 4>& storage,
                                                   std::vector<event_ptr>& overflow) const {
+    // The eager path's commonest case, an in-order submission without dependencies: a view of `last` itself
+    // (no reference count traffic); `mutex` is held, so nothing replaces it until the submission returns.
+    if (dependencies.size() == 0) {
+        if (properties.in_order && last) return {&last, 1};
+        return {};
+    }
     if (dependencies.size() + 1 > storage.size()) {
         overflow = wait_list(dependencies);
         return overflow;

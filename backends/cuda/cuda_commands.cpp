@@ -61,6 +61,7 @@ driver_command driver_command::from(cuda_backend& backend, std::uint32_t device,
     case command_kind::memcpy: {
         const auto& m = std::get<memcpy_command>(c);
         d.form_ = form::memcpy;
+        d.copy_ = {};
         d.copy_.srcMemoryType = CU_MEMORYTYPE_UNIFIED;
         d.copy_.srcDevice = address(m.source);
         d.copy_.dstMemoryType = CU_MEMORYTYPE_UNIFIED;

@@ -57,8 +57,8 @@ public:
 private:
     form form_ = form::nothing;
     kernel_launch launch_;
-    CUDA_MEMCPY3D copy_{};
-    CUDA_MEMSET_NODE_PARAMS memset_{};
+    CUDA_MEMCPY3D copy_;               // set by from() for memcpy only (not zeroed for every command)
+    CUDA_MEMSET_NODE_PARAMS memset_;   // set by from() for memset only
     std::unique_ptr<host_copy> host_copy_;
     const void* pointer_ = nullptr; // prefetch / advise
     std::size_t bytes_ = 0;

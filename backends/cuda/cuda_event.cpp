@@ -54,7 +54,7 @@ void cuda_event::set_enqueued(std::shared_ptr<stream_state> s) {
         state_.store(state::enqueued, std::memory_order_release);
         pending.swap(pending_);
     }
-    enqueued_.notify_all();
+    state_.notify_all();
     for (auto& callback : pending)
         on_complete(std::move(callback));
 }
@@ -67,7 +67,7 @@ void cuda_event::set_failed() noexcept {
         pending.swap(pending_);
     }
     complete_known();
-    enqueued_.notify_all();
+    state_.notify_all();
     for (auto& callback : pending)
         callback();
 }
@@ -95,10 +95,8 @@ event_status cuda_event::status() const noexcept {
 
 void cuda_event::wait() {
     if (done_.load(std::memory_order_acquire)) return;
-    {
-        std::unique_lock lock(mutex_);
-        enqueued_.wait(lock, [this] { return state_.load(std::memory_order_acquire) != state::deferred; });
-    }
+    while (state_.load(std::memory_order_acquire) == state::deferred)
+        state_.wait(state::deferred, std::memory_order_acquire);
     if (state_.load(std::memory_order_acquire) == state::failed) return;
     CUevent e = recorded_handle();
     detail::context_scope scope(stream_->context);

@@ -24,6 +24,7 @@
 #include <memory>
 #include <mutex>
 #include <thread>
+#include <typeinfo>
 #include <vector>
 
 #include "backends/backend.hpp"
@@ -106,9 +107,17 @@ private:
     bool recorded_ = false;         // under the stream's mutex
     std::uint64_t submit_ns_ = 0;
     std::mutex mutex_; // deferred -> enqueued, and the callbacks registered meanwhile
-    std::condition_variable enqueued_;
+    // wait() for a deferred event blocks on state_ itself (atomic wait/notify): no condition variable to build
+    // and destroy per event.
     std::vector<std::function<void()>> pending_;
 };
+
+// `e` as a cuda_event, or nullptr when it is another backend's. cuda_event is final, so comparing the dynamic
+// type is exact; dynamic_cast would walk the hierarchy and compare type names across libraries (about 140
+// instructions, once per wait on the eager path).
+inline cuda_event* as_cuda_event(backend_event* e) noexcept {
+    return e && typeid(*e) == typeid(cuda_event) ? static_cast<cuda_event*>(e) : nullptr;
+}
 
 // One thread per backend that runs on_complete callbacks of CUDA events once their work is done.
 class completion_watcher {

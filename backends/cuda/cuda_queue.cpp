@@ -102,7 +102,7 @@ struct cuda_queue::core : std::enable_shared_from_this<core> {
         std::vector<event_ptr> host_waits;
         for (const auto& e : wait_list) {
             if (!e) continue;
-            auto* own = dynamic_cast<cuda_event*>(e.get());
+            auto* own = as_cuda_event(e.get());
             if (own && &own->owner() == &backend && own->device() == device && own->is_enqueued()) {
                 if (own->known_complete()) continue;
                 if (gpu_count < std::size(gpu_small))
@@ -127,7 +127,7 @@ struct cuda_queue::core : std::enable_shared_from_this<core> {
         // Deferred: keep the GPU-side waits alive until the host-side ones completed.
         std::vector<event_ptr> kept;
         for (const auto& e : wait_list)
-            if (auto* own = dynamic_cast<cuda_event*>(e.get()); own && own->is_enqueued()) kept.push_back(e);
+            if (auto* own = as_cuda_event(e.get()); own && own->is_enqueued()) kept.push_back(e);
         encore::detail::when_all(host_waits, [self = shared_from_this(), ev, work = std::function<void(CUstream)>(keep()),
                                               kept = std::move(kept), where]() {
             std::vector<cuda_event*> waits;
