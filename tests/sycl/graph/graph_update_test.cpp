@@ -293,7 +293,7 @@ TEST_CASE("profiling the submissions of a graph needs property::graph::enable_pr
     auto plain = g.finalize();
     auto profiled = g.finalize({sycl_ext::property::graph::enable_profiling{}});
     auto e1 = q.ext_oneapi_graph(plain);
-    auto e2 = q.ext_oneapi_graph(profiled);
+    auto e2 = q.ext_oneapi_graph(profiled, e1); // both write v[0]: one after the other
     q.wait();
     try {
         (void)e1.get_profiling_info<sycl::info::event_profiling::command_end>();
