@@ -10,17 +10,7 @@
 #include <thread>
 #include <vector>
 
-namespace {
-struct order_log {
-    std::mutex mutex;
-    std::vector<int> order;
-    void add(int tag) {
-        std::lock_guard lock(mutex);
-        order.push_back(tag);
-    }
-};
-void nap() { std::this_thread::sleep_for(std::chrono::milliseconds(30)); }
-} // namespace
+#include "order_log.hpp"
 
 TEST_CASE("a buffer over host data writes the results back when it goes away") {
     std::vector<int> v(100);

@@ -11,18 +11,7 @@
 #include <thread>
 #include <vector>
 
-namespace {
-// Host tasks append their tag here; the order proves what ran after what.
-struct order_log {
-    std::mutex mutex;
-    std::vector<int> order;
-    void add(int tag) {
-        std::lock_guard lock(mutex);
-        order.push_back(tag);
-    }
-};
-void nap() { std::this_thread::sleep_for(std::chrono::milliseconds(20)); }
-} // namespace
+#include "order_log.hpp"
 
 TEST_CASE("queues are made from the default device, a selector, a device or a context and device") {
     sycl::queue by_default;
