@@ -53,6 +53,10 @@ template <typename Name, typename Kernel> std::string kernel_name() {
     else {
         std::string name = demangle(typeid(Name*).name()); // a pointer: Name may be an incomplete class
         if (!name.empty() && name.back() == '*') name.pop_back();
+        // A name declared inside a function (parallel_for<class scale>) keeps only its own part: "scale", not
+        // "ns::f(int, float)::scale" or "f()::{lambda(handler&)#1}::operator()(handler&) const::scale".
+        if (auto paren = name.rfind(')'); paren != std::string::npos)
+            if (auto scope = name.find("::", paren); scope != std::string::npos) name.erase(0, scope + 2);
         return name;
     }
 }
