@@ -195,19 +195,7 @@ void node::update_engine_range(const ::encore::nd_range& r, bool nd) {
     if (k->range.has_local_size() != nd)
         throw exception(errc::invalid, std::string(call) + (nd ? ": the node was made with a range, not an nd_range"
                                                                : ": the node was made with an nd_range, not a range"));
-    if (nd) {
-        std::size_t group = 1;
-        for (int d = 0; d < r.dimensions; ++d) {
-            if (r.local[d] == 0 || r.global[d] % r.local[d] != 0)
-                throw exception(errc::nd_range, std::string(call) + ": the global range is not a multiple of the "
-                                                                    "local range in dimension " + std::to_string(d));
-            group *= r.local[d];
-        }
-        const auto limit = graph_->dev.engine().properties().max_work_group_size;
-        if (group > limit)
-            throw exception(errc::nd_range, std::string(call) + ": a work-group of " + std::to_string(group) +
-                                                " work-items exceeds the device's maximum of " + std::to_string(limit));
-    }
+    if (nd) sycl::detail::check_work_groups(r, graph_->dev, call);
     auto updated = *k;
     updated.range = r;
     sycl::detail::translate_errors([&] { graph_->g.replace_command(n, std::move(updated)); });

@@ -32,34 +32,39 @@ void handler::set_command(encore::command c, const char* name) {
     collected_.command_name = name;
 }
 
-void handler::set_kernel(std::shared_ptr<const encore::kernel> k, encore::nd_range r) {
+namespace detail {
+void check_work_groups(const encore::nd_range& r, const device& d, const char* call) {
+    std::size_t group = 1;
+    for (int dim = 0; dim < r.dimensions; ++dim) {
+        if (r.global[dim] % r.local[dim] != 0)
+            throw exception(errc::nd_range, std::string(call) + ": the global range " + std::to_string(r.global[dim]) +
+                                                " is not a multiple of the local range " + std::to_string(r.local[dim]) +
+                                                " in dimension " + std::to_string(dim));
+        group *= r.local[dim];
+    }
+    const auto limit = d.engine().properties().max_work_group_size;
+    if (group > limit)
+        throw exception(errc::nd_range, std::string(call) + ": a work-group of " + std::to_string(group) +
+                                            " work-items exceeds the device's maximum of " + std::to_string(limit));
+}
+} // namespace detail
+
+void handler::set_kernel(std::shared_ptr<const encore::kernel> k, encore::nd_range r,
+                         std::vector<encore::kernel_argument> arguments) {
     if (r.global_count() == 0) {
         // SYCL allows an empty range: the kernel runs for no work-item.
         set_command(encore::empty_command{}, "parallel_for");
         return;
     }
-    const bool has_local_memory = std::any_of(locals_.begin(), locals_.end(), [](const encore::kernel_argument& a) {
+    const bool has_local_memory = std::any_of(arguments.begin(), arguments.end(), [](const encore::kernel_argument& a) {
         return a.type == encore::kernel_argument::kind::local_memory;
     });
     if (has_local_memory && !r.has_local_size())
         throw exception(errc::kernel_argument, "kernel '" + k->name() +
                                                    "': local_accessor (work-group local memory) needs an nd_range "
                                                    "parallel_for; single_task and range kernels have no work-groups");
-    if (r.has_local_size()) {
-        std::size_t group = 1;
-        for (int d = 0; d < r.dimensions; ++d) {
-            if (r.global[d] % r.local[d] != 0)
-                throw exception(errc::nd_range, "parallel_for: the global range " + std::to_string(r.global[d]) +
-                                                    " is not a multiple of the local range " +
-                                                    std::to_string(r.local[d]) + " in dimension " + std::to_string(d));
-            group *= r.local[d];
-        }
-        const auto limit = device_.engine().properties().max_work_group_size;
-        if (group > limit)
-            throw exception(errc::nd_range, "parallel_for: a work-group of " + std::to_string(group) +
-                                                " work-items exceeds the device's maximum of " + std::to_string(limit));
-    }
-    set_command(encore::kernel_command{std::move(k), locals_, r}, "kernel");
+    if (r.has_local_size()) detail::check_work_groups(r, device_, "parallel_for");
+    set_command(encore::kernel_command{std::move(k), std::move(arguments), r}, "kernel");
 }
 
 void handler::store_argument(int index, encore::kernel_argument a) {
@@ -76,9 +81,7 @@ void handler::set_kernel_object(const kernel& k, encore::nd_range r) {
                                                        " was not set (set_arg)");
         arguments.push_back(*arguments_[i]);
     }
-    auto saved = std::exchange(locals_, std::move(arguments));
-    set_kernel(k.engine(), r);
-    locals_ = std::move(saved);
+    set_kernel(k.engine(), r, std::move(arguments));
 }
 
 void handler::check_usm(const void* pointer, std::size_t bytes, const char* call, const char* what) const {

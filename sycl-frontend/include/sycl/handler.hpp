@@ -20,6 +20,7 @@
 
 #include "accessor.hpp"
 #include "device.hpp"
+#include "detail/engine_range.hpp"
 #include "detail/kernel_wrapper.hpp"
 #include "event.hpp"
 #include "graph/command.hpp"
@@ -76,7 +77,7 @@ public:
     template <typename KernelName = detail::auto_name, typename K> void single_task(const K& k) {
         set_kernel(std::make_shared<detail::lambda_kernel<detail::launch::single_task, 1, K>>(
                        detail::kernel_name<KernelName, K>(), k),
-                   encore::nd_range{});
+                   encore::nd_range{}, locals_);
     }
     template <typename KernelName = detail::auto_name, typename... Rest> void parallel_for(range<1> r, Rest&&... rest) {
         parallel_for_range<KernelName>(r, std::forward<Rest>(rest)...);
@@ -89,7 +90,7 @@ public:
     }
     template <typename KernelName = detail::auto_name, int D, typename... Rest>
     void parallel_for(nd_range<D> r, Rest&&... rest) {
-        launch_with<KernelName, detail::launch::nd_range, D>(to_engine(r), std::forward<Rest>(rest)...);
+        launch_with<KernelName, detail::launch::nd_range, D>(detail::to_engine(r, "parallel_for"), std::forward<Rest>(rest)...);
     }
     // SYCL 1.2.1's range with an offset, deprecated by SYCL 2020.
     template <typename KernelName = detail::auto_name, typename K, int D>
@@ -99,8 +100,10 @@ public:
 
     // Kernel objects, with the arguments given by set_arg(s).
     void single_task(const kernel& k) { set_kernel_object(k, encore::nd_range{}); }
-    template <int D> void parallel_for(range<D> r, const kernel& k) { set_kernel_object(k, to_engine(r)); }
-    template <int D> void parallel_for(nd_range<D> r, const kernel& k) { set_kernel_object(k, to_engine(r)); }
+    template <int D> void parallel_for(range<D> r, const kernel& k) { set_kernel_object(k, detail::to_engine(r)); }
+    template <int D> void parallel_for(nd_range<D> r, const kernel& k) {
+        set_kernel_object(k, detail::to_engine(r, "parallel_for"));
+    }
     template <typename T> void set_arg(int index, T&& argument) { set_argument(index, std::forward<T>(argument)); }
     template <typename... Ts> void set_args(Ts&&... arguments) {
         int index = 0;
@@ -200,10 +203,10 @@ public:
                       std::is_same_v<std::remove_cvref_t<std::tuple_element_t<0, std::tuple<Rest...>>>, id<D>>)
             parallel_for_offset<KernelName>(r, std::forward<Rest>(rest)...);
         else
-            launch_with<KernelName, detail::launch::range, D>(to_engine(r), std::forward<Rest>(rest)...);
+            launch_with<KernelName, detail::launch::range, D>(detail::to_engine(r), std::forward<Rest>(rest)...);
     }
     template <typename KernelName, int D, typename K> void parallel_for_offset(range<D> r, id<D> offset, const K& k) {
-        auto engine = to_engine(r);
+        auto engine = detail::to_engine(r);
         for (int d = 0; d < D; ++d) engine.offset[d] = offset[d];
         launch_with<KernelName, detail::launch::range, D>(engine, k);
     }
@@ -219,7 +222,8 @@ public:
             static_assert(last == 0, "parallel_for with a kernel object takes no reductions");
             set_kernel_object(k, r);
         } else if constexpr (last == 0) {
-            set_kernel(std::make_shared<detail::lambda_kernel<Launch, D, K>>(detail::kernel_name<KernelName, K>(), k), r);
+            set_kernel(std::make_shared<detail::lambda_kernel<Launch, D, K>>(detail::kernel_name<KernelName, K>(), k), r,
+                       locals_);
         } else {
             make_reduction_kernel<KernelName, Launch, D, K>(r, k, all, std::make_index_sequence<last>());
         }
@@ -230,29 +234,9 @@ public:
                       "parallel_for: every argument between the range and the kernel must be a sycl::reduction");
         set_kernel(std::make_shared<detail::reduction_kernel<Launch, D, K, std::decay_t<std::tuple_element_t<I, Tuple>>...>>(
                        detail::kernel_name<KernelName, K>(), k, std::get<I>(all)...),
-                   r);
+                   r, locals_);
     }
 
-    template <int D> static encore::nd_range to_engine(const range<D>& r) {
-        encore::nd_range out;
-        out.dimensions = D;
-        for (int d = 0; d < D; ++d) out.global[d] = r[d];
-        return out;
-    }
-    template <int D> static encore::nd_range to_engine(const nd_range<D>& r) {
-        encore::nd_range out;
-        out.dimensions = D;
-        for (int d = 0; d < D; ++d) {
-            if (r.get_local_range()[d] == 0)
-                throw exception(errc::nd_range, "parallel_for: the local range is 0 in dimension " + std::to_string(d));
-            out.global[d] = r.get_global_range()[d];
-            out.local[d] = r.get_local_range()[d];
-            out.offset[d] = r.get_offset()[d];
-        }
-        if constexpr (D < 3)
-            for (int d = D; d < 3; ++d) out.local[d] = 1;
-        return out;
-    }
     template <typename T, int D, access_mode M, target Tg, access::placeholder P>
     static T* contiguous(const accessor<T, D, M, Tg, P>& a, const char* call) {
         // A region is one block of memory when every dimension but the first is whole.
@@ -272,7 +256,9 @@ public:
 
     void set_command(encore::command c, const char* name);
     void set_dynamic_argument(int index, const std::shared_ptr<detail::dynamic_parameter_impl>& p);
-    void set_kernel(std::shared_ptr<const encore::kernel> k, encore::nd_range r);
+    // `arguments`: the kernel's local allocations (lambda kernels) or its set_arg values (kernel objects).
+    void set_kernel(std::shared_ptr<const encore::kernel> k, encore::nd_range r,
+                    std::vector<encore::kernel_argument> arguments);
     void set_kernel_object(const kernel& k, encore::nd_range r);
     void copy_bytes(void* destination, const void* source, std::size_t bytes);
     void fill_bytes(void* destination, std::vector<std::byte> pattern, std::size_t count);

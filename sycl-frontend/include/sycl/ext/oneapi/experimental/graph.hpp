@@ -27,6 +27,7 @@
 #include <string>
 #include <vector>
 
+#include "sycl/detail/engine_range.hpp"
 #include "sycl/queue.hpp"
 
 namespace sycl {
@@ -224,22 +225,9 @@ private:
 };
 
 template <int D> void node::update_nd_range(nd_range<D> r) {
-    ::encore::nd_range out;
-    out.dimensions = D;
-    for (int d = 0; d < D; ++d) {
-        out.global[d] = r.get_global_range()[d];
-        out.local[d] = r.get_local_range()[d];
-        out.offset[d] = r.get_offset()[d];
-    }
-    for (int d = D; d < 3; ++d) out.local[d] = 1;
-    update_engine_range(out, true);
+    update_engine_range(sycl::detail::to_engine(r, "node::update_nd_range"), true);
 }
-template <int D> void node::update_range(range<D> r) {
-    ::encore::nd_range out;
-    out.dimensions = D;
-    for (int d = 0; d < D; ++d) out.global[d] = r[d];
-    update_engine_range(out, false);
-}
+template <int D> void node::update_range(range<D> r) { update_engine_range(sycl::detail::to_engine(r), false); }
 
 } // namespace ext::oneapi::experimental
 
