@@ -87,9 +87,12 @@ private:
     const std::size_t* offsets_;
 };
 
-// Element access shared by the accessors: a region of a row-major array.
+// What accessor and host_accessor share: a region of a row-major array (the buffer's extents, the access range
+// and offset) and element access into it; subscripts are relative to the offset.
 template <typename T, int D> class region {
 public:
+    using reference = T&;
+
     region() = default;
     region(T* data, range<D> memory, range<D> access, id<D> offset) : data_(data), access_(access) {
         for (int d = 0; d < D; ++d) {
@@ -98,19 +101,36 @@ public:
         }
     }
 
-    ENCORE_HOST_DEVICE T& at(const id<D>& index) const {
-        std::size_t linear = 0;
-        for (int d = 0; d < D; ++d) linear = linear * extents_[d] + index[d] + offsets_[d];
-        return data_[linear];
-    }
-    ENCORE_HOST_DEVICE decltype(auto) row(std::size_t i) const { return subscript<T, D>(data_, extents_.data(), offsets_.data())[i]; }
-    ENCORE_HOST_DEVICE T* data() const noexcept { return data_; }
-    ENCORE_HOST_DEVICE const range<D>& access_range() const noexcept { return access_; }
-    ENCORE_HOST_DEVICE id<D> offset() const noexcept {
+    ENCORE_HOST_DEVICE std::size_t size() const noexcept { return access_.size(); }
+    ENCORE_HOST_DEVICE std::size_t byte_size() const noexcept { return size() * sizeof(T); }
+    ENCORE_HOST_DEVICE range<D> get_range() const noexcept { return access_; }
+    ENCORE_HOST_DEVICE id<D> get_offset() const noexcept {
         id<D> o;
         for (int d = 0; d < D; ++d) o[d] = offsets_[d];
         return o;
     }
+
+    ENCORE_HOST_DEVICE reference operator[](const id<D>& index) const {
+        std::size_t linear = 0;
+        for (int d = 0; d < D; ++d) linear = linear * extents_[d] + index[d] + offsets_[d];
+        return data_[linear];
+    }
+    // An item converts both to id and (1-D) to size_t: without this overload a[item] would be ambiguous.
+    template <bool WithOffset> ENCORE_HOST_DEVICE reference operator[](const item<D, WithOffset>& index) const {
+        return (*this)[index.get_id()];
+    }
+    ENCORE_HOST_DEVICE decltype(auto) operator[](std::size_t index) const
+        requires(D > 1)
+    {
+        return subscript<T, D>(data_, extents_.data(), offsets_.data())[index];
+    }
+    ENCORE_HOST_DEVICE reference operator[](std::size_t index) const
+        requires(D == 1)
+    {
+        return data_[index + offsets_[0]];
+    }
+    // The first element of the buffer (not of the access range).
+    ENCORE_HOST_DEVICE T* get_pointer() const noexcept { return data_; }
 
 private:
     T* data_ = nullptr;
@@ -124,7 +144,8 @@ private:
 template <typename DataT, int Dimensions = 1,
           access_mode AccessMode = (std::is_const_v<DataT> ? access_mode::read : access_mode::read_write),
           target AccessTarget = target::device, access::placeholder IsPlaceholder = access::placeholder::false_t>
-class accessor {
+class accessor
+    : public detail::region<std::conditional_t<AccessMode == access_mode::read, const DataT, DataT>, Dimensions> {
     static_assert(AccessTarget == target::device || AccessTarget == target::host_task ||
                       AccessTarget == target::constant_buffer,
                   "Encore's accessor supports the device, constant_buffer and host_task targets; use host_accessor "
@@ -177,35 +198,13 @@ public:
     template <typename A>
     accessor(buffer<DataT, Dimensions, A>& b, range<Dimensions> access_range, id<Dimensions> offset,
              const property_list& = {})
-        : state_(b.state().get()),
-          region_(b.storage(), b.get_range(), access_range, offset) {
+        : detail::region<value_type, Dimensions>(b.storage(), b.get_range(), access_range, offset),
+          state_(b.state().get()) {
         detail::check_region(b.get_range(), access_range, offset);
     }
 
     bool is_placeholder() const noexcept { return !bound_; }
     bool empty() const noexcept { return state_ == nullptr; }
-    ENCORE_HOST_DEVICE std::size_t size() const noexcept { return region_.access_range().size(); }
-    ENCORE_HOST_DEVICE std::size_t byte_size() const noexcept { return size() * sizeof(DataT); }
-    ENCORE_HOST_DEVICE range<Dimensions> get_range() const noexcept { return region_.access_range(); }
-    ENCORE_HOST_DEVICE id<Dimensions> get_offset() const noexcept { return region_.offset(); }
-
-    ENCORE_HOST_DEVICE reference operator[](const id<Dimensions>& index) const { return region_.at(index); }
-    // An item converts both to id and (1-D) to size_t: without this overload a[item] would be ambiguous.
-    template <bool WithOffset> ENCORE_HOST_DEVICE reference operator[](const item<Dimensions, WithOffset>& index) const {
-        return region_.at(index.get_id());
-    }
-    ENCORE_HOST_DEVICE decltype(auto) operator[](std::size_t index) const
-        requires(Dimensions > 1)
-    {
-        return region_.row(index);
-    }
-    ENCORE_HOST_DEVICE reference operator[](std::size_t index) const
-        requires(Dimensions == 1)
-    {
-        return region_.row(index);
-    }
-    // The first element of the buffer (not of the access range).
-    ENCORE_HOST_DEVICE value_type* get_pointer() const noexcept { return region_.data(); }
 
     // Encore: the buffer this accessor reaches (null for an empty one).
     detail::buffer_state* buffer_state() const noexcept { return state_; }
@@ -216,7 +215,6 @@ private:
         bound_ = true;
     }
     detail::buffer_state* state_ = nullptr;
-    detail::region<value_type, Dimensions> region_;
     bool bound_ = false;
 };
 
@@ -246,7 +244,8 @@ accessor(buffer<T, D, A>&, mode_tag_t<M>, const property_list& = {})
 // The host's view of a buffer.
 template <typename DataT, int Dimensions = 1,
           access_mode AccessMode = (std::is_const_v<DataT> ? access_mode::read : access_mode::read_write)>
-class host_accessor {
+class host_accessor
+    : public detail::region<std::conditional_t<AccessMode == access_mode::read, const DataT, DataT>, Dimensions> {
 public:
     using value_type = std::conditional_t<AccessMode == access_mode::read, const DataT, DataT>;
     using reference = value_type&;
@@ -272,35 +271,15 @@ public:
     template <typename A>
     host_accessor(buffer<DataT, Dimensions, A>& b, range<Dimensions> access_range, id<Dimensions> offset,
                   const property_list& = {})
-        : region_(b.storage(), b.get_range(), access_range, offset) {
+        : detail::region<value_type, Dimensions>(b.storage(), b.get_range(), access_range, offset) {
         detail::check_region(b.get_range(), access_range, offset);
         hold_ = detail::begin_host_access(b.state(), AccessMode);
     }
 
-    std::size_t size() const noexcept { return region_.access_range().size(); }
-    std::size_t byte_size() const noexcept { return size() * sizeof(DataT); }
-    range<Dimensions> get_range() const noexcept { return region_.access_range(); }
-    id<Dimensions> get_offset() const noexcept { return region_.offset(); }
-    reference operator[](const id<Dimensions>& index) const { return region_.at(index); }
-    template <bool WithOffset> reference operator[](const item<Dimensions, WithOffset>& index) const {
-        return region_.at(index.get_id());
-    }
-    decltype(auto) operator[](std::size_t index) const
-        requires(Dimensions > 1)
-    {
-        return region_.row(index);
-    }
-    reference operator[](std::size_t index) const
-        requires(Dimensions == 1)
-    {
-        return region_.row(index);
-    }
-    value_type* get_pointer() const noexcept { return region_.data(); }
-    value_type* begin() const noexcept requires(Dimensions == 1) { return &region_.row(0); }
-    value_type* end() const noexcept requires(Dimensions == 1) { return &region_.row(0) + size(); }
+    value_type* begin() const noexcept requires(Dimensions == 1) { return &(*this)[0]; }
+    value_type* end() const noexcept requires(Dimensions == 1) { return begin() + this->size(); }
 
 private:
-    detail::region<value_type, Dimensions> region_;
     std::shared_ptr<void> hold_; // while any copy lives, later commands on the buffer wait
 };
 
