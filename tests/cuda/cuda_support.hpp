@@ -8,6 +8,7 @@
 
 #include "backends/cuda/cuda_module.hpp"
 #include "backends/runtime.hpp"
+#include "support/usm_array.hpp"
 
 namespace encore::cuda_testing {
 
@@ -52,28 +53,11 @@ inline std::shared_ptr<const kernel> test_kernel(const char* name) {
     return cuda::get_kernel(test_module(), name);
 }
 
-// A USM array of the CUDA device, freed on destruction.
-template <typename T> class usm {
+// A USM array of the CUDA device, freed on destruction (its device memory is not host-writable: tests set it).
+template <typename T> class usm : public testing::usm_array<T> {
 public:
-    usm(std::size_t count, memory_kind kind = memory_kind::shared)
-        : device_(cuda_device()),
-          data_(static_cast<T*>(encore::malloc(count * sizeof(T), device_, kind, alignof(T)))), count_(count) {
-        if (kind != memory_kind::device) // the host can write these; device memory is set by the tests
-            for (std::size_t i = 0; i < count; ++i)
-                data_[i] = T{};
-    }
-    ~usm() { encore::free(data_, device_); }
-    usm(const usm&) = delete;
-    usm& operator=(const usm&) = delete;
-    T* data() const noexcept { return data_; }
-    T& operator[](std::size_t i) const noexcept { return data_[i]; }
-    std::size_t size() const noexcept { return count_; }
-    std::vector<T> values() const { return std::vector<T>(data_, data_ + count_); }
-
-private:
-    device device_;
-    T* data_;
-    std::size_t count_;
+    explicit usm(std::size_t count, memory_kind kind = memory_kind::shared)
+        : testing::usm_array<T>(count, cuda_device(), kind, /*host_writable=*/false) {}
 };
 
 } // namespace encore::cuda_testing

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "backends/runtime.hpp"
+#include "support/usm_array.hpp"
 
 namespace encore::testing {
 
@@ -24,30 +25,6 @@ inline std::vector<device> devices_under_test() {
 inline std::string name_of(const device& d) {
     return std::string(d.backend_name()) + ": " + d.properties().name;
 }
-
-// A shared USM array, freed on destruction.
-template <typename T> class usm_array {
-public:
-    usm_array(std::size_t count, const device& d, memory_kind kind = memory_kind::shared)
-        : device_(d), data_(static_cast<T*>(encore::malloc(count * sizeof(T), d, kind, alignof(T)))),
-          count_(count) {
-        for (std::size_t i = 0; i < count; ++i)
-            data_[i] = T{};
-    }
-    ~usm_array() { encore::free(data_, device_); }
-    usm_array(const usm_array&) = delete;
-    usm_array& operator=(const usm_array&) = delete;
-
-    T* data() const noexcept { return data_; }
-    T& operator[](std::size_t i) const noexcept { return data_[i]; }
-    std::size_t size() const noexcept { return count_; }
-    std::vector<T> values() const { return std::vector<T>(data_, data_ + count_); }
-
-private:
-    device device_;
-    T* data_;
-    std::size_t count_;
-};
 
 // Two parties that each wait for the other. Run serially, the first would wait forever; here it gives up
 // after `patience` and the rendezvous reports that it did not happen (a failed test, not a hung one).
