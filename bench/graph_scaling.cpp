@@ -4,6 +4,7 @@
 //   graph_scaling            a table
 //   graph_scaling --json     {"results": [{"shape": str, "nodes": int, "ns_per_node": float, ...}, ...]}
 //   graph_scaling --max N    stop at N nodes (default 1,000,000)
+//   graph_scaling --shape S  only the shape S (repeatable)
 //
 // Every size gets the same budget of about 3M nodes (at least 3 repetitions) and reports the median repetition.
 // glibc is told to keep freed memory (M_TRIM_THRESHOLD, M_MMAP_THRESHOLD) so that every size runs in the same
@@ -83,6 +84,7 @@ result measure(const shape& s, std::uint32_t nodes) {
 int main(int argc, char** argv) {
     bool json = false, cold = false;
     std::uint32_t max_nodes = 1'000'000;
+    std::vector<std::string> only;
     for (int i = 1; i < argc; ++i) {
         if (std::strcmp(argv[i], "--json") == 0) {
             json = true;
@@ -90,8 +92,10 @@ int main(int argc, char** argv) {
             cold = true;
         } else if (std::strcmp(argv[i], "--max") == 0 && i + 1 < argc) {
             max_nodes = static_cast<std::uint32_t>(std::stoul(argv[++i]));
+        } else if (std::strcmp(argv[i], "--shape") == 0 && i + 1 < argc) {
+            only.emplace_back(argv[++i]);
         } else {
-            std::fprintf(stderr, "usage: %s [--json] [--cold] [--max NODES]\n", argv[0]);
+            std::fprintf(stderr, "usage: %s [--json] [--cold] [--max NODES] [--shape NAME]...\n", argv[0]);
             return 2;
         }
     }
@@ -109,8 +113,16 @@ int main(int argc, char** argv) {
     };
 
     std::vector<result> results;
-    for (const auto& s : shapes)
+    for (const auto& name : only)
+        if (std::none_of(shapes.begin(), shapes.end(), [&](const shape& s) { return name == s.name; })) {
+            std::fprintf(stderr, "unknown shape '%s' (chain, fan_out_in, random_dag, host_task_every_100)\n",
+                         name.c_str());
+            return 2;
+        }
+    for (const auto& s : shapes) {
+        if (!only.empty() && std::find(only.begin(), only.end(), s.name) == only.end()) continue;
         for (std::uint32_t n = 1000; n <= max_nodes; n *= 10) results.push_back(measure(s, n));
+    }
 
     if (json) {
         nlohmann::json out = {{"results", nlohmann::json::array()}};

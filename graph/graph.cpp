@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <utility>
 
 #include <boost/container/small_vector.hpp>
 
@@ -46,33 +47,41 @@ std::vector<std::uint32_t> find_path(const graph::storage& g, std::uint32_t star
 }
 } // namespace
 
-graph::graph(graph_options options) : options_(options), id_(next_graph_id++) {}
+graph::graph(graph_options options)
+    : storage_(std::make_unique<storage>()), options_(options), id_(next_graph_id++) {}
 
-graph::graph(const graph& other) : storage_(other.storage_), options_(other.options_), id_(next_graph_id++) {}
+graph::graph(const graph& other)
+    : storage_(std::make_unique<storage>(other.boost_graph())), options_(other.options_), id_(next_graph_id++) {}
 
 graph& graph::operator=(const graph& other) {
     if (this != &other) {
-        storage_ = other.storage_;
+        storage_ = std::make_unique<storage>(other.boost_graph());
         options_ = other.options_;
         id_ = next_graph_id++;
     }
     return *this;
 }
 
-graph::graph(graph&& other) noexcept : options_(other.options_), id_(other.id_) {
-    storage_.swap(other.storage_);
-    other.id_ = next_graph_id++;
-}
+graph::graph(graph&& other) noexcept
+    : storage_(std::move(other.storage_)), options_(other.options_), id_(std::exchange(other.id_, next_graph_id++)) {}
 
 graph& graph::operator=(graph&& other) noexcept {
     if (this != &other) {
-        storage_.clear();
-        storage_.swap(other.storage_);
+        storage_ = std::move(other.storage_);
         options_ = other.options_;
-        id_ = other.id_;
-        other.id_ = next_graph_id++;
+        id_ = std::exchange(other.id_, next_graph_id++);
     }
     return *this;
+}
+
+const graph::storage& graph::empty_storage() noexcept {
+    static const storage empty;
+    return empty;
+}
+
+graph::storage& graph::writable() {
+    if (!storage_) storage_ = std::make_unique<storage>();
+    return *storage_;
 }
 
 std::uint32_t graph::checked_index(node n, const char* role) const {
@@ -98,15 +107,16 @@ node graph::add(command c, std::span<const node> dependencies) {
 
     // boost::add_vertex(property, g) copies the property; adding a default vertex and moving the command in
     // does not. A new node has no successors, so none of its edges can close a cycle.
-    auto v = static_cast<std::uint32_t>(boost::add_vertex(storage_));
-    storage_[v].command = std::move(c);
-    for (auto p : predecessors) boost::add_edge(p, v, storage_);
+    storage& s = writable();
+    auto v = static_cast<std::uint32_t>(boost::add_vertex(s));
+    s[v].command = std::move(c);
+    for (auto p : predecessors) boost::add_edge(p, v, s);
     return node{id_, v};
 }
 
 void graph::reserve(std::size_t nodes) {
     // Boost's adjacency_list has no reserve(); its vertex vector is a public member.
-    storage_.m_vertices.reserve(nodes);
+    writable().m_vertices.reserve(nodes);
 }
 
 void graph::make_edge(node from, node to) {
@@ -116,7 +126,7 @@ void graph::make_edge(node from, node to) {
     if (has_edge(from, to))
         throw error(errc::duplicate_edge, "edge from " + describe(a) + " to " + describe(b) + " already exists");
     if (options_.check_cycles) {
-        auto path = find_path(storage_, b, a);
+        auto path = find_path(boost_graph(), b, a);
         if (!path.empty()) {
             std::string cycle;
             for (auto v : path) cycle += describe(v) + " -> ";
@@ -124,16 +134,17 @@ void graph::make_edge(node from, node to) {
                                          " would close the cycle " + cycle + describe(b));
         }
     }
-    boost::add_edge(a, b, storage_);
+    boost::add_edge(a, b, writable());
 }
 
 bool graph::has_edge(node from, node to) const {
     auto a = checked_index(from, "source");
     auto b = checked_index(to, "destination");
     // Scan the shorter of the two adjacency lists.
-    if (boost::out_degree(a, storage_) <= boost::in_degree(b, storage_)) return boost::edge(a, b, storage_).second;
-    for (auto e : boost::make_iterator_range(boost::in_edges(b, storage_)))
-        if (boost::source(e, storage_) == a) return true;
+    const storage& s = boost_graph();
+    if (boost::out_degree(a, s) <= boost::in_degree(b, s)) return boost::edge(a, b, s).second;
+    for (auto e : boost::make_iterator_range(boost::in_edges(b, s)))
+        if (boost::source(e, s) == a) return true;
     return false;
 }
 
@@ -147,28 +158,30 @@ std::vector<node> graph::nodes() const {
 
 std::vector<node> graph::roots() const {
     std::vector<node> out;
-    for (auto v : boost::make_iterator_range(boost::vertices(storage_)))
-        if (boost::in_degree(v, storage_) == 0) out.push_back(node{id_, static_cast<std::uint32_t>(v)});
+    const storage& s = boost_graph();
+    for (auto v : boost::make_iterator_range(boost::vertices(s)))
+        if (boost::in_degree(v, s) == 0) out.push_back(node{id_, static_cast<std::uint32_t>(v)});
     return out;
 }
 
 std::vector<node> graph::leaves() const {
     std::vector<node> out;
-    for (auto v : boost::make_iterator_range(boost::vertices(storage_)))
-        if (boost::out_degree(v, storage_) == 0) out.push_back(node{id_, static_cast<std::uint32_t>(v)});
+    const storage& s = boost_graph();
+    for (auto v : boost::make_iterator_range(boost::vertices(s)))
+        if (boost::out_degree(v, s) == 0) out.push_back(node{id_, static_cast<std::uint32_t>(v)});
     return out;
 }
 
 std::vector<node> graph::successors(node n) const {
-    return handles(id_, boost::make_iterator_range(boost::adjacent_vertices(checked_index(n, "queried"), storage_)));
+    return handles(id_, boost::make_iterator_range(boost::adjacent_vertices(checked_index(n, "queried"), boost_graph())));
 }
 
 std::vector<node> graph::predecessors(node n) const {
     return handles(id_,
-                   boost::make_iterator_range(boost::inv_adjacent_vertices(checked_index(n, "queried"), storage_)));
+                   boost::make_iterator_range(boost::inv_adjacent_vertices(checked_index(n, "queried"), boost_graph())));
 }
 
-const command& graph::command_at(node n) const { return storage_[checked_index(n, "queried")].command; }
+const command& graph::command_at(node n) const { return boost_graph()[checked_index(n, "queried")].command; }
 
 void graph::replace_command(node n, command c) {
     auto v = checked_index(n, "updated");
@@ -176,7 +189,7 @@ void graph::replace_command(node n, command c) {
         throw error(errc::invalid_argument, "cannot replace the command of " + describe(v) + " by a " +
                                                 std::string(to_string(kind_of(c))) + " command");
     validate(c);
-    storage_[v].command = std::move(c);
+    (*storage_)[v].command = std::move(c); // checked_index found the node, so the storage exists
 }
 
 std::string graph::describe(node n) const { return describe(checked_index(n, "described")); }
@@ -184,7 +197,7 @@ std::string graph::describe(node n) const { return describe(checked_index(n, "de
 std::string graph::describe(std::uint32_t index) const {
     std::string text = "node " + std::to_string(index);
     if (index >= size()) return text;
-    const command& c = storage_[index].command;
+    const command& c = boost_graph()[index].command;
     text += " (" + std::string(to_string(kind_of(c)));
     if (auto* k = std::get_if<kernel_command>(&c)) text += " '" + k->kernel->name() + "'";
     return text + ")";

@@ -14,6 +14,7 @@
 #include <cstdint>
 #include <initializer_list>
 #include <limits>
+#include <memory>
 #include <span>
 #include <string>
 #include <vector>
@@ -51,8 +52,9 @@ public:
     // A copy is a new graph with the same nodes and edges; handles of the original do not name its nodes.
     graph(const graph& other);
     graph& operator=(const graph& other);
-    // Boost 1.74's adjacency_list has no move constructor (a defaulted one would copy every node); moving swaps
-    // the storage instead. The moved-from graph is empty and gets a new identity.
+    // Boost 1.74's adjacency_list can neither move nor swap without copying every node and edge (its swap makes
+    // three copies), so a graph owns its storage through a pointer and moving moves that pointer. The moved-from
+    // graph is empty and gets a new identity.
     graph(graph&& other) noexcept;
     graph& operator=(graph&& other) noexcept;
 
@@ -66,8 +68,8 @@ public:
     // Adds the edge from -> to. Throws unknown_node, foreign_node, self_edge, duplicate_edge or cycle.
     void make_edge(node from, node to);
 
-    std::size_t size() const noexcept { return boost::num_vertices(storage_); }
-    std::size_t edge_count() const noexcept { return boost::num_edges(storage_); }
+    std::size_t size() const noexcept { return storage_ ? boost::num_vertices(*storage_) : 0; }
+    std::size_t edge_count() const noexcept { return storage_ ? boost::num_edges(*storage_) : 0; }
     bool empty() const noexcept { return size() == 0; }
     std::uint64_t id() const noexcept { return id_; }
     const graph_options& options() const noexcept { return options_; }
@@ -90,12 +92,14 @@ public:
     std::string describe(std::uint32_t index) const;
 
     // Read-only access for the algorithms in graph/ and partitioner/.
-    const storage& boost_graph() const noexcept { return storage_; }
+    const storage& boost_graph() const noexcept { return storage_ ? *storage_ : empty_storage(); }
 
 private:
+    static const storage& empty_storage() noexcept;
     std::uint32_t checked_index(node n, const char* role) const;
+    storage& writable(); // creates the storage of a moved-from graph
 
-    storage storage_;
+    std::unique_ptr<storage> storage_; // null only in a moved-from graph
     graph_options options_;
     std::uint64_t id_;
 };

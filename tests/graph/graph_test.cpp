@@ -164,11 +164,15 @@ TEST_CASE("a moved graph keeps its nodes and identity; the moved-from graph is e
     auto a = g.add(empty_command{});
     g.add(empty_command{}, {a});
     const auto id = g.id();
+    const command* stored = &g.command_at(a);
     graph moved = std::move(g);
     CHECK(moved.size() == 2);
     CHECK(moved.id() == id);
     CHECK(moved.has_edge(a, moved.node_at(1)));
+    CHECK(&moved.command_at(a) == stored); // moved, not copied (Boost's own swap copies the graph three times)
     CHECK(g.size() == 0); // NOLINT(bugprone-use-after-move): the state after a move is specified here
+    CHECK(g.edge_count() == 0);
+    CHECK(g.roots().empty());
     CHECK(g.id() != id);
     CHECK(code_of([&] { g.add(empty_command{}, {a}); }) == errc::foreign_node);
     graph assigned;
@@ -176,4 +180,22 @@ TEST_CASE("a moved graph keeps its nodes and identity; the moved-from graph is e
     assigned = std::move(moved);
     CHECK(assigned.size() == 2);
     CHECK(assigned.id() == id);
+    CHECK(&assigned.command_at(a) == stored);
+}
+
+TEST_CASE("a moved-from graph can be copied and built again") {
+    graph g;
+    g.add(empty_command{});
+    graph moved = std::move(g);
+    graph copy = g; // NOLINT(bugprone-use-after-move)
+    CHECK(copy.size() == 0);
+    auto x = g.add(empty_command{});
+    auto y = g.add(empty_command{}, {x});
+    g.make_edge(g.add(empty_command{}), y);
+    CHECK(g.size() == 3);
+    CHECK(g.edge_count() == 2);
+    CHECK(g.predecessors(y).size() == 2);
+    graph other;
+    other = std::move(moved);
+    CHECK(other.size() == 1);
 }
