@@ -6,7 +6,8 @@
 //   graph_scaling --max N    stop at N nodes (default 1,000,000)
 //   graph_scaling --shape S  only the shape S (repeatable)
 //
-// Every size gets the same budget of about 3M nodes (at least 3 repetitions) and reports the median repetition.
+// Every size gets the same budget of about 3M nodes (at least 5 repetitions) and reports the median repetition;
+// the sizes of a shape are measured in turns (see measure).
 // glibc is told to keep freed memory (M_TRIM_THRESHOLD, M_MMAP_THRESHOLD) so that every size runs in the same
 // steady state: without it, small graphs reuse warm free lists while each 1M-node graph page-faults its memory
 // in afresh, which measures the kernel rather than Encore. `--cold` leaves glibc's defaults.
@@ -50,33 +51,46 @@ double median(std::vector<double> v) {
     return v[v.size() / 2];
 }
 
-result measure(const shape& s, std::uint32_t nodes) {
-    result r{s.name, nodes, 0, 0, 0, 0, 0, 0};
+struct samples {
     std::vector<double> build, compact, order, partition;
-    const std::uint32_t repetitions = std::max<std::uint32_t>(3, 3'000'000 / nodes);
-    for (std::uint32_t i = 0; i < repetitions; ++i) {
-        auto t0 = clock_type::now();
-        encore::graph g = s.build(nodes);
-        auto t1 = clock_type::now();
-        encore::compact_adjacency adjacency(g);
-        auto t2 = clock_type::now();
-        auto topological = encore::topological_order(g, adjacency);
-        auto t3 = clock_type::now();
-        auto parts = encore::partition_graph(adjacency, topological);
-        auto t4 = clock_type::now();
-        auto ns = [&](auto a, auto b) { return std::chrono::duration<double, std::nano>(b - a).count() / nodes; };
-        build.push_back(ns(t0, t1));
-        compact.push_back(ns(t1, t2));
-        order.push_back(ns(t2, t3));
-        partition.push_back(ns(t3, t4));
-        r.edges = g.edge_count();
-        r.partitions = parts.partitions.size();
+    std::size_t edges = 0, partitions = 0;
+};
+
+void run_once(const shape& s, std::uint32_t nodes, samples& out) {
+    auto t0 = clock_type::now();
+    encore::graph g = s.build(nodes);
+    auto t1 = clock_type::now();
+    encore::compact_adjacency adjacency(g);
+    auto t2 = clock_type::now();
+    auto topological = encore::topological_order(g, adjacency);
+    auto t3 = clock_type::now();
+    auto parts = encore::partition_graph(adjacency, topological);
+    auto t4 = clock_type::now();
+    auto ns = [&](auto a, auto b) { return std::chrono::duration<double, std::nano>(b - a).count() / nodes; };
+    out.build.push_back(ns(t0, t1));
+    out.compact.push_back(ns(t1, t2));
+    out.order.push_back(ns(t2, t3));
+    out.partition.push_back(ns(t3, t4));
+    out.edges = g.edge_count();
+    out.partitions = parts.partitions.size();
+}
+
+// The sizes take turns, round after round, so that a machine that speeds up or slows down during the run
+// (clock frequency, neighbours on a shared host) moves every size alike instead of skewing the ratio to 1k.
+std::vector<result> measure(const shape& s, const std::vector<std::uint32_t>& sizes) {
+    constexpr int rounds = 5;
+    std::vector<samples> per_size(sizes.size());
+    for (int round = 0; round < rounds; ++round)
+        for (std::size_t i = 0; i < sizes.size(); ++i)
+            for (std::uint32_t k = 0; k < std::max<std::uint32_t>(1, 600'000 / sizes[i]); ++k)
+                run_once(s, sizes[i], per_size[i]);
+    std::vector<result> out;
+    for (std::size_t i = 0; i < sizes.size(); ++i) {
+        const samples& m = per_size[i];
+        out.push_back({s.name, sizes[i], median(m.build), median(m.compact), median(m.order), median(m.partition),
+                       m.edges, m.partitions});
     }
-    r.build_ns = median(build);
-    r.compact_ns = median(compact);
-    r.order_ns = median(order);
-    r.partition_ns = median(partition);
-    return r;
+    return out;
 }
 
 } // namespace
@@ -121,7 +135,9 @@ int main(int argc, char** argv) {
         }
     for (const auto& s : shapes) {
         if (!only.empty() && std::find(only.begin(), only.end(), s.name) == only.end()) continue;
-        for (std::uint32_t n = 1000; n <= max_nodes; n *= 10) results.push_back(measure(s, n));
+        std::vector<std::uint32_t> sizes;
+        for (std::uint32_t n = 1000; n <= max_nodes; n *= 10) sizes.push_back(n);
+        for (auto& r : measure(s, sizes)) results.push_back(std::move(r));
     }
 
     if (json) {

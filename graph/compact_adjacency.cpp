@@ -19,8 +19,10 @@ compact_adjacency::compact_adjacency(const graph& g) {
     successor_offsets_.push_back(0);
     predecessor_offsets_.push_back(0);
     for (std::uint32_t v = 0; v < n; ++v) {
-        for (auto w : boost::make_iterator_range(boost::adjacent_vertices(v, s)))
+        for (auto w : boost::make_iterator_range(boost::adjacent_vertices(v, s))) {
             successors_.push_back(static_cast<std::uint32_t>(w));
+            index_order_is_topological_ = index_order_is_topological_ && w > v;
+        }
         for (auto u : boost::make_iterator_range(boost::inv_adjacent_vertices(v, s)))
             predecessors_.push_back(static_cast<std::uint32_t>(u));
         successor_offsets_.push_back(static_cast<std::uint32_t>(successors_.size()));

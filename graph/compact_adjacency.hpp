@@ -29,10 +29,14 @@ public:
         return {predecessors_.data() + predecessor_offsets_[v], predecessors_.data() + predecessor_offsets_[v + 1]};
     }
     bool is_host_task(std::uint32_t v) const noexcept { return host_task_[v]; }
+    // Every edge goes from a lower to a higher index, as in any graph built by add() alone: index order is then a
+    // topological order, and the cheapest one to walk (memory order).
+    bool index_order_is_topological() const noexcept { return index_order_is_topological_; }
 
 private:
     std::vector<std::uint32_t> successor_offsets_, successors_, predecessor_offsets_, predecessors_;
     std::vector<bool> host_task_;
+    bool index_order_is_topological_ = true;
 };
 
 } // namespace encore

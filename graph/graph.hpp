@@ -22,6 +22,7 @@
 #include <boost/graph/adjacency_list.hpp>
 
 #include "command.hpp"
+#include "detail/small_edge_list.hpp"
 
 namespace encore {
 
@@ -44,9 +45,14 @@ public:
     struct node_record {
         encore::command command;
     };
-    // Vertex descriptors are node indices (vecS); in- and out-edges are both kept (bidirectionalS). The global
-    // edge list stays Boost's default std::list: a vecS edge list measured 6x slower to build (bench/graph_scaling).
-    using storage = boost::adjacency_list<boost::vecS, boost::vecS, boost::bidirectionalS, node_record>;
+    // Vertex descriptors are node indices (vecS); in- and out-edges are both kept (bidirectionalS), each node's
+    // first few inline (detail/small_edge_list.hpp), and the global edge list is one vector (vecS) rather than a
+    // std::list node per edge: adding a node with four dependencies allocates nothing for them. With the storage
+    // owned through a pointer (below), building a 1M-node random DAG went from 2060 to 180 ns per node
+    // (bench/graph_scaling). A vecS edge list holds pointers to the storage object itself, one more reason the
+    // storage never moves.
+    using storage = boost::adjacency_list<detail::small_edge_listS, boost::vecS, boost::bidirectionalS, node_record,
+                                          boost::no_property, boost::no_property, boost::vecS>;
 
     explicit graph(graph_options options = {});
     // A copy is a new graph with the same nodes and edges; handles of the original do not name its nodes.

@@ -44,7 +44,7 @@ void check_partition_rules(const graph& g, const partitioning& parts) {
                        ", which is not an earlier partition listing it as successor");
         bool chain = true;
         for (std::size_t i = 0; i + 1 < part.nodes.size(); ++i)
-            chain = chain && boost::edge(part.nodes[i], part.nodes[i + 1], s).second;
+            chain = chain && g.has_edge(g.node_at(part.nodes[i]), g.node_at(part.nodes[i + 1]));
         if (chain != part.in_order) broken("in_order flag of partition " + std::to_string(p));
     }
     for (std::uint32_t v = 0; v < g.size(); ++v)

@@ -39,3 +39,17 @@ TEST_CASE("reserve does not change the graph") {
     CHECK(g.size() == 2);
     CHECK(g.has_edge(a, b));
 }
+
+TEST_CASE("index order is topological until an edge goes back to an earlier node") {
+    CHECK(compact_adjacency{graph{}}.index_order_is_topological());
+    graph g;
+    auto a = g.add(empty_command{});
+    auto b = g.add(empty_command{}, {a});
+    auto c = g.add(empty_command{});
+    CHECK(compact_adjacency(g).index_order_is_topological());
+    g.make_edge(b, c); // forward: still index-ordered
+    CHECK(compact_adjacency(g).index_order_is_topological());
+    auto d = g.add(empty_command{});
+    g.make_edge(d, a); // 3 -> 0
+    CHECK_FALSE(compact_adjacency(g).index_order_is_topological());
+}

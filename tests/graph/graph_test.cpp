@@ -199,3 +199,28 @@ TEST_CASE("a moved-from graph can be copied and built again") {
     other = std::move(moved);
     CHECK(other.size() == 1);
 }
+
+TEST_CASE("nodes with more edges than are kept inline: queries, has_edge both ways, copies") {
+    // A node keeps its first few edges inside itself (graph/detail/small_edge_list.hpp); more go to the heap.
+    graph g;
+    std::vector<node> before, after;
+    for (int i = 0; i < 10; ++i) before.push_back(g.add(empty_command{}));
+    auto hub = g.add(empty_command{}, before);
+    for (int i = 0; i < 10; ++i) after.push_back(g.add(empty_command{}, {hub}));
+    auto extra = g.add(empty_command{});
+    g.make_edge(hub, extra);
+    CHECK(g.predecessors(hub) == before);
+    CHECK(g.successors(hub).size() == 11);
+    CHECK(g.successors(hub).back() == extra);
+    for (auto b : before) {
+        CHECK(g.has_edge(b, hub));  // source has fewer out-edges than hub has in-edges
+        CHECK_FALSE(g.has_edge(hub, b));
+    }
+    for (auto a : after) CHECK(g.has_edge(hub, a)); // hub has more out-edges than a has in-edges
+    CHECK_FALSE(g.has_edge(before[0], after[0]));
+    CHECK(code_of([&] { g.make_edge(before[3], hub); }) == errc::duplicate_edge);
+    graph copy = g;
+    CHECK(copy.edge_count() == g.edge_count());
+    for (auto a : after) CHECK(copy.has_edge(copy.node_at(hub.index), copy.node_at(a.index)));
+    CHECK(copy.predecessors(copy.node_at(hub.index)).size() == 10);
+}
