@@ -11,8 +11,10 @@ namespace encore {
 namespace {
 std::atomic<std::uint64_t> next_memory_object_id{1};
 
-void require(bool condition, std::string_view command, const std::string& rule) {
-    if (!condition) throw error(errc::invalid_argument, std::string(command) + " command: " + rule);
+// `rule` is a literal (or built only once the check has failed): validating a command on the eager path
+// allocates nothing.
+void require(bool condition, std::string_view command, std::string_view rule) {
+    if (!condition) throw error(errc::invalid_argument, std::string(command) + " command: " + std::string(rule));
 }
 } // namespace
 
@@ -46,14 +48,15 @@ void validate(const command& c) {
         }
         void operator()(const copy_command& m) const {
             require(m.source && m.destination, "copy", "null memory object");
-            require(m.source_offset <= m.source->size() && m.bytes <= m.source->size() - m.source_offset, "copy",
-                    "source range [" + std::to_string(m.source_offset) + ", +" + std::to_string(m.bytes) +
-                        ") is past the end of a " + std::to_string(m.source->size()) + "-byte memory object");
-            require(m.destination_offset <= m.destination->size() &&
-                        m.bytes <= m.destination->size() - m.destination_offset,
-                    "copy",
-                    "destination range [" + std::to_string(m.destination_offset) + ", +" + std::to_string(m.bytes) +
-                        ") is past the end of a " + std::to_string(m.destination->size()) + "-byte memory object");
+            auto past_end = [&](const char* which, std::size_t offset, std::size_t size) {
+                return std::string(which) + " range [" + std::to_string(offset) + ", +" + std::to_string(m.bytes) +
+                       ") is past the end of a " + std::to_string(size) + "-byte memory object";
+            };
+            if (m.source_offset > m.source->size() || m.bytes > m.source->size() - m.source_offset)
+                require(false, "copy", past_end("source", m.source_offset, m.source->size()));
+            if (m.destination_offset > m.destination->size() ||
+                m.bytes > m.destination->size() - m.destination_offset)
+                require(false, "copy", past_end("destination", m.destination_offset, m.destination->size()));
         }
         void operator()(const fill_command& f) const {
             require(!f.pattern.empty(), "fill", "empty pattern");

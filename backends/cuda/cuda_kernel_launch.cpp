@@ -22,9 +22,34 @@ void kernel_launch::add_parameter(std::span<const std::byte> bytes, std::size_t 
 }
 
 void kernel_launch::finish_parameters() {
-    pointers_.clear();
-    for (auto offset : offsets_)
-        pointers_.push_back(storage_.data() + offset);
+    pointers_.resize(offsets_.size());
+    aim_pointers();
+}
+
+void kernel_launch::aim_pointers() noexcept {
+    for (std::size_t i = 0; i < pointers_.size(); ++i)
+        pointers_[i] = storage_.data() + offsets_[i];
+}
+
+kernel_launch::kernel_launch(kernel_launch&& other) noexcept
+    : function(other.function), storage_(std::move(other.storage_)), offsets_(std::move(other.offsets_)),
+      pointers_(std::move(other.pointers_)) {
+    std::copy(std::begin(other.grid), std::end(other.grid), grid);
+    std::copy(std::begin(other.block), std::end(other.block), block);
+    aim_pointers();
+}
+
+kernel_launch& kernel_launch::operator=(kernel_launch&& other) noexcept {
+    if (this != &other) {
+        function = other.function;
+        std::copy(std::begin(other.grid), std::end(other.grid), grid);
+        std::copy(std::begin(other.block), std::end(other.block), block);
+        storage_ = std::move(other.storage_);
+        offsets_ = std::move(other.offsets_);
+        pointers_ = std::move(other.pointers_);
+        aim_pointers();
+    }
+    return *this;
 }
 
 void kernel_launch::enqueue(CUstream stream) const {

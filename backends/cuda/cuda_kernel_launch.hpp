@@ -17,7 +17,8 @@
 #include <cstddef>
 #include <cstdint>
 #include <span>
-#include <vector>
+
+#include <boost/container/small_vector.hpp>
 
 #include "graph/command.hpp"
 
@@ -28,8 +29,9 @@ class cuda_backend;
 class kernel_launch {
 public:
     kernel_launch() = default;
-    kernel_launch(kernel_launch&&) noexcept = default; // the parameter pointers point into the heap buffer
-    kernel_launch& operator=(kernel_launch&&) noexcept = default;
+    // The parameter pointers point into the parameter bytes, which may live inside the object: a move re-aims them.
+    kernel_launch(kernel_launch&& other) noexcept;
+    kernel_launch& operator=(kernel_launch&& other) noexcept;
     kernel_launch(const kernel_launch&) = delete;
     kernel_launch& operator=(const kernel_launch&) = delete;
 
@@ -45,9 +47,13 @@ public:
     void finish_parameters();
 
 private:
-    std::vector<std::byte> storage_;
-    std::vector<std::size_t> offsets_;
-    std::vector<void*> pointers_;
+    void aim_pointers() noexcept;
+
+    // The parameters of most kernels (a functor and its launch geometry, or a fill's pattern) fit inside the
+    // object, so an eager launch allocates nothing for them.
+    boost::container::small_vector<std::byte, 320> storage_;
+    boost::container::small_vector<std::size_t, 8> offsets_;
+    boost::container::small_vector<void*, 8> pointers_;
 };
 
 kernel_launch prepare_kernel_launch(cuda_backend& backend, std::uint32_t device, const kernel_command& k);

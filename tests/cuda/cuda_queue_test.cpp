@@ -110,6 +110,45 @@ TEST_CASE("NVRTC kernels: arguments, 1-D ranges, 2-D nd_ranges, chains on one qu
     CHECK(std::accumulate(values.begin(), values.end(), 0) == 1000);
 }
 
+TEST_CASE("a kernel with more parameters than a launch keeps inline: eager, deferred behind a host task, in a graph") {
+    struct table {
+        int v[100];
+    } t{};
+    for (int k = 0; k < 100; ++k) t.v[k] = 1000 * k;
+    auto arguments = [&](int* out) {
+        std::vector<kernel_argument> a{kernel_argument::from_pointer(out)};
+        for (int i = 1; i <= 9; ++i) a.push_back(kernel_argument::from_scalar(i));
+        a.push_back(kernel_argument::from_scalar(t));
+        return a;
+    };
+    const int weighted = 1 * 1 + 2 * 2 + 3 * 3 + 4 * 4 + 5 * 5 + 6 * 6 + 7 * 7 + 8 * 8 + 9 * 9; // 285
+    auto check_out = [&](const usm<int>& out) {
+        for (int k = 0; k < 100; ++k) REQUIRE(out[static_cast<std::size_t>(k)] == weighted + 1000 * k);
+    };
+    auto kernel = test_kernel("many_parameters");
+    queue gpu(cuda_device(), {.in_order = true});
+    usm<int> eager(100), deferred(100), replayed(100);
+    gpu.parallel_for(make_nd_range(1, {100, 1, 1}, {100, 1, 1}), kernel, arguments(eager.data())).wait();
+    check_out(eager);
+
+    // Behind a host task of another backend the prepared launch moves to the heap and runs later.
+    queue cpu(native_device());
+    std::atomic<bool> release{false};
+    auto gate = cpu.host_task([&] {
+        while (!release.load()) std::this_thread::yield();
+    });
+    auto late = gpu.parallel_for(make_nd_range(1, {100, 1, 1}, {100, 1, 1}), kernel, arguments(deferred.data()), {gate});
+    release = true;
+    late.wait();
+    check_out(deferred);
+
+    graph g;
+    g.add(kernel_command{kernel, arguments(replayed.data()), make_nd_range(1, {100, 1, 1}, {100, 1, 1})});
+    executable_graph exec(g, cuda_device());
+    gpu.launch(exec).wait();
+    check_out(replayed);
+}
+
 TEST_CASE("out-of-order queue: dependencies become stream waits, independent work may overlap") {
     queue q(cuda_device(), {.in_order = false});
     const std::size_t n = 4096;

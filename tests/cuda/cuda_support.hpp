@@ -44,6 +44,13 @@ extern "C" __global__ void set_value(int* data, int value) {
     data[blockIdx.x * blockDim.x + threadIdx.x] = value;
 }
 extern "C" __global__ void empty() {}
+// More parameters (11) and bytes (over 400) than a launch keeps inline.
+struct table { int v[100]; };
+extern "C" __global__ void many_parameters(int* out, int a, int b, int c, int d, int e, int f, int g, int h, int i,
+                                           table t) {
+    unsigned k = threadIdx.x;
+    out[k] = a + 2 * b + 3 * c + 4 * d + 5 * e + 6 * f + 7 * g + 8 * h + 9 * i + t.v[k];
+}
 )",
         {}, "encore_cuda_tests.cu"));
     return m;
