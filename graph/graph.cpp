@@ -182,12 +182,13 @@ std::vector<node> graph::leaves() const {
 }
 
 std::vector<node> graph::successors(node n) const {
-    return handles(id_, boost::make_iterator_range(boost::adjacent_vertices(checked_index(n, "queried"), boost_graph())));
+    auto v = checked_index(n, "queried");
+    return handles(id_, boost::make_iterator_range(boost::adjacent_vertices(v, boost_graph())));
 }
 
 std::vector<node> graph::predecessors(node n) const {
-    return handles(id_,
-                   boost::make_iterator_range(boost::inv_adjacent_vertices(checked_index(n, "queried"), boost_graph())));
+    auto v = checked_index(n, "queried");
+    return handles(id_, boost::make_iterator_range(boost::inv_adjacent_vertices(v, boost_graph())));
 }
 
 const command& graph::command_at(node n) const { return boost_graph()[checked_index(n, "queried")].command; }

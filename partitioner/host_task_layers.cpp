@@ -19,7 +19,6 @@
 //
 // One pass in topological order: O(V+E), plus a hash lookup per device node.
 #include <algorithm>
-#include <limits>
 #include <unordered_map>
 
 #include "partition.hpp"

@@ -137,7 +137,8 @@ TEST_CASE("a kernel with more parameters than a launch keeps inline: eager, defe
     auto gate = cpu.host_task([&] {
         while (!release.load()) std::this_thread::yield();
     });
-    auto late = gpu.parallel_for(make_nd_range(1, {100, 1, 1}, {100, 1, 1}), kernel, arguments(deferred.data()), {gate});
+    auto late =
+        gpu.parallel_for(make_nd_range(1, {100, 1, 1}, {100, 1, 1}), kernel, arguments(deferred.data()), {gate});
     release = true;
     late.wait();
     check_out(deferred);
