@@ -2,10 +2,12 @@
 
 #include <unistd.h>
 
+#include <chrono>
 #include <cstdint>
 #include <cstdlib>
 #include <fstream>
 #include <string>
+#include <thread>
 
 #include <oneapi/tbb/info.h>
 #include <oneapi/tbb/version.h>
@@ -56,6 +58,11 @@ native_backend::native_backend()
       arena_(tbb::info::default_concurrency() + 1, 1) {}
 
 native_backend::~native_backend() {
+    // A launch whose waiter drove it still has its task queued in the arena; that task only releases the launch's
+    // claim and event. Give the workers a moment to run what is queued (bounded: at exit, never hang on it).
+    const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(2);
+    while (enqueued_launches_.load(std::memory_order_acquire) != 0 && std::chrono::steady_clock::now() < deadline)
+        std::this_thread::yield();
     std::lock_guard lock(allocations_mutex_);
     for (auto& [pointer, bytes] : allocations_)
         std::free(pointer); // what the program forgot to free

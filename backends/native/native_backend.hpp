@@ -17,6 +17,8 @@
 #include <unordered_map>
 
 #include <oneapi/tbb/global_control.h>
+#include <atomic>
+
 #include <oneapi/tbb/task_arena.h>
 
 #include "backends/backend.hpp"
@@ -41,6 +43,9 @@ public:
                                               const partition& p) override;
 
     tbb::task_arena& arena() noexcept { return arena_; }
+    // Launch tasks enqueued to the arena and not yet run. Each one holds what keeps its launch's claim and event
+    // alive; the destructor lets them finish instead of dropping them with the arena.
+    std::atomic<std::size_t>& enqueued_launches() noexcept { return enqueued_launches_; }
 
 private:
     void check_device(std::uint32_t device) const;
@@ -48,6 +53,7 @@ private:
     device_properties properties_;
     tbb::global_control parallelism_;
     tbb::task_arena arena_;
+    std::atomic<std::size_t> enqueued_launches_{0};
     std::mutex allocations_mutex_;
     std::unordered_map<void*, std::size_t> allocations_; // pointer -> bytes
 };

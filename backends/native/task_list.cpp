@@ -19,14 +19,16 @@ struct detail::launch_claim final : encore::detail::wait_helper {
     task_list* list;
     encore::detail::completion_event* done; // owns this claim (as its wait_helper)
     std::shared_ptr<error_sink> errors;
+    std::atomic<std::size_t>* enqueued; // the backend's count of launch tasks not yet run
     std::atomic<bool> ready{false}, claimed{false};
     struct {
         std::shared_ptr<launch_claim> claim;
         std::shared_ptr<encore::detail::completion_event> done;
     } pending;
 
-    launch_claim(task_list* l, encore::detail::completion_event* d, std::shared_ptr<error_sink> e)
-        : list(l), done(d), errors(std::move(e)) {}
+    launch_claim(task_list* l, encore::detail::completion_event* d, std::shared_ptr<error_sink> e,
+                 std::atomic<std::size_t>* count)
+        : list(l), done(d), errors(std::move(e)), enqueued(count) {}
 
     bool claim() noexcept { return !claimed.exchange(true, std::memory_order_acq_rel); }
     void help() noexcept override {
@@ -36,8 +38,12 @@ struct detail::launch_claim final : encore::detail::wait_helper {
 };
 
 void detail::run_launch(launch_claim& claim) noexcept {
-    const auto keep = std::move(claim.pending); // released when the task is done, whoever drove the launch
-    if (claim.claim()) claim.list->run(*claim.done, *claim.errors);
+    auto* enqueued = claim.enqueued;
+    {
+        const auto keep = std::move(claim.pending); // released when the task is done, whoever drove the launch
+        if (claim.claim()) claim.list->run(*claim.done, *claim.errors);
+    } // the claim may be gone from here on
+    enqueued->fetch_sub(1, std::memory_order_release);
 }
 
 void detail::run_ready(task_list& list, const std::uint32_t* first, std::uint32_t count,
@@ -111,12 +117,13 @@ task_list::~task_list() = default;
 event_ptr task_list::launch(backend_queue& queue, std::span<const event_ptr> wait_list) {
     native_queue& q = as_native_queue(queue, "a native executable graph");
     auto done = std::make_shared<encore::detail::completion_event>(q.properties().enable_profiling);
-    auto claim = std::make_shared<detail::launch_claim>(this, done.get(), q.errors());
+    auto claim = std::make_shared<detail::launch_claim>(this, done.get(), q.errors(), &backend_.enqueued_launches());
     done->set_helper(claim);
     encore::detail::when_all(wait_list, [this, claim, done] {
         claim->pending = {claim, done};
         ENCORE_TSAN_RELEASE(claim.get());
         claim->ready.store(true, std::memory_order_release);
+        claim->enqueued->fetch_add(1, std::memory_order_relaxed);
         backend_.arena().enqueue(detail::launch_task{claim.get()});
     });
     return done;
