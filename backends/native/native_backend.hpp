@@ -44,8 +44,9 @@ public:
 
     tbb::task_arena& arena() noexcept { return arena_; }
     // Launch tasks enqueued to the arena and not yet run. Each one holds what keeps its launch's claim and event
-    // alive; the destructor lets them finish instead of dropping them with the arena.
-    std::atomic<std::size_t>& enqueued_launches() noexcept { return enqueued_launches_; }
+    // alive; the destructor lets them finish instead of dropping them with the arena. Shared, so that a task
+    // still running after a destructor that gave up waiting counts down memory that is still there.
+    const std::shared_ptr<std::atomic<std::size_t>>& enqueued_launches() const noexcept { return enqueued_launches_; }
 
 private:
     void check_device(std::uint32_t device) const;
@@ -53,7 +54,7 @@ private:
     device_properties properties_;
     tbb::global_control parallelism_;
     tbb::task_arena arena_;
-    std::atomic<std::size_t> enqueued_launches_{0};
+    std::shared_ptr<std::atomic<std::size_t>> enqueued_launches_ = std::make_shared<std::atomic<std::size_t>>(0);
     std::mutex allocations_mutex_;
     std::unordered_map<void*, std::size_t> allocations_; // pointer -> bytes
 };

@@ -19,7 +19,7 @@ struct detail::launch_claim final : encore::detail::wait_helper {
     task_list* list;
     encore::detail::completion_event* done; // owns this claim (as its wait_helper)
     std::shared_ptr<error_sink> errors;
-    std::atomic<std::size_t>* enqueued; // the backend's count of launch tasks not yet run
+    std::shared_ptr<std::atomic<std::size_t>> enqueued; // the backend's count of launch tasks not yet run
     std::atomic<bool> ready{false}, claimed{false};
     struct {
         std::shared_ptr<launch_claim> claim;
@@ -27,8 +27,8 @@ struct detail::launch_claim final : encore::detail::wait_helper {
     } pending;
 
     launch_claim(task_list* l, encore::detail::completion_event* d, std::shared_ptr<error_sink> e,
-                 std::atomic<std::size_t>* count)
-        : list(l), done(d), errors(std::move(e)), enqueued(count) {}
+                 std::shared_ptr<std::atomic<std::size_t>> count)
+        : list(l), done(d), errors(std::move(e)), enqueued(std::move(count)) {}
 
     bool claim() noexcept { return !claimed.exchange(true, std::memory_order_acq_rel); }
     void help() noexcept override {
@@ -38,7 +38,7 @@ struct detail::launch_claim final : encore::detail::wait_helper {
 };
 
 void detail::run_launch(launch_claim& claim) noexcept {
-    auto* enqueued = claim.enqueued;
+    const auto enqueued = claim.enqueued;
     {
         const auto keep = std::move(claim.pending); // released when the task is done, whoever drove the launch
         if (claim.claim()) claim.list->run(*claim.done, *claim.errors);
@@ -117,7 +117,7 @@ task_list::~task_list() = default;
 event_ptr task_list::launch(backend_queue& queue, std::span<const event_ptr> wait_list) {
     native_queue& q = as_native_queue(queue, "a native executable graph");
     auto done = std::make_shared<encore::detail::completion_event>(q.properties().enable_profiling);
-    auto claim = std::make_shared<detail::launch_claim>(this, done.get(), q.errors(), &backend_.enqueued_launches());
+    auto claim = std::make_shared<detail::launch_claim>(this, done.get(), q.errors(), backend_.enqueued_launches());
     done->set_helper(claim);
     encore::detail::when_all(wait_list, [this, claim, done] {
         claim->pending = {claim, done};
