@@ -11,14 +11,13 @@
 //     void* p = backend->allocate(0, encore::memory_kind::shared, 4096, 64);
 #pragma once
 
+#include <atomic>
 #include <cstddef>
 #include <memory>
 #include <mutex>
 #include <unordered_map>
 
 #include <oneapi/tbb/global_control.h>
-#include <atomic>
-
 #include <oneapi/tbb/task_arena.h>
 
 #include "backends/backend.hpp"
