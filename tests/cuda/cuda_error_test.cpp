@@ -2,20 +2,13 @@
 #include <doctest/doctest.h>
 
 #include "cuda_support.hpp"
+#include "support/error_code.hpp"
 
 using namespace encore;
+using encore::testing::code_of;
 using namespace encore::cuda_testing;
 
 namespace {
-template <typename F> errc code_of(F&& f) {
-    try {
-        f();
-    } catch (const error& e) {
-        return e.code();
-    }
-    FAIL("no encore::error was thrown");
-    return errc::invalid_argument;
-}
 template <typename F> std::string message_of(F&& f) {
     try {
         f();

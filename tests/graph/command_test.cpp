@@ -75,6 +75,7 @@ TEST_CASE("validate rejects malformed commands with a message naming the rule") 
     CHECK(rejected(subgraph_command{}));
     try {
         validate(copy_command{object, 40, object, 0, 32});
+        FAIL("a copy past the end was accepted");
     } catch (const error& e) {
         CHECK(std::string(e.what()).find("past the end of a 64-byte memory object") != std::string::npos);
     }

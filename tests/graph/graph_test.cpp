@@ -3,23 +3,15 @@
 
 #include "graph/error.hpp"
 #include "graph/graph.hpp"
+#include "support/error_code.hpp"
 #include "support/test_graphs.hpp"
 
 using namespace encore;
+using encore::testing::code_of;
 using encore::testing::make_host_task;
 using encore::testing::make_kernel;
 
 namespace {
-errc code_of(auto&& call) {
-    try {
-        call();
-    } catch (const error& e) {
-        return e.code();
-    }
-    FAIL("no encore::error was thrown");
-    return errc::invalid_argument;
-}
-
 std::vector<std::uint32_t> indices(const std::vector<node>& nodes) {
     std::vector<std::uint32_t> out;
     for (auto n : nodes) out.push_back(n.index);

@@ -6,6 +6,7 @@
 #include <thread>
 
 #include "runtime_support.hpp"
+#include "support/error_code.hpp"
 
 using namespace encore;
 using namespace encore::testing;
@@ -101,15 +102,6 @@ TEST_CASE("updates that would change the graph's shape or a kernel's identity ar
         auto k = g.add(add_command(x.data(), 1, 16));
         auto m = g.add(memset_command{x.data(), 0, 4}, {k});
         executable_graph exec(g, d);
-        auto code_of = [](auto&& call) {
-            try {
-                call();
-            } catch (const encore::error& e) {
-                return e.code();
-            }
-            FAIL("no error");
-            return errc::invalid_argument;
-        };
         CHECK(code_of([&] { exec.update(k, memset_command{x.data(), 0, 4}); }) == errc::invalid_argument);
         CHECK(code_of([&] {
                   exec.update(k, kernel_command{make_kernel("other", [](const work_item&) {}),
