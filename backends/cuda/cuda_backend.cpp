@@ -82,13 +82,18 @@ std::unique_ptr<cuda_backend> cuda_backend::create(std::string& why_not) {
     b->fill_functions_.assign(b->devices_.size(), nullptr);
     b->fill_modules_.resize(b->devices_.size());
     b->watcher_ = std::make_unique<completion_watcher>();
+    for (std::size_t i = 0; i < b->devices_.size(); ++i)
+        b->launchers_.push_back(std::make_unique<launcher>(launcher_options()));
     const char* trace = std::getenv("ENCORE_TRACE");
     b->trace_ = trace && *trace && std::strcmp(trace, "0") != 0;
     return b;
 }
 
 cuda_backend::~cuda_backend() {
-    watcher_.reset(); // stops its thread first: it queries events of these contexts
+    // The launchers run what was submitted (their tasks may hand callbacks to the watcher), then the watcher
+    // stops: it queries events of these contexts.
+    launchers_.clear();
+    watcher_.reset();
     for (auto& [pointer, a] : allocations_.take_all()) {
         if (a.kind == memory_kind::host)
             static_cast<void>(cuMemFreeHost(a.base));
@@ -162,6 +167,9 @@ void cuda_backend::deallocate(std::uint32_t device, void* pointer) {
     if (!a)
         throw error(errc::invalid_argument,
                     "free: the pointer was not allocated by the cuda backend (or was freed already)");
+    // Work submitted before the free may still be waiting in the launcher: it reaches the driver before the
+    // memory is freed, as when submitters made their driver calls themselves.
+    if (launcher& l = launcher_of(a->device); !l.running_here()) l.drain();
     detail::context_scope scope(devices_[a->device].context);
     if (a->kind == memory_kind::host)
         check(cuMemFreeHost(a->base), "cuMemFreeHost");

@@ -3,7 +3,7 @@
 // Devices are CUDA devices, each used through its primary context (the one the CUDA runtime uses too, so
 // kernels compiled by nvcc and registered by the runtime launch here). Memory: device memory from
 // cuMemAlloc, host memory pinned by cuMemAllocHost, shared memory from cuMemAllocManaged. Queues run on
-// streams (cuda_queue.hpp); each partition of a finalized graph is lowered to one CUDA graph, instantiated
+// streams (cuda_queue.hpp) through one launcher thread per device (cuda_launcher.hpp); each partition of a finalized graph is lowered to one CUDA graph, instantiated
 // once (cuda_graph_lowering.hpp). Kernels are found through encore::kernel::device_code("cuda")
 // (device_code.hpp); the functions it names are loaded once per device and cached here.
 //
@@ -24,6 +24,7 @@
 #include <vector>
 
 #include "backends/backend.hpp"
+#include "backends/cuda/cuda_launcher.hpp"
 #include "backends/cuda/cuda_memory.hpp"
 #include "backends/cuda/detail/driver.hpp"
 #include "backends/cuda/device_code.hpp"
@@ -61,6 +62,8 @@ public:
     // The kind of the backend's allocation that holds `p`, or nullopt for memory it did not allocate.
     std::optional<memory_kind> kind_of(const void* p) const { return allocations_.kind_of(p); }
     completion_watcher& watcher() { return *watcher_; }
+    // Where every stream call of `device`'s queues is made, in submission order (cuda_launcher.hpp).
+    launcher& launcher_of(std::uint32_t device) { return *launchers_.at(device); }
     // Events without timing, reused: creating one per command would cost a driver call each.
     CUevent acquire_event(std::uint32_t device);
     void release_event(std::uint32_t device, CUevent e) noexcept;
@@ -81,6 +84,7 @@ private:
     std::vector<device_state> devices_;
     allocation_table allocations_;
     std::unique_ptr<completion_watcher> watcher_;
+    std::vector<std::unique_ptr<launcher>> launchers_; // per device, started with the backend
     bool trace_ = false;
 
     std::mutex functions_mutex_; // guards modules_, functions_ and the events pools

@@ -47,27 +47,41 @@ void cuda_event::record_locked(stream_state& s) {
 }
 
 void cuda_event::set_enqueued(std::shared_ptr<stream_state> s) {
-    std::vector<std::function<void()>> pending;
+    bool notify = false;
     {
         std::lock_guard lock(mutex_);
         stream_ = std::move(s);
         state_.store(state::enqueued, std::memory_order_release);
-        pending.swap(pending_);
+        notify = waiters_;
     }
-    state_.notify_all();
+    if (notify) state_.notify_all();
+}
+
+void cuda_event::set_launched() {
+    std::vector<std::function<void()>> pending;
+    bool notify = false;
+    {
+        std::lock_guard lock(mutex_);
+        state_.store(state::launched, std::memory_order_release);
+        pending.swap(pending_);
+        notify = waiters_;
+    }
+    if (notify) state_.notify_all();
     for (auto& callback : pending)
         on_complete(std::move(callback));
 }
 
 void cuda_event::set_failed() noexcept {
     std::vector<std::function<void()>> pending;
+    bool notify = false;
     {
         std::lock_guard lock(mutex_);
         state_.store(state::failed, std::memory_order_release);
         pending.swap(pending_);
+        notify = waiters_;
     }
     complete_known();
-    state_.notify_all();
+    if (notify) state_.notify_all();
     for (auto& callback : pending)
         callback();
 }
@@ -81,7 +95,7 @@ CUevent cuda_event::recorded_handle() {
 
 event_status cuda_event::status() const noexcept {
     if (done_.load(std::memory_order_acquire)) return event_status::complete;
-    if (state_.load(std::memory_order_acquire) != state::enqueued) return event_status::submitted;
+    if (state_.load(std::memory_order_acquire) != state::launched) return event_status::submitted;
     try {
         CUevent e = const_cast<cuda_event*>(this)->recorded_handle();
         const CUresult r = cuEventQuery(e);
@@ -95,8 +109,14 @@ event_status cuda_event::status() const noexcept {
 
 void cuda_event::wait() {
     if (done_.load(std::memory_order_acquire)) return;
-    while (state_.load(std::memory_order_acquire) == state::deferred)
-        state_.wait(state::deferred, std::memory_order_acquire);
+    for (state s = state_.load(std::memory_order_acquire); s == state::deferred || s == state::enqueued;
+         s = state_.load(std::memory_order_acquire)) {
+        {
+            std::lock_guard lock(mutex_); // a state change after this sees waiters_ and notifies
+            waiters_ = true;
+        }
+        state_.wait(s, std::memory_order_acquire);
+    }
     if (state_.load(std::memory_order_acquire) == state::failed) return;
     CUevent e = recorded_handle();
     detail::context_scope scope(stream_->context);
@@ -111,7 +131,8 @@ void cuda_event::on_complete(std::function<void()> callback) {
     }
     {
         std::lock_guard lock(mutex_);
-        if (state_.load(std::memory_order_acquire) == state::deferred) {
+        const state s = state_.load(std::memory_order_acquire);
+        if (s == state::deferred || s == state::enqueued) {
             pending_.push_back(std::move(callback));
             return;
         }

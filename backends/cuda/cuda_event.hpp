@@ -1,8 +1,10 @@
 // encore::cuda::cuda_event — the event of one piece of CUDA work (a command or a graph launch), and the
 // thread that tells callbacks when such events complete.
 //
-// An event is first `deferred` (its work waits on the host for events of other backends) and then `enqueued`
-// on a stream. Its CUevent is recorded right after the work, except for eager commands of an in-order queue:
+// An event is first `deferred` (its work waits on the host for events of other backends), then `enqueued`: its
+// work has its place in the device launcher's order (cuda_launcher.hpp) on a chosen stream, so later work of the
+// device can wait for it on the GPU; then `launched`: the driver has the work. Its CUevent is recorded right after
+// the work, except for eager commands of an in-order queue:
 // there it is recorded only when something asks for it (a wait, a status query, a callback, a wait from
 // another stream), because in a stream of commands almost nobody asks, and a record per command would cost
 // as much as the command. A record made later than its work also covers what was enqueued on that stream
@@ -34,14 +36,17 @@ namespace encore::cuda {
 class cuda_backend;
 class cuda_event;
 
-// One CUDA stream of a queue. `mutex` orders what is enqueued on it and every record of its events.
+// One CUDA stream of a queue. Work reaches it only through the device's launcher, in the launcher's order;
+// `mutex` orders the records of its events (from the launcher and from threads that ask for an event).
 struct stream_state {
     ~stream_state(); // destroys the stream (the driver lets its pending work finish)
     const void* owner = nullptr; // the queue it belongs to
     CUcontext context = nullptr;
     CUstream stream = nullptr;
+    std::shared_ptr<error_sink> errors; // the queue's: failures of work the launcher's thread enqueued
     std::mutex mutex;
-    std::weak_ptr<cuda_event> lazy_tail;           // the last work's event, while not recorded
+    // Under the launcher's lock, in its order:
+    std::weak_ptr<cuda_event> lazy_tail;           // the last work's event, while its record is on demand
     std::atomic<const cuda_event*> last{nullptr};  // the event of the last work enqueued here
 };
 
@@ -65,11 +70,13 @@ public:
     profiling_timestamps timestamps() const override;
 
     std::uint32_t device() const noexcept { return device_; }
-    // The stream the work went to; nullptr while deferred or when it never went anywhere.
-    stream_state* stream() const noexcept {
-        return state_.load(std::memory_order_acquire) == state::enqueued ? stream_.get() : nullptr;
+    // The stream the work goes to; nullptr while deferred or when it never went anywhere.
+    stream_state* stream() const noexcept { return is_enqueued() ? stream_.get() : nullptr; }
+    // The work has its place on a stream (launched or not yet): later work of the device may wait for it there.
+    bool is_enqueued() const noexcept {
+        const state s = state_.load(std::memory_order_acquire);
+        return s == state::enqueued || s == state::launched;
     }
-    bool is_enqueued() const noexcept { return state_.load(std::memory_order_acquire) == state::enqueued; }
     // True once someone saw the work complete (cheap; false does not mean it is still running).
     bool known_complete() const noexcept { return done_.load(std::memory_order_acquire); }
     const cuda_backend& owner() const noexcept { return backend_; }
@@ -79,21 +86,23 @@ public:
     void record_start_locked(stream_state& s);
     // Records the completion event on `s` now unless it was; `s.mutex` held. Idempotent.
     void record_locked(stream_state& s);
-    // The work is on `s` (its mutex held, after the work and maybe record_locked).
+    // The work has its place in the launcher's order on `s` (under the launcher's lock).
     void set_enqueued(std::shared_ptr<stream_state> s);
-    // The same for an event nobody else has seen yet (a submission that did not wait on the host): no callbacks
-    // can be pending, so no lock.
+    // The same for an event nobody else has seen yet (a submission that did not wait on the host): nobody can
+    // be waiting for the state, so no lock.
     void set_enqueued_unshared(std::shared_ptr<stream_state> s) noexcept {
         stream_ = std::move(s);
         state_.store(state::enqueued, std::memory_order_release);
     }
+    // The driver has the work (and the record, if it was made right after it): waits and callbacks may go on.
+    void set_launched();
     // The work never reached a stream (its error went to the queue's error_sink): the event completes.
     void set_failed() noexcept;
-    // The recorded completion event (recording it now if it was not; locks the stream).
+    // The recorded completion event (recording it now if it was not; locks the stream). Only once launched.
     CUevent recorded_handle();
 
 private:
-    enum class state : std::uint8_t { deferred, enqueued, failed };
+    enum class state : std::uint8_t { deferred, enqueued, launched, failed };
     void complete_known() const noexcept { done_.store(true, std::memory_order_release); }
 
     cuda_backend& backend_;
@@ -106,9 +115,11 @@ private:
     CUevent start_event_ = nullptr; // profiling only
     bool recorded_ = false;         // under the stream's mutex
     std::uint64_t submit_ns_ = 0;
-    std::mutex mutex_; // deferred -> enqueued, and the callbacks registered meanwhile
-    // wait() for a deferred event blocks on state_ itself (atomic wait/notify): no condition variable to build
-    // and destroy per event.
+    std::mutex mutex_; // state changes, and the callbacks registered before launched
+    // wait() for an event not launched yet blocks on state_ itself (atomic wait/notify): no condition variable to
+    // build and destroy per event. A state change notifies only when someone waits (waiters_, under mutex_):
+    // libstdc++'s notify makes a futex call whenever any thread waits on an atomic of the same hash bucket.
+    bool waiters_ = false;
     std::vector<std::function<void()>> pending_;
 };
 

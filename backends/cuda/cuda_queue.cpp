@@ -20,12 +20,14 @@ constexpr std::size_t streams_per_queue = 4;
 
 struct cuda_queue::core : std::enable_shared_from_this<core> {
     core(cuda_backend& b, std::uint32_t d, const queue_properties& p, std::shared_ptr<error_sink> e)
-        : backend(b), device(d), properties(p), errors(std::move(e)), context(b.context(d)) {
+        : backend(b), device(d), properties(p), errors(std::move(e)), context(b.context(d)),
+          device_handle(b.device_handle(d)), device_launcher(b.launcher_of(d)) {
         detail::context_scope scope(context);
         for (std::size_t i = 0; i < streams_per_queue; ++i) {
             auto s = std::make_shared<stream_state>();
             s->owner = this;
             s->context = context;
+            s->errors = errors;
             check(cuStreamCreate(&s->stream, CU_STREAM_NON_BLOCKING), "cuStreamCreate");
             streams.push_back(std::move(s));
         }
@@ -38,66 +40,67 @@ struct cuda_queue::core : std::enable_shared_from_this<core> {
         }
     }
 
+    static cuda_event* own(const event_ptr* e) noexcept { return static_cast<cuda_event*>(e->get()); }
+
     // The stream a piece of work goes to: the one whose last work it waits for, else the next in turn.
-    const std::shared_ptr<stream_state>& choose(std::span<cuda_event* const> gpu_waits, placement where) {
+    const std::shared_ptr<stream_state>& choose(std::span<const event_ptr* const> gpu_waits, placement where) {
         if (where == placement::in_order_command) return streams[0];
-        for (auto* w : gpu_waits) {
-            stream_state* s = w->stream();
-            if (s && s->owner == this && s->last.load(std::memory_order_acquire) == w)
+        for (const event_ptr* w : gpu_waits) {
+            stream_state* s = own(w)->stream();
+            if (s && s->owner == this && s->last.load(std::memory_order_acquire) == own(w))
                 for (auto& candidate : streams)
                     if (candidate.get() == s) return candidate;
         }
         return streams[next.fetch_add(1, std::memory_order_relaxed) % streams.size()];
     }
 
-    // Enqueues `work` (a borrowed callable taking the CUstream) on the chosen stream after `gpu_waits`.
+    // Hands `work` (a driver_command or a std::function taking the CUstream) to the launcher, to run on the
+    // chosen stream after `gpu_waits` (events of this device with their place in the launcher's order). Throws
+    // what the work throws when the launcher runs it on this thread.
     template <typename Work>
-    void enqueue_now(const std::shared_ptr<cuda_event>& ev, const Work& work, std::span<cuda_event* const> gpu_waits,
+    void enqueue_now(const std::shared_ptr<cuda_event>& ev, Work&& work, std::span<const event_ptr* const> gpu_waits,
                      placement where, bool deferred) {
         const auto& chosen = choose(gpu_waits, where);
         stream_state& s = *chosen;
-        CUevent cross_small[8];
-        std::vector<CUevent> cross_large;
-        std::size_t cross_count = 0;
-        for (auto* w : gpu_waits) {
-            if (w->stream() == &s || w->known_complete()) continue;
-            CUevent h = w->recorded_handle(); // locks w's stream: never while holding ours
-            if (cross_count < std::size(cross_small))
-                cross_small[cross_count] = h;
-            else
-                cross_large.push_back(h);
-            ++cross_count;
+        launch_task task;
+        task.event = ev;
+        task.stream = &s;
+        task.device = device_handle;
+        task.work = std::forward<Work>(work);
+        task.record = deferred || reference || where != placement::in_order_command;
+        for (const event_ptr* w : gpu_waits) // the same stream orders the rest
+            if (own(w)->stream() != &s && !own(w)->known_complete()) task.waits.push_back(*w);
+        // No driver call at all (an empty command or barrier whose event is recorded on demand): cheaper than a
+        // handoff to the launcher's thread.
+        const auto* command = std::get_if<driver_command>(&task.work);
+        const bool cheap = command && command->how() == driver_command::form::nothing && !task.record &&
+                           task.waits.empty() && where != placement::graph_launch;
+        try {
+            device_launcher.submit(std::move(task), [&](launch_task& t) {
+                if (where == placement::graph_launch) t.tail = s.lazy_tail.lock();
+                if (t.record)
+                    s.lazy_tail.reset();
+                else
+                    s.lazy_tail = ev;
+                s.last.store(ev.get(), std::memory_order_release);
+                if (deferred)
+                    ev->set_enqueued(chosen);
+                else
+                    ev->set_enqueued_unshared(chosen); // not handed out yet: nobody waits for it
+            }, cheap);
+        } catch (...) {
+            ev->set_failed();
+            throw;
         }
-        detail::context_scope scope(context);
-        std::unique_lock lock(s.mutex);
-        for (std::size_t i = 0; i < cross_count; ++i)
-            check(cuStreamWaitEvent(s.stream, i < std::size(cross_small) ? cross_small[i] : cross_large[i - 8], 0),
-                  "cuStreamWaitEvent");
-        if (where == placement::graph_launch)
-            if (auto tail = s.lazy_tail.lock()) tail->record_locked(s); // its holder may pass it to a sibling
-        if (reference) ev->record_start_locked(s);
-        work(s.stream);
-        if (deferred || reference || where != placement::in_order_command) {
-            ev->record_locked(s);
-            s.lazy_tail.reset();
-        } else {
-            s.lazy_tail = ev;
-        }
-        s.last.store(ev.get(), std::memory_order_release);
-        lock.unlock(); // set_enqueued runs callbacks registered meanwhile, which record (and lock) this stream
-        if (deferred)
-            ev->set_enqueued(chosen);
-        else
-            ev->set_enqueued_unshared(chosen); // not handed out yet: nobody registered anything
     }
 
-    // Runs `now(stream)` right away when every wait is on the GPU (the common case: no allocation for the
-    // work itself); otherwise `keep()` makes the std::function that the last host-side wait enqueues later.
-    template <typename Now, typename Keep>
-    event_ptr run_after(const Now& now, Keep&& keep, std::span<const event_ptr> wait_list, placement where) {
+    // Enqueues `work` now when every wait is on this device's streams (the common case: no allocation for the
+    // work itself); otherwise the last host-side wait to complete enqueues it.
+    template <typename Work>
+    event_ptr run_after(Work&& work, std::span<const event_ptr> wait_list, placement where) {
         auto ev = std::make_shared<cuda_event>(backend, device, reference);
-        cuda_event* gpu_small[8];
-        std::vector<cuda_event*> gpu_large;
+        const event_ptr* gpu_small[8];
+        std::vector<const event_ptr*> gpu_large;
         std::size_t gpu_count = 0;
         std::vector<event_ptr> host_waits;
         for (const auto& e : wait_list) {
@@ -106,10 +109,10 @@ struct cuda_queue::core : std::enable_shared_from_this<core> {
             if (own && &own->owner() == &backend && own->device() == device && own->is_enqueued()) {
                 if (own->known_complete()) continue;
                 if (gpu_count < std::size(gpu_small))
-                    gpu_small[gpu_count] = own;
+                    gpu_small[gpu_count] = &e;
                 else {
                     if (gpu_large.empty()) gpu_large.assign(gpu_small, gpu_small + gpu_count);
-                    gpu_large.push_back(own);
+                    gpu_large.push_back(&e);
                 }
                 ++gpu_count;
                 continue;
@@ -117,24 +120,24 @@ struct cuda_queue::core : std::enable_shared_from_this<core> {
             if (e->status() == event_status::complete) continue;
             host_waits.push_back(e);
         }
-        std::span<cuda_event* const> gpu_waits = gpu_count <= std::size(gpu_small)
-                                                     ? std::span<cuda_event* const>(gpu_small, gpu_count)
-                                                     : std::span<cuda_event* const>(gpu_large);
+        std::span<const event_ptr* const> gpu_waits = gpu_count <= std::size(gpu_small)
+                                                          ? std::span<const event_ptr* const>(gpu_small, gpu_count)
+                                                          : std::span<const event_ptr* const>(gpu_large);
         if (host_waits.empty()) {
-            enqueue_now(ev, now, gpu_waits, where, false);
+            enqueue_now(ev, std::forward<Work>(work), gpu_waits, where, false);
             return ev;
         }
-        // Deferred: keep the GPU-side waits alive until the host-side ones completed.
+        // Deferred: keep the work and the GPU-side waits alive until the host-side ones completed.
         std::vector<event_ptr> kept;
         for (const auto& e : wait_list)
             if (auto* own = as_cuda_event(e.get()); own && own->is_enqueued()) kept.push_back(e);
-        encore::detail::when_all(host_waits, [self = shared_from_this(), ev, work = std::function<void(CUstream)>(keep()),
-                                              kept = std::move(kept), where]() {
-            std::vector<cuda_event*> waits;
+        auto kept_work = std::make_shared<std::decay_t<Work>>(std::forward<Work>(work));
+        encore::detail::when_all(host_waits, [self = shared_from_this(), ev, kept_work, kept = std::move(kept), where]() {
+            std::vector<const event_ptr*> waits;
             for (const auto& e : kept)
-                waits.push_back(static_cast<cuda_event*>(e.get()));
+                waits.push_back(&e);
             try {
-                self->enqueue_now(ev, work, waits, where, true);
+                self->enqueue_now(ev, std::move(*kept_work), waits, where, true);
             } catch (...) {
                 self->errors->report(std::current_exception());
                 ev->set_failed();
@@ -148,6 +151,8 @@ struct cuda_queue::core : std::enable_shared_from_this<core> {
     const queue_properties properties;
     const std::shared_ptr<error_sink> errors;
     const CUcontext context;
+    const CUdevice device_handle;
+    launcher& device_launcher;
     std::vector<std::shared_ptr<stream_state>> streams;
     std::atomic<std::uint32_t> next{0};
     std::shared_ptr<profiling_reference> reference;
@@ -160,21 +165,14 @@ cuda_queue::cuda_queue(cuda_backend& backend, std::uint32_t device, const queue_
 cuda_queue::~cuda_queue() = default;
 
 event_ptr cuda_queue::submit(command c, std::span<const event_ptr> wait_list) {
-    // The command is prepared on the stack and enqueued by reference; only a submission that has to wait on
-    // the host moves it to the heap.
-    driver_command d = driver_command::from(core_->backend, core_->device, c, false);
-    const CUdevice device = core_->backend.device_handle(core_->device);
-    return core_->run_after([&d, device](CUstream s) { d.enqueue(s, device); },
-                            [&d, device] {
-                                auto kept = std::make_shared<driver_command>(std::move(d));
-                                return [kept, device](CUstream s) { kept->enqueue(s, device); };
-                            },
-                            wait_list, core_->properties.in_order ? placement::in_order_command : placement::spread);
+    // Prepared here, so that a refusal throws from submit(); the launcher gets it by move.
+    return core_->run_after(driver_command::from(core_->backend, core_->device, c, false), wait_list,
+                            core_->properties.in_order ? placement::in_order_command : placement::spread);
 }
 
 event_ptr cuda_queue::run_after(std::function<void(CUstream)> work, std::span<const event_ptr> wait_list,
                                 placement where) {
-    return core_->run_after(work, [&work] { return std::move(work); }, wait_list, where);
+    return core_->run_after(std::move(work), wait_list, where);
 }
 
 cuda_backend& cuda_queue::owner() const noexcept {

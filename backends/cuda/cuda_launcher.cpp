@@ -1,0 +1,37 @@
+#include "cuda_launcher.hpp"
+
+#include "backends/cuda/detail/driver.hpp"
+
+namespace encore::cuda {
+
+using detail::check;
+
+void launch_task::operator()() {
+    stream_state& s = *stream;
+    detail::context_scope scope(s.context);
+    for (const auto& w : waits) {
+        auto* e = static_cast<cuda_event*>(w.get());
+        if (!e->known_complete()) check(cuStreamWaitEvent(s.stream, e->recorded_handle(), 0), "cuStreamWaitEvent");
+    }
+    if (tail || event->has_profiling()) {
+        std::lock_guard lock(s.mutex);
+        if (tail) tail->record_locked(s); // its holder may pass it to a sibling partition on another stream
+        if (event->has_profiling()) event->record_start_locked(s);
+    }
+    if (auto* command = std::get_if<driver_command>(&work))
+        command->enqueue(s.stream, device);
+    else
+        std::get<std::function<void(CUstream)>>(work)(s.stream);
+    if (record) {
+        std::lock_guard lock(s.mutex);
+        event->record_locked(s);
+    }
+    event->set_launched();
+}
+
+void launch_task::fail(std::exception_ptr e) noexcept {
+    stream->errors->report(std::move(e));
+    event->set_failed();
+}
+
+} // namespace encore::cuda

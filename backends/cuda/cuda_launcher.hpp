@@ -1,0 +1,52 @@
+// encore::cuda::launcher — where every stream call of a device's queues is made: one submission_thread per
+// device (backends/detail/submission_thread.hpp), fed launch_tasks in submission order.
+//
+// Why a thread: cuLaunchKernel costs 2.5-4 µs of CPU on the H100 machine, most of an eager submission. When
+// submissions come in bursts, the queue prepares the command (driver_command::from, which also throws every
+// error a submission can be refused with), takes its event and hands the task over; the launcher's thread makes
+// the driver calls back to back while the submitter prepares the next one. A submission that comes alone runs
+// its task on the submitting thread (no wake-up on its path); either way tasks run in submission order, so a
+// later task's cuStreamWaitEvent always finds the event it waits for recorded.
+//
+// A task's driver failure: on the submitting thread it leaves submit() (as before the launcher); on the
+// launcher's thread it goes to the queue's error_sink and the event completes as failed. Memory is freed only
+// after the launcher has run what was submitted before (cuda_backend::deallocate drains it).
+#pragma once
+
+#include <cuda.h>
+
+#include <exception>
+#include <functional>
+#include <memory>
+#include <variant>
+
+#include <boost/container/small_vector.hpp>
+
+#include "backends/cuda/cuda_commands.hpp"
+#include "backends/cuda/cuda_event.hpp"
+#include "backends/detail/submission_thread.hpp"
+
+namespace encore::cuda {
+
+// One submission's driver calls on its stream: waits for other streams' events, the work, the record.
+struct launch_task {
+    std::shared_ptr<cuda_event> event;
+    stream_state* stream = nullptr; // kept alive by the event
+    CUdevice device = 0;
+    std::variant<driver_command, std::function<void(CUstream)>> work;
+    boost::container::small_vector<event_ptr, 2> waits; // cuda_events on other streams, before this task
+    std::shared_ptr<cuda_event> tail; // graph launches: the stream's on-demand event, recorded first
+    bool record = false;              // record the event right after the work (not on demand)
+
+    void operator()();                         // throws what a driver call throws
+    void fail(std::exception_ptr e) noexcept;  // on the launcher's thread: to the error_sink; the event fails
+};
+
+using launcher = encore::detail::submission_thread<launch_task>;
+
+// 256 queued tasks (about 1 ms of launches) before a submitter waits.
+inline encore::detail::submission_thread_options launcher_options() {
+    return {.capacity = 256};
+}
+
+} // namespace encore::cuda
