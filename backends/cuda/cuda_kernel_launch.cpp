@@ -32,8 +32,8 @@ void kernel_launch::aim_pointers() noexcept {
 }
 
 kernel_launch::kernel_launch(kernel_launch&& other) noexcept
-    : function(other.function), storage_(std::move(other.storage_)), offsets_(std::move(other.offsets_)),
-      pointers_(std::move(other.pointers_)) {
+    : function(other.function), pointers_(std::move(other.pointers_)), offsets_(std::move(other.offsets_)),
+      storage_(std::move(other.storage_)) {
     std::copy(std::begin(other.grid), std::end(other.grid), grid);
     std::copy(std::begin(other.block), std::end(other.block), block);
     aim_pointers();

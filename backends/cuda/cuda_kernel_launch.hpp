@@ -50,10 +50,11 @@ private:
     void aim_pointers() noexcept;
 
     // The parameters of most kernels (a functor and its launch geometry, or a fill's pattern) fit inside the
-    // object, so an eager launch allocates nothing for them.
-    boost::container::small_vector<std::byte, 320> storage_;
-    boost::container::small_vector<std::size_t, 8> offsets_;
+    // object, so an eager launch allocates nothing for them. pointers_ first: with function, grid and block it
+    // is what a launch reads (from another thread's cache, on the launcher).
     boost::container::small_vector<void*, 8> pointers_;
+    boost::container::small_vector<std::size_t, 8> offsets_;
+    boost::container::small_vector<std::byte, 320> storage_;
 };
 
 kernel_launch prepare_kernel_launch(cuda_backend& backend, std::uint32_t device, const kernel_command& k);

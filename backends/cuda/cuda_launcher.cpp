@@ -18,15 +18,22 @@ void launch_task::operator()() {
         if (tail) tail->record_locked(s); // its holder may pass it to a sibling partition on another stream
         if (event->has_profiling()) event->record_start_locked(s);
     }
-    if (auto* command = std::get_if<driver_command>(&work))
-        command->enqueue(s.stream, device);
+    if (by_function)
+        function(s.stream);
     else
-        std::get<std::function<void(CUstream)>>(work)(s.stream);
+        command.enqueue(s.stream, device);
     if (record) {
         std::lock_guard lock(s.mutex);
         event->record_locked(s);
     }
     event->set_launched();
+}
+
+void launch_task::prefetch() const noexcept {
+    const char* e = reinterpret_cast<const char*>(event.get());
+    for (std::size_t line = 0; line < sizeof(cuda_event); line += 64)
+        __builtin_prefetch(e + line, 1, 3); // set_launched writes its state and locks its mutex
+    __builtin_prefetch(stream, 0, 3);
 }
 
 void launch_task::fail(std::exception_ptr e) noexcept {

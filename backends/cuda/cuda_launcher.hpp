@@ -18,7 +18,6 @@
 #include <exception>
 #include <functional>
 #include <memory>
-#include <variant>
 
 #include <boost/container/small_vector.hpp>
 
@@ -28,17 +27,27 @@
 
 namespace encore::cuda {
 
-// One submission's driver calls on its stream: waits for other streams' events, the work, the record.
+// One submission's driver calls on its stream: waits for other streams' events, the work, the record. What the
+// launcher's thread reads for a plain kernel launch is in the first few cache lines (members in that order).
 struct launch_task {
     std::shared_ptr<cuda_event> event;
     stream_state* stream = nullptr; // kept alive by the event
     CUdevice device = 0;
-    std::variant<driver_command, std::function<void(CUstream)>> work;
-    boost::container::small_vector<event_ptr, 2> waits; // cuda_events on other streams, before this task
+    bool record = false;            // record the event right after the work (not on demand)
+    bool by_function = false;       // the work is `function` (a graph launch, ...), not `command`
     std::shared_ptr<cuda_event> tail; // graph launches: the stream's on-demand event, recorded first
-    bool record = false;              // record the event right after the work (not on demand)
+    boost::container::small_vector<event_ptr, 2> waits; // cuda_events on other streams, before this task
+    driver_command command;
+    std::function<void(CUstream)> function;
+
+    void set_work(driver_command c) { command = std::move(c); }
+    void set_work(std::function<void(CUstream)> f) {
+        function = std::move(f);
+        by_function = true;
+    }
 
     void operator()();                         // throws what a driver call throws
+    void prefetch() const noexcept;            // the event and stream lines operator() writes or reads
     void fail(std::exception_ptr e) noexcept;  // on the launcher's thread: to the error_sink; the event fails
 };
 

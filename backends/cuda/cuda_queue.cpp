@@ -66,15 +66,14 @@ struct cuda_queue::core : std::enable_shared_from_this<core> {
         task.event = ev;
         task.stream = &s;
         task.device = device_handle;
-        task.work = std::forward<Work>(work);
+        task.set_work(std::forward<Work>(work));
         task.record = deferred || reference || where != placement::in_order_command;
         for (const event_ptr* w : gpu_waits) // the same stream orders the rest
             if (own(w)->stream() != &s && !own(w)->known_complete()) task.waits.push_back(*w);
         // No driver call at all (an empty command or barrier whose event is recorded on demand): cheaper than a
         // handoff to the launcher's thread.
-        const auto* command = std::get_if<driver_command>(&task.work);
-        const bool cheap = command && command->how() == driver_command::form::nothing && !task.record &&
-                           task.waits.empty() && where != placement::graph_launch;
+        const bool cheap = !task.by_function && task.command.how() == driver_command::form::nothing && !task.record &&
+                           task.waits.empty();
         try {
             device_launcher.submit(std::move(task), [&](launch_task& t) {
                 if (where == placement::graph_launch) t.tail = s.lazy_tail.lock();

@@ -7,10 +7,15 @@
 // in turn, and every event is recorded. Graph launches (cuda_graph_lowering.hpp) go through the same path,
 // so the independent partitions of one launch run on different streams.
 //
-// Waits: an event of this backend's device that is already on a stream becomes cuStreamWaitEvent on the GPU
+// Waits: an event of this backend's device that has its place on a stream becomes cuStreamWaitEvent on the GPU
 // (nothing at all on the same stream); any other event (another backend's, a host task's, or one of ours whose
 // work still waits on the host) defers the submission: it is put on a stream by the thread that completes the
-// last of them (backend_event::on_complete), and its event says `submitted` until then. submit() never blocks.
+// last of them (backend_event::on_complete), and its event says `submitted` until then. submit() does not wait
+// for other work; it waits only while the device's launcher has 256 commands it has not made driver calls for.
+//
+// The driver calls themselves are made by the device's launcher (cuda_launcher.hpp): on this thread for a
+// submission that comes alone, on the launcher's thread in bursts. submit() prepares the command first, so every
+// refusal (a kernel without CUDA code, a wrong geometry, ...) throws from it either way.
 //
 //     auto q = backend.create_queue(0, {.in_order = true}, errors);
 //     auto e = q->submit(encore::memset_command{p, 0, n}, {});

@@ -137,28 +137,12 @@ private:
         std::atomic<chunk*> next{nullptr};
     };
 
-    bool full() const noexcept {
-        return pushed_.load(std::memory_order_acquire) - done_.load(std::memory_order_acquire) >= options_.capacity;
-    }
-
-    // Sleeps until the thread has run half of what was queued (it wakes the waiters then: one wake-up per
-    // capacity/2 tasks, not one per task). The thread looks at room_wanted_ after every task and while it waits
-    // for work, so a want it has not seen yet is seen later: a full queue keeps it busy until then, and it
-    // sleeps only once the queue is empty and no want is left (the check before it sleeps is seq_cst).
-    void wait_for_room() {
-        while (full()) {
-            room_wanted_.store(true, std::memory_order_seq_cst);
-            if (full()) room_wanted_.wait(true, std::memory_order_seq_cst);
-        }
-    }
-
-    // The thread, after each task and while it waits for one: a cheap relaxed look at room_wanted_.
-    void give_room(std::memory_order order = std::memory_order_relaxed) {
-        if (room_wanted_.load(order) &&
-            pushed_.load(std::memory_order_acquire) - done_.load(std::memory_order_relaxed) <= options_.capacity / 2) {
-            room_wanted_.store(false, std::memory_order_seq_cst);
-            room_wanted_.notify_all();
-        }
+    // Back pressure by polling: with `capacity` tasks of driver calls queued (about 1 ms on a GPU), a sleep of
+    // tens of µs never starves the thread, costs it nothing (no wake-up to send), and lets the submitter refill
+    // a few slots at a time instead of in bursts that compete with the thread for the caches.
+    void wait_for_room() const {
+        while (pushed_.load(std::memory_order_acquire) - done_.load(std::memory_order_acquire) >= options_.capacity)
+            std::this_thread::sleep_for(std::chrono::microseconds(20));
     }
 
     // Under mutex_: destroys the tasks the thread is done with; a chunk all done goes to spare_.
@@ -245,18 +229,17 @@ private:
                 const auto until = clock::now() + options_.linger;
                 for (unsigned spins = 0; !(s = next_ready()); ++spins) {
                     if (stop_.load(std::memory_order_acquire)) return;
-                    give_room();
                     pause();
                     if (spins % 64 == 0 && clock::now() >= until) break;
                 }
                 if (!s) {
-                    give_room(std::memory_order_seq_cst);
                     sleeping_.store(true, std::memory_order_seq_cst);
                     if (!(s = next_ready()) && !stop_.load(std::memory_order_seq_cst)) sleeping_.wait(true, std::memory_order_seq_cst);
                     sleeping_.store(false, std::memory_order_relaxed);
                     continue;
                 }
             }
+            prefetch_ahead();
             Task& task = s->task();
             try {
                 task();
@@ -264,10 +247,25 @@ private:
                 task.fail(std::current_exception());
             }
             done_.store(done_.load(std::memory_order_relaxed) + 1, std::memory_order_release);
-            give_room();
             ++slots_run_;
             // The last slot of a chunk is left only once the thread has read the chunk's `next`.
             if (++head_index_ < slots_per_chunk) released_.store(slots_run_, std::memory_order_release);
+        }
+    }
+
+    // While a task runs (a driver call: microseconds), the cache lines of the next ones come over from the
+    // submitters' caches: the slot after next, and what the next task says it will touch (Task::prefetch(),
+    // optional). Only published slots are read.
+    void prefetch_ahead() noexcept {
+        if (head_index_ + 1 < slots_per_chunk) {
+            slot& next = head_->slots[head_index_ + 1];
+            if constexpr (requires(Task& t) { t.prefetch(); })
+                if (next.ready.load(std::memory_order_acquire)) next.task().prefetch();
+        }
+        if (head_index_ + 2 < slots_per_chunk) {
+            const char* after = reinterpret_cast<const char*>(&head_->slots[head_index_ + 2]);
+            for (std::size_t line = 0; line < 4 * 64 && line < sizeof(slot); line += 64)
+                __builtin_prefetch(after + line, 0, 3);
         }
     }
 
@@ -300,7 +298,6 @@ private:
     alignas(64) std::atomic<std::uint64_t> done_{0};   // tasks finished, in order
     std::atomic<std::uint64_t> released_{0};           // slots the thread will not touch again: reclaim up to here
     alignas(64) std::atomic<bool> sleeping_{false};
-    alignas(64) std::atomic<bool> room_wanted_{false}; // a submitter sleeps until the queue is half empty
     std::atomic<bool> stop_{false};
     std::thread thread_; // last: starts when everything above is ready
 };
