@@ -5,21 +5,21 @@
 // most of the cost of an eager submission. A submitter that hands the call to this thread returns as soon as the
 // task is queued, and the thread makes the calls back to back, as a hand-written loop would; the submitter's own
 // bookkeeping then overlaps the driver's instead of adding to it. For a submission that comes alone (submit, then
-// wait) a handoff would only add a thread wake-up, so a task submitted while the thread sleeps with nothing queued
-// runs right away on the submitting thread, unless the previous such task ended less than `burst_gap` ago: then
-// the submissions come back to back, and the thread is woken to take them. Once awake, it takes every task, and
-// spins for `linger` after the last one before it sleeps again. A task submitted as `cheap` (it costs less than a
-// handoff) runs on the submitting thread whenever nothing is queued or running.
+// wait) a handoff would only add latency, so a task submitted while nothing is queued or running runs right away
+// on the submitting thread, unless the previous task run that way ended less than `burst_gap` ago: then the
+// submissions come back to back, and the thread (woken if it sleeps) takes them. It spins for `linger` after its
+// last task before it sleeps again. A task submitted as `cheap` (it costs less than a handoff) runs on the
+// submitting thread whenever nothing is queued or running, burst or not.
 //
 // Order: tasks run one at a time, in submission order, whichever thread runs them. `in_order(task)`, passed to
 // submit(), runs under the submitter's lock at the task's place in that order (a queue records there what the
 // task's position implies, e.g. "the last work on this stream"). A task that throws: on the submitting thread the
 // exception leaves submit(); on the thread, `task.fail(std::current_exception())` is called.
 //
-// Back pressure: submit() waits while `capacity` tasks are unfinished (queued or running), except on a thread that is running tasks of
-// this submitter (a task's callback that submits more): that one never waits, so the thread cannot wait on
-// itself; a task submitted by a task runs after it. drain() returns once every task submitted before the call
-// has run.
+// Back pressure: submit() waits (polling) while `capacity` tasks are unfinished, queued or running, except on a
+// thread that is running tasks of this submitter (a task's callback that submits more): that one never waits, so
+// the thread cannot wait on itself; a task submitted by a task runs after it. drain() returns once every task
+// submitted before the call has run.
 //
 // How: submitters take a mutex among themselves (it also makes `in_order` and the push one step); the thread
 // never takes it. Tasks are built in place in chunks of slots, each slot published by a release store of its
