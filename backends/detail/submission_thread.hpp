@@ -234,7 +234,9 @@ private:
                 }
                 if (!s) {
                     sleeping_.store(true, std::memory_order_seq_cst);
-                    if (!(s = next_ready()) && !stop_.load(std::memory_order_seq_cst)) sleeping_.wait(true, std::memory_order_seq_cst);
+                    std::atomic_thread_fence(std::memory_order_seq_cst); // the re-check below pairs with push()'s
+                    if (!(s = next_ready()) && !stop_.load(std::memory_order_seq_cst))
+                        sleeping_.wait(true, std::memory_order_seq_cst);
                     sleeping_.store(false, std::memory_order_relaxed);
                     continue;
                 }
