@@ -18,7 +18,7 @@ void launch_task::operator()() {
         if (tail) tail->record_locked(s); // its holder may pass it to a sibling partition on another stream
         if (event->has_profiling()) event->record_start_locked(s);
     }
-    if (by_function)
+    if (function)
         function(s.stream);
     else
         command.enqueue(s.stream, device);

@@ -34,17 +34,13 @@ struct launch_task {
     stream_state* stream = nullptr; // kept alive by the event
     CUdevice device = 0;
     bool record = false;            // record the event right after the work (not on demand)
-    bool by_function = false;       // the work is `function` (a graph launch, ...), not `command`
     std::shared_ptr<cuda_event> tail; // graph launches: the stream's on-demand event, recorded first
     boost::container::small_vector<event_ptr, 2> waits; // cuda_events on other streams, before this task
+    std::function<void(CUstream)> function; // the work when set (a graph launch, ...); otherwise `command`
     driver_command command;
-    std::function<void(CUstream)> function;
 
     void set_work(driver_command c) { command = std::move(c); }
-    void set_work(std::function<void(CUstream)> f) {
-        function = std::move(f);
-        by_function = true;
-    }
+    void set_work(std::function<void(CUstream)> f) { function = std::move(f); }
 
     void operator()();                         // throws what a driver call throws
     void prefetch() const noexcept;            // the event and stream lines operator() writes or reads

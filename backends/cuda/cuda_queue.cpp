@@ -72,7 +72,7 @@ struct cuda_queue::core : std::enable_shared_from_this<core> {
             if (own(w)->stream() != &s && !own(w)->known_complete()) task.waits.push_back(*w);
         // No driver call at all (an empty command or barrier whose event is recorded on demand): cheaper than a
         // handoff to the launcher's thread.
-        const bool cheap = !task.by_function && task.command.how() == driver_command::form::nothing && !task.record &&
+        const bool cheap = !task.function && task.command.how() == driver_command::form::nothing && !task.record &&
                            task.waits.empty();
         try {
             device_launcher.submit(std::move(task), [&](launch_task& t) {

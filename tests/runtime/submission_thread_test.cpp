@@ -9,6 +9,7 @@
 #include <functional>
 #include <string>
 #include <latch>
+#include <memory>
 #include <mutex>
 #include <stdexcept>
 #include <thread>
@@ -69,7 +70,7 @@ submission_thread_options always_burst() {
 
 } // namespace
 
-TEST_CASE("a task submitted while the thread sleeps with nothing queued runs on the submitting thread") {
+TEST_CASE("a task submitted while nothing is queued or running, and not in a burst, runs on the submitting thread") {
     run_log log;
     submission_thread<task> s(always_inline());
     for (int i = 0; i < 100; ++i)
