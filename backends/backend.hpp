@@ -156,8 +156,9 @@ public:
                                                         std::shared_ptr<error_sink> errors) = 0;
 
     // Lowers partition `p` of `g` (a finalized graph: subgraphs are inlined, `p` holds no host task) for
-    // `device`. Edges to nodes outside `p` are the runtime's business. `g` is only borrowed: keep what you
-    // need.
+    // `device`. Edges to nodes outside `p` are the runtime's business. `g` and `p` outlive the executable, and
+    // whenever it is launched `g` holds the current command of every node (after update(node, c) returns, the
+    // runtime puts `c` into `g`): an executable may read commands from `g` again instead of keeping copies.
     virtual std::unique_ptr<backend_executable> lower(std::uint32_t device, const graph& g,
                                                       const partition& p) = 0;
 };

@@ -1,6 +1,9 @@
 #include "executable_graph.hpp"
 
 #include <mutex>
+#include <span>
+#include <utility>
+#include <vector>
 
 #include "backends/detail/completion_event.hpp"
 #include "backends/detail/flatten.hpp"
@@ -39,15 +42,19 @@ struct executable_graph::impl {
     impl(const graph& g, const device& d, const finalize_options& options)
         : dev(d), source_id(g.id()), original(g), flat(detail::flatten(original)) {
         // One compact copy of the edges serves the topological sort and the partitioner.
-        const compact_adjacency adjacency(flat.g);
-        order = topological_order(flat.g, adjacency, options.order);
+        const graph& fg = flattened();
+        const compact_adjacency adjacency(fg);
+        order = topological_order(fg, adjacency, options.order);
         parts = options.partitioning ? partition_graph(adjacency, order, *options.partitioning)
                                      : partition_graph(adjacency, order);
         lowered.resize(parts.partitions.size());
         for (std::size_t p = 0; p < parts.partitions.size(); ++p)
             if (!parts.partitions[p].host_task)
-                lowered[p] = dev.owner().lower(dev.index(), flat.g, parts.partitions[p]);
+                lowered[p] = dev.owner().lower(dev.index(), fg, parts.partitions[p]);
     }
+
+    // What was partitioned and lowered: `original` itself unless it has subgraph nodes.
+    graph& flattened() { return flat.of(original); }
 
     ~impl() {
         if (last) last->wait();
@@ -66,12 +73,31 @@ struct executable_graph::impl {
         return lock;
     }
 
-    // Under `mutex`, while idle: flat node `v` gets command `c`, in the graph and in its partition's lowered
-    // form.
-    void apply(std::uint32_t v, const command& c) {
-        flat.g.replace_command(flat.g.node_at(v), c);
+    // Under `mutex`, while idle: flat node `v` gets command `c` in its partition's lowered form, which throws
+    // before anything changed when the backend refuses it.
+    void lower_update(std::uint32_t v, const command& c) {
         auto p = parts.partition_of[v];
-        if (lowered[p]) lowered[p]->update(v, c); // host tasks are read from flat.g at each launch
+        if (lowered[p]) lowered[p]->update(v, c);
+    }
+
+    // Under `mutex`, while idle: every flat node v gets commands[v], lowered first, then in the flat graph,
+    // where host tasks are read at each launch and a backend may read its nodes' commands again (backend.hpp).
+    // All or nothing: when the backend refuses one, the nodes updated before it get their commands back from
+    // the flat graph (the backend took them before) and the error propagates. Without subgraph nodes the flat
+    // graph is `original`; otherwise the caller updates that too.
+    void apply(std::span<const std::pair<std::uint32_t, const command*>> commands) {
+        graph& fg = flattened();
+        std::size_t done = 0;
+        try {
+            for (; done < commands.size(); ++done)
+                lower_update(commands[done].first, *commands[done].second);
+        } catch (...) {
+            for (std::size_t i = 0; i < done; ++i)
+                lower_update(commands[i].first, fg.command_at(fg.node_at(commands[i].first)));
+            throw;
+        }
+        for (auto [v, c] : commands)
+            fg.replace_command(fg.node_at(v), *c);
     }
 
     node original_node(node n) const {
@@ -85,7 +111,7 @@ struct executable_graph::impl {
     device dev;
     std::uint64_t source_id;
     graph original;          // the snapshot, with the user's node numbering
-    detail::flat_graph flat; // what was partitioned and lowered
+    detail::flat_graph flat; // its subgraph nodes inlined, when it has any
     std::vector<std::uint32_t> order;
     partitioning parts;
     std::vector<std::unique_ptr<backend_executable>> lowered; // null for host-task partitions
@@ -106,7 +132,7 @@ const device& executable_graph::get_device() const noexcept {
     return impl_->dev;
 }
 std::size_t executable_graph::size() const noexcept {
-    return impl_->flat.g.size();
+    return impl_->flattened().size();
 }
 const partitioning& executable_graph::partitions() const noexcept {
     return impl_->parts;
@@ -141,7 +167,7 @@ event_ptr executable_graph::launch(detail::queue_state& q, std::vector<event_ptr
             }
             if (part.host_task) {
                 const auto* task =
-                    &std::get<host_task_command>(s.flat.g.boost_graph()[part.nodes[0]].command).task;
+                    &std::get<host_task_command>(s.flattened().boost_graph()[part.nodes[0]].command).task;
                 s.partition_events[p] =
                     detail::launch_host_task([task] { (*task)(); }, after, q.errors, profiling);
             } else {
@@ -177,8 +203,9 @@ void executable_graph::update_node(node n, command c, bool same_kernel) {
         return update(updated);
     }
     auto lock = s.lock_idle();
-    s.apply(s.flat.nodes_of(original.index).first, c);
-    s.original.replace_command(original, std::move(c));
+    const std::pair<std::uint32_t, const command*> one{s.flat.nodes_of(original.index).first, &c};
+    s.apply({&one, 1});
+    if (s.flat.inlined) s.original.replace_command(original, std::move(c));
 }
 
 namespace {
@@ -207,16 +234,22 @@ void executable_graph::update_range(node n, const nd_range& range) {
 void executable_graph::update(const graph& g) {
     auto& s = *impl_;
     require_same_topology(s.original, g);
-    auto updated = detail::flatten(g);
-    require_same_topology(s.flat.g, updated.g); // the children of subgraph nodes too
-    const auto& from = updated.g.boost_graph();
-    for (std::uint32_t v = 0; v < updated.g.size(); ++v)
-        check_kernel_update(s.flat.g.describe(v), s.flat.g.boost_graph()[v].command, from[v].command);
+    const auto updated = detail::flatten(g);
+    const graph& flat_update = updated.of(g);
+    const graph& flat = s.flattened();
+    require_same_topology(flat, flat_update); // the children of subgraph nodes too
+    const auto& from = flat_update.boost_graph();
+    for (std::uint32_t v = 0; v < flat_update.size(); ++v)
+        check_kernel_update(flat.describe(v), flat.boost_graph()[v].command, from[v].command);
+    std::vector<std::pair<std::uint32_t, const command*>> commands;
+    commands.reserve(flat_update.size());
+    for (std::uint32_t v = 0; v < flat_update.size(); ++v)
+        commands.emplace_back(v, &from[v].command);
     auto lock = s.lock_idle();
-    for (std::uint32_t v = 0; v < updated.g.size(); ++v)
-        s.apply(v, from[v].command);
-    for (std::uint32_t v = 0; v < g.size(); ++v)
-        s.original.replace_command(s.original.node_at(v), g.command_at(g.node_at(v)));
+    s.apply(commands);
+    if (s.flat.inlined)
+        for (std::uint32_t v = 0; v < g.size(); ++v)
+            s.original.replace_command(s.original.node_at(v), g.command_at(g.node_at(v)));
 }
 
 } // namespace encore

@@ -68,7 +68,8 @@ public:
     void update_arguments(node n, std::vector<kernel_argument> arguments);
     void update_range(node n, const nd_range& range);
     // Takes every command of `g`; throws topology_mismatch when `g`'s shape differs from the finalized
-    // graph's.
+    // graph's. All or nothing: when the backend refuses one command (errc::kernel_not_supported, ...), no node
+    // changes.
     void update(const graph& g);
 
     // For encore::queue::launch: starts one launch after `wait_list`.

@@ -11,30 +11,13 @@ namespace encore::cuda {
 using detail::check;
 
 cuda_executable::cuda_executable(cuda_backend& backend, std::uint32_t device, const graph& g, const partition& p)
-    : backend_(backend), device_(device), context_(backend.context(device)) {
+    : backend_(backend), device_(device), context_(backend.context(device)), graph_(g), partition_(p) {
     const auto count = static_cast<std::uint32_t>(p.nodes.size());
     local_of_.reserve(count);
     for (std::uint32_t i = 0; i < count; ++i)
         local_of_.emplace_back(p.nodes[i], i);
     std::sort(local_of_.begin(), local_of_.end());
-
     detail::context_scope scope(context_);
-    const graph::storage& s = g.boost_graph();
-    predecessors_.resize(count);
-    lowered_.reserve(count);
-    for (std::uint32_t i = 0; i < count; ++i) {
-        const std::uint32_t v = p.nodes[i];
-        for (auto [e, end] = boost::in_edges(v, s); e != end; ++e) {
-            const auto u = static_cast<std::uint32_t>(boost::source(*e, s));
-            auto it = std::lower_bound(local_of_.begin(), local_of_.end(), std::pair{u, std::uint32_t{0}});
-            if (it != local_of_.end() && it->first == u) predecessors_[i].push_back(it->second);
-        }
-        try {
-            lowered_.push_back(driver_command::from(backend_, device_, s[v].command, true));
-        } catch (const error& e) {
-            throw error(e.code(), "cuda lowering of " + g.describe(v) + ": " + e.what());
-        }
-    }
     build_template();
     instantiate();
 }
@@ -50,19 +33,39 @@ std::uint32_t cuda_executable::local(std::uint32_t node) const {
 
 // Nodes are added in partition order, which is a topological order, so each node's predecessors exist.
 void cuda_executable::build_template() {
-    check(cuGraphCreate(graph_.out(), 0), "cuGraphCreate");
-    nodes_.assign(lowered_.size(), nullptr);
+    detail::graph_handle built;
+    check(cuGraphCreate(built.out(), 0), "cuGraphCreate");
+    const auto count = partition_.nodes.size();
+    std::vector<driver_command::form> forms(count);
+    std::vector<CUgraphNode> nodes(count);
+    std::vector<std::pair<std::uint32_t, driver_command>> host_copies;
+    const graph::storage& s = graph_.boost_graph();
     std::vector<CUgraphNode> dependencies;
-    for (std::size_t i = 0; i < lowered_.size(); ++i) {
+    for (std::uint32_t i = 0; i < count; ++i) {
+        const std::uint32_t v = partition_.nodes[i];
         dependencies.clear();
-        for (auto u : predecessors_[i])
-            dependencies.push_back(nodes_[u]);
-        nodes_[i] = lowered_[i].add_to(graph_.get(), dependencies, context_);
+        for (auto [e, end] = boost::in_edges(v, s); e != end; ++e) {
+            const auto u = static_cast<std::uint32_t>(boost::source(*e, s));
+            auto it = std::lower_bound(local_of_.begin(), local_of_.end(), std::pair{u, std::uint32_t{0}});
+            if (it != local_of_.end() && it->first == u) dependencies.push_back(nodes[it->second]);
+        }
+        try {
+            auto lowered = driver_command::from(backend_, device_, s[v].command, true);
+            nodes[i] = lowered.add_to(built.get(), dependencies, context_);
+            forms[i] = lowered.how();
+            if (forms[i] == driver_command::form::host_copy) host_copies.emplace_back(i, std::move(lowered));
+        } catch (const error& e) {
+            throw error(e.code(), "cuda lowering of " + graph_.describe(v) + ": " + e.what());
+        }
     }
+    template_ = std::move(built);
+    forms_ = std::move(forms);
+    nodes_ = std::move(nodes);
+    host_copies_ = std::move(host_copies);
 }
 
 void cuda_executable::instantiate() {
-    check(cuGraphInstantiate(exec_.out(), graph_.get(), 0), "cuGraphInstantiate");
+    check(cuGraphInstantiate(exec_.out(), template_.get(), 0), "cuGraphInstantiate");
 }
 
 void cuda_executable::bring_up_to_date() {
@@ -75,7 +78,7 @@ void cuda_executable::bring_up_to_date() {
         instantiate();
     } else {
         CUgraphExecUpdateResultInfo info{};
-        const CUresult r = cuGraphExecUpdate(exec_.get(), graph_.get(), &info);
+        const CUresult r = cuGraphExecUpdate(exec_.get(), template_.get(), &info);
         if (r != CUDA_SUCCESS) {
             backend_.trace("cuGraphExecUpdate refused the update (" + detail::describe(r) + ", update result " +
                            std::to_string(static_cast<int>(info.result)) + "); instantiating the graph again");
@@ -100,14 +103,17 @@ void cuda_executable::update(std::uint32_t node, const command& c) {
     const std::uint32_t i = local(node);
     detail::context_scope scope(context_);
     auto updated = driver_command::from(backend_, device_, c, true); // throws before anything changed
-    if (updated.how() != lowered_[i].how()) {
-        lowered_[i] = std::move(updated);
-        pending_ = pending::rebuild;
+    if (updated.how() != forms_[i]) {
+        pending_ = pending::rebuild; // from graph_, which already holds `c`
         return;
     }
     const bool kernel = updated.how() == driver_command::form::kernel;
     const bool applied = updated.set_in(nodes_[i], kernel ? exec_.get() : nullptr, context_);
-    lowered_[i] = std::move(updated); // the driver copied what it needs
+    if (updated.how() == driver_command::form::host_copy) { // the host node now points into `updated`
+        auto it = std::lower_bound(host_copies_.begin(), host_copies_.end(), i,
+                                   [](const auto& kept, std::uint32_t index) { return kept.first < index; });
+        it->second = std::move(updated);
+    }
     if ((!kernel || !applied) && pending_ == pending::none) pending_ = pending::exec_update;
 }
 

@@ -11,6 +11,12 @@
 // whose new pattern needs the fill kernel instead of a memset node) the template is rebuilt; when the driver
 // refuses the update, the graph is instantiated again — and the trace (ENCORE_TRACE) says so, with the reason.
 //
+// Memory: what a node keeps after lowering is its CUDA graph node and its form (9 bytes); the commands stay in
+// the runtime's graph, which outlives this object and holds each node's current command (backend.hpp), and a
+// rebuild lowers them from there again. Only host-copy nodes keep their driver_command: the CUDA host node
+// points into it. (Keeping every driver_command, 824 bytes each, made finalizing a chain of 10,000 kernels
+// write 8 MB of fresh memory; its page faults were most of the time.)
+//
 //     auto exec = backend.lower(0, g, parts.partitions[0]);
 //     exec->launch(queue, {})->wait();
 #pragma once
@@ -40,6 +46,7 @@ public:
 private:
     enum class pending : std::uint8_t { none, exec_update, rebuild };
     std::uint32_t local(std::uint32_t node) const;
+    // Lowers every node again from graph_ (its current commands) into a new template graph.
     void build_template();
     void instantiate();
     void bring_up_to_date();
@@ -47,11 +54,13 @@ private:
     cuda_backend& backend_;
     const std::uint32_t device_;
     const CUcontext context_;
+    const graph& graph_;                                              // borrowed for this object's life
+    const partition& partition_;                                      // likewise
     std::vector<std::pair<std::uint32_t, std::uint32_t>> local_of_; // (graph node, local index), sorted
-    std::vector<std::vector<std::uint32_t>> predecessors_;          // local indices, inside the partition
-    std::vector<driver_command> lowered_;                           // partition order
-    std::vector<CUgraphNode> nodes_;                                // in graph_
-    detail::graph_handle graph_;
+    std::vector<driver_command::form> forms_;                       // partition order
+    std::vector<CUgraphNode> nodes_;                                // in template_
+    std::vector<std::pair<std::uint32_t, driver_command>> host_copies_; // (local index, its command), sorted
+    detail::graph_handle template_;
     detail::graph_exec_handle exec_;
     pending pending_ = pending::none;
 };

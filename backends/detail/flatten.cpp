@@ -64,7 +64,7 @@ private:
 } // namespace
 
 flat_graph flatten(const graph& g) {
-    if (!has_subgraph(g)) return flat_graph{g, {}};
+    if (!has_subgraph(g)) return {};
     flattener f;
     auto ends = f.append(g);
     flat_graph out{f.take(), {}};

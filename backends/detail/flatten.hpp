@@ -7,13 +7,15 @@
 // predecessors) and gives every original node one first and one last flat node. Nodes of one original node
 // are contiguous in the flat graph. The partitioner then sees a child's host tasks like any other, and every
 // backend runs child nodes as ordinary nodes: no nested launch. O(V+E) over the flat graph; a graph without
-// subgraph nodes is copied as it is.
+// subgraph nodes is its own flat graph (nothing is copied).
 //
 //     auto flat = flatten(g);
+//     flat.of(g);         // the flat graph: g itself when it has no subgraph node
 //     flat.nodes_of(3);   // [first, first + count) of original node 3
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <utility>
 #include <vector>
 
@@ -22,10 +24,15 @@
 namespace encore::detail {
 
 struct flat_graph {
-    graph g;
+    // The graph with its subgraph nodes inlined; none when it had no subgraph node.
+    std::optional<graph> inlined;
     // Original node index -> [first flat index, first + count). Empty when the graph had no subgraph node, in
     // which case flat indices are the original ones.
     std::vector<std::pair<std::uint32_t, std::uint32_t>> span_of;
+
+    // The flat graph of `input`, the graph this was made from.
+    const graph& of(const graph& input) const { return inlined ? *inlined : input; }
+    graph& of(graph& input) { return inlined ? *inlined : input; }
 
     std::pair<std::uint32_t, std::uint32_t> nodes_of(std::uint32_t original) const {
         return span_of.empty() ? std::pair{original, 1u} : span_of[original];

@@ -73,3 +73,54 @@ TEST_CASE("an update to a kernel without CUDA code is refused and leaves the gra
     q.launch(exec).wait();
     CHECK(a[0] == 1);
 }
+
+TEST_CASE("a copy between buffers (a host node) is updated; a rebuild lowers every node's current command") {
+    const device d = cuda_device();
+    queue q(d, {.in_order = true});
+    usm<std::uint32_t> w(256, memory_kind::shared);
+    auto first = std::make_shared<buffer>(16), second = std::make_shared<buffer>(16), to = std::make_shared<buffer>(16);
+    for (int i = 0; i < 16; ++i) {
+        first->data()[i] = std::byte(10 + i);
+        second->data()[i] = std::byte(200 + i);
+    }
+    auto build = [&](const std::shared_ptr<buffer>& from, std::size_t pattern_bytes) {
+        graph g;
+        auto copy = g.add(copy_command{from, 0, to, 0, 16});
+        fill_command f{w.data(), std::vector<std::byte>(pattern_bytes), 256 * 4 / pattern_bytes};
+        for (std::size_t i = 0; i < pattern_bytes; ++i)
+            f.pattern[i] = std::byte(static_cast<unsigned char>(i + 1));
+        g.add(f, {copy});
+        return g;
+    };
+    auto copied_from = [&](const buffer& from) {
+        for (int i = 0; i < 16; ++i)
+            if (to->data()[i] != from.data()[i]) return false;
+        return true;
+    };
+    executable_graph exec(build(first, 4), d);
+    q.launch(exec).wait();
+    CHECK(copied_from(*first));
+    CHECK(w[3] == 0x04030201u);
+
+    exec.update(build(second, 4)); // the host node gets the new copy; one cuGraphExecUpdate
+    q.launch(exec).wait();
+    CHECK(copied_from(*second));
+
+    exec.update(build(first, 8)); // the fill changes form: the template is lowered again, the copy too
+    q.launch(exec).wait();
+    CHECK(copied_from(*first));
+    CHECK(w[2] == 0x04030201u);
+    CHECK(w[3] == 0x08070605u);
+
+    // The backend refuses a 512-byte pattern after it took the copy: all or nothing, the copy is put back.
+    CHECK_THROWS_AS(exec.update(build(second, 512)), error);
+    to->data()[0] = std::byte{0};
+    q.launch(exec).wait();
+    CHECK(copied_from(*first));
+    CHECK(w[3] == 0x08070605u);
+
+    exec.update(build(second, 4)); // back to a memset node: rebuilt from the graph's current commands
+    q.launch(exec).wait();
+    CHECK(copied_from(*second));
+    CHECK(w[3] == 0x04030201u);
+}

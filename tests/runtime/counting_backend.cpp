@@ -1,10 +1,12 @@
 // A test plugin: libencore-backend-counting.so. It forwards every call to a native backend of its own and
 // counts the calls, so tests can see that work really went through the plugin interface. The counts are read
-// with dlsym from the loaded library (encore_counting_calls).
+// with dlsym from the loaded library (encore_counting_calls). One refusal, so tests can see what the runtime
+// does with a backend's: updating a kernel node to a range of 7 items throws errc::feature_not_supported.
 #include <atomic>
 
 #include "backends/backend.hpp"
 #include "backends/native/native_backend.hpp"
+#include "graph/error.hpp"
 
 namespace {
 
@@ -34,6 +36,9 @@ public:
     }
     void update(std::uint32_t node, const encore::command& c) override {
         ++updates;
+        const auto* k = std::get_if<encore::kernel_command>(&c);
+        if (k && k->range.dimensions == 1 && k->range.global[0] == 7)
+            throw encore::error(encore::errc::feature_not_supported, "counting: a range of 7 items is refused");
         inner_->update(node, c);
     }
 

@@ -132,3 +132,28 @@ TEST_CASE("work on the plugin's device goes through the plugin") {
     CHECK(after.launches == before.launches + 2);
     CHECK(after.updates == before.updates + 1);
 }
+
+TEST_CASE("a whole-graph update the backend refuses for one node changes no node") {
+    const device counting = device::all().at(1);
+    REQUIRE(counting.backend_name() == "counting");
+    queue q(counting, {.in_order = true});
+    usm_array<int> x(8, counting), y(8, counting);
+    auto build = [&](int value, std::size_t y_items) {
+        graph g;
+        auto a = g.add(add_command(x.data(), value, 4));
+        g.add(add_command(y.data(), value, y_items), {a});
+        return g;
+    };
+    executable_graph exec(build(1, 4), counting);
+    // The first node's update is taken, the second's refused: the first one is put back.
+    CHECK_THROWS_WITH_AS(exec.update(build(10, 7)), doctest::Contains("a range of 7 items is refused"), error);
+    q.launch(exec).wait();
+    CHECK(x[0] == 1);
+    CHECK(y[0] == 1);
+    CHECK(y[5] == 0);
+    exec.update(build(10, 8)); // still updatable, as a whole
+    q.launch(exec).wait();
+    CHECK(x[0] == 11);
+    CHECK(y[0] == 11);
+    CHECK(y[5] == 10);
+}
