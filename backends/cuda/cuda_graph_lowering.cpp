@@ -104,7 +104,7 @@ void cuda_executable::update(std::uint32_t node, const command& c) {
     detail::context_scope scope(context_);
     auto updated = driver_command::from(backend_, device_, c, true); // throws before anything changed
     if (updated.how() != forms_[i]) {
-        pending_ = pending::rebuild; // from graph_, which already holds `c`
+        pending_ = pending::rebuild; // from graph_, which holds `c` by the next launch (backend.hpp)
         return;
     }
     const bool kernel = updated.how() == driver_command::form::kernel;

@@ -1,6 +1,8 @@
 // encore::graph: adding nodes and edges, the queries, and every misuse error leaving the graph unchanged.
 #include <doctest/doctest.h>
 
+#include <algorithm>
+
 #include "graph/error.hpp"
 #include "graph/graph.hpp"
 #include "support/error_code.hpp"
@@ -140,6 +142,43 @@ TEST_CASE("a copy is a separate graph") {
     CHECK(code_of([&] { copy.add(empty_command{}, {a}); }) == errc::foreign_node);
     copy.add(empty_command{}, {copy.node_at(0)});
     CHECK(g.size() == 1);
+}
+
+TEST_CASE("a copy has the same commands, and every node the same successors in the same order") {
+    graph g;
+    std::vector<node> n;
+    for (int i = 0; i < 6; ++i) n.push_back(g.add(memset_command{testing::fake_pointer(0x10), i, 8}));
+    g.make_edge(n[0], n[4]); // successors out of index order, edges made after the nodes
+    g.make_edge(n[0], n[2]);
+    g.make_edge(n[3], n[2]);
+    g.make_edge(n[1], n[2]);
+    g.make_edge(n[2], n[5]);
+    auto last = g.add(empty_command{}, {n[5], n[4]});
+    graph copy = g;
+    REQUIRE(copy.size() == g.size());
+    CHECK(copy.edge_count() == g.edge_count());
+    auto indices = [](const std::vector<node>& nodes) {
+        std::vector<std::uint32_t> out;
+        for (auto x : nodes) out.push_back(x.index);
+        return out;
+    };
+    auto sorted = [](std::vector<std::uint32_t> v) {
+        std::sort(v.begin(), v.end());
+        return v;
+    };
+    for (std::uint32_t v = 0; v < g.size(); ++v) {
+        CHECK(indices(copy.successors(copy.node_at(v))) == indices(g.successors(g.node_at(v))));
+        CHECK(sorted(indices(copy.predecessors(copy.node_at(v)))) == sorted(indices(g.predecessors(g.node_at(v)))));
+        CHECK(copy.kind(copy.node_at(v)) == g.kind(g.node_at(v)));
+    }
+    CHECK(indices(copy.successors(copy.node_at(0))) == std::vector<std::uint32_t>{4, 2});
+    CHECK(std::get<memset_command>(copy.command_at(copy.node_at(3))).value == 3);
+    CHECK(copy.kind(copy.node_at(last.index)) == command_kind::empty);
+    graph assigned;
+    assigned.add(empty_command{});
+    assigned = g;
+    CHECK(assigned.edge_count() == g.edge_count());
+    CHECK(indices(assigned.predecessors(assigned.node_at(last.index))) == std::vector<std::uint32_t>{4, 5});
 }
 
 TEST_CASE("replace_command keeps the kind") {
