@@ -361,8 +361,9 @@ int main(int argc, char** argv) {
                     r.build_instantiate, r.raw_eager_submit, r.eager_submit);
     std::printf("Encore eager submission of a command that enqueues nothing: %.1f ns; cuCtxGetCurrent: %.1f ns\n",
                 empty_submit, get_current);
-    std::printf("ns per node, median of 5 rounds (eager: of 40 turns); ratios: median of the ratios of each round's (eager: "
-                "each pair of turns') pair, d/c with its quartiles; capt+inst: the same DAG captured on one stream; "
+    std::printf("ns per node, median of 5 rounds (eager: of 40 turns); ratios: median of the ratios of each "
+                "round's (eager: each pair of turns') pair, d/c with its quartiles; capt+inst: the same DAG captured "
+                "on one stream; "
                 "bld+inst: built by hand (cuGraphAddKernelNode) and instantiated; raw_subm/eager_sub: host time of the "
                 "eager submission loops before the final wait\n");
     return 0;

@@ -54,8 +54,8 @@ private:
     cuda_backend& backend_;
     const std::uint32_t device_;
     const CUcontext context_;
-    const graph& graph_;                                              // borrowed for this object's life
-    const partition& partition_;                                      // likewise
+    const graph& graph_;                                            // borrowed for this object's life
+    const partition& partition_;                                    // likewise
     std::vector<std::pair<std::uint32_t, std::uint32_t>> local_of_; // (graph node, local index), sorted
     std::vector<driver_command::form> forms_;                       // partition order
     std::vector<CUgraphNode> nodes_;                                // in template_
