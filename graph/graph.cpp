@@ -45,9 +45,7 @@ std::vector<std::uint32_t> find_path(const graph::storage& g, std::uint32_t star
     }
     return {};
 }
-} // namespace
 
-namespace {
 // Boost's copy constructor adds the vertices one at a time, so the vertex vector grows (and moves every node)
 // as it goes, then the edges one at a time. Here the vertices are made at once and each edge list is sized
 // first: every byte is written once, which matters for graphs of thousands of nodes (finalize copies one).

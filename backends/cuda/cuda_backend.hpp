@@ -3,9 +3,10 @@
 // Devices are CUDA devices, each used through its primary context (the one the CUDA runtime uses too, so
 // kernels compiled by nvcc and registered by the runtime launch here). Memory: device memory from
 // cuMemAlloc, host memory pinned by cuMemAllocHost, shared memory from cuMemAllocManaged. Queues run on
-// streams (cuda_queue.hpp) through one launcher thread per device (cuda_launcher.hpp); each partition of a finalized graph is lowered to one CUDA graph, instantiated
-// once (cuda_graph_lowering.hpp). Kernels are found through encore::kernel::device_code("cuda")
-// (device_code.hpp); the functions it names are loaded once per device and cached here.
+// streams (cuda_queue.hpp) through one launcher thread per device (cuda_launcher.hpp); each partition of a
+// finalized graph is lowered to one CUDA graph, instantiated once (cuda_graph_lowering.hpp). Kernels are found
+// through encore::kernel::device_code("cuda") (device_code.hpp); the functions it names are loaded once per
+// device and cached here.
 //
 // Every driver failure is an encore::error(errc::backend_failure) naming the call and the CUresult.
 //

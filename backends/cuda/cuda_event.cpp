@@ -46,43 +46,32 @@ void cuda_event::record_locked(stream_state& s) {
     recorded_ = true;
 }
 
-void cuda_event::set_enqueued(std::shared_ptr<stream_state> s) {
-    bool notify = false;
-    {
-        std::lock_guard lock(mutex_);
-        stream_ = std::move(s);
-        state_.store(state::enqueued, std::memory_order_release);
-        notify = waiters_;
-    }
-    if (notify) state_.notify_all();
-}
-
-void cuda_event::set_launched() {
+std::vector<std::function<void()>> cuda_event::move_to(state next) {
     std::vector<std::function<void()>> pending;
     bool notify = false;
     {
         std::lock_guard lock(mutex_);
-        state_.store(state::launched, std::memory_order_release);
-        pending.swap(pending_);
+        state_.store(next, std::memory_order_release);
+        if (next != state::enqueued) pending.swap(pending_);
         notify = waiters_;
     }
     if (notify) state_.notify_all();
-    for (auto& callback : pending)
+    return pending;
+}
+
+void cuda_event::set_enqueued(std::shared_ptr<stream_state> s) {
+    stream_ = std::move(s); // published by the state's release store
+    move_to(state::enqueued);
+}
+
+void cuda_event::set_launched() {
+    for (auto& callback : move_to(state::launched))
         on_complete(std::move(callback));
 }
 
 void cuda_event::set_failed() noexcept {
-    std::vector<std::function<void()>> pending;
-    bool notify = false;
-    {
-        std::lock_guard lock(mutex_);
-        state_.store(state::failed, std::memory_order_release);
-        pending.swap(pending_);
-        notify = waiters_;
-    }
-    complete_known();
-    if (notify) state_.notify_all();
-    for (auto& callback : pending)
+    complete_known(); // first: whoever wakes from wait() or sees `failed` finds the event complete
+    for (auto& callback : move_to(state::failed))
         callback();
 }
 

@@ -105,6 +105,9 @@ public:
 private:
     enum class state : std::uint8_t { deferred, enqueued, launched, failed };
     void complete_known() const noexcept { done_.store(true, std::memory_order_release); }
+    // Under mutex_: moves to `next` and, when that ends the wait for the launch (launched, failed), takes the
+    // callbacks registered meanwhile; then wakes wait() if anyone waits. Returns the callbacks taken.
+    std::vector<std::function<void()>> move_to(state next);
 
     cuda_backend& backend_;
     const std::uint32_t device_;

@@ -40,14 +40,15 @@ struct cuda_queue::core : std::enable_shared_from_this<core> {
         }
     }
 
-    static cuda_event* own(const event_ptr* e) noexcept { return static_cast<cuda_event*>(e->get()); }
+    // An event run_after found to be one of this device's (as_cuda_event).
+    static cuda_event* ours(const event_ptr* e) noexcept { return static_cast<cuda_event*>(e->get()); }
 
     // The stream a piece of work goes to: the one whose last work it waits for, else the next in turn.
     const std::shared_ptr<stream_state>& choose(std::span<const event_ptr* const> gpu_waits, placement where) {
         if (where == placement::in_order_command) return streams[0];
         for (const event_ptr* w : gpu_waits) {
-            stream_state* s = own(w)->stream();
-            if (s && s->owner == this && s->last.load(std::memory_order_acquire) == own(w))
+            stream_state* s = ours(w)->stream();
+            if (s && s->owner == this && s->last.load(std::memory_order_acquire) == ours(w))
                 for (auto& candidate : streams)
                     if (candidate.get() == s) return candidate;
         }
@@ -69,7 +70,7 @@ struct cuda_queue::core : std::enable_shared_from_this<core> {
         task.set_work(std::forward<Work>(work));
         task.record = deferred || reference || where != placement::in_order_command;
         for (const event_ptr* w : gpu_waits) // the same stream orders the rest
-            if (own(w)->stream() != &s && !own(w)->known_complete()) task.waits.push_back(*w);
+            if (ours(w)->stream() != &s && !ours(w)->known_complete()) task.waits.push_back(*w);
         // No driver call at all (an empty command or barrier whose event is recorded on demand): cheaper than a
         // handoff to the launcher's thread.
         const bool cheap = !task.function && task.command.how() == driver_command::form::nothing && !task.record &&

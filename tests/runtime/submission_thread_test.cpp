@@ -7,11 +7,11 @@
 #include <atomic>
 #include <chrono>
 #include <functional>
-#include <string>
 #include <latch>
 #include <memory>
 #include <mutex>
 #include <stdexcept>
+#include <string>
 #include <thread>
 #include <vector>
 
@@ -61,6 +61,16 @@ struct task {
     }
 };
 
+// Submits tasks 0 .. count-1 from this thread, drains, and checks that every one ran, in order.
+void submit_in_order(submission_thread<task>& s, run_log& log, int count) {
+    for (int i = 0; i < count; ++i)
+        s.submit(task{i, &log});
+    s.drain();
+    REQUIRE(log.order.size() == static_cast<std::size_t>(count));
+    for (int i = 0; i < count; ++i)
+        CHECK(log.order[static_cast<std::size_t>(i)] == i);
+}
+
 submission_thread_options always_inline() {
     return {.burst_gap = 0ns, .linger = 0ns, .capacity = 1024};
 }
@@ -73,25 +83,15 @@ submission_thread_options always_burst() {
 TEST_CASE("a task submitted while nothing is queued or running, and not in a burst, runs on the submitting thread") {
     run_log log;
     submission_thread<task> s(always_inline());
-    for (int i = 0; i < 100; ++i)
-        s.submit(task{i, &log});
-    s.drain();
-    REQUIRE(log.order.size() == 100);
-    for (int i = 0; i < 100; ++i) {
-        CHECK(log.order[static_cast<std::size_t>(i)] == i);
-        CHECK(log.threads[static_cast<std::size_t>(i)] == std::this_thread::get_id());
-    }
+    submit_in_order(s, log, 100);
+    for (auto id : log.threads)
+        CHECK(id == std::this_thread::get_id());
 }
 
 TEST_CASE("a burst goes to the submitter's thread, in submission order") {
     run_log log;
     submission_thread<task> s(always_burst());
-    for (int i = 0; i < 2000; ++i)
-        s.submit(task{i, &log});
-    s.drain();
-    REQUIRE(log.order.size() == 2000);
-    for (int i = 0; i < 2000; ++i)
-        CHECK(log.order[static_cast<std::size_t>(i)] == i);
+    submit_in_order(s, log, 2000);
     // The first came alone (nothing ran before it); every later one was less than burst_gap after it.
     CHECK(log.threads.front() == std::this_thread::get_id());
     for (std::size_t i = 1; i < log.threads.size(); ++i)
