@@ -35,14 +35,14 @@
 #include <string>
 #include <string_view>
 
-#include "graph/command.hpp"
-#include "graph/graph.hpp"
-#include "partitioner/partition.hpp"
+#include "encore/graph/command.hpp"
+#include "encore/graph/graph.hpp"
+#include "encore/partitioner/partition.hpp"
 
 namespace encore {
 
 // Bumped whenever a virtual function below changes; a plugin built for another version is not loaded.
-inline constexpr std::uint32_t backend_interface_version = 1;
+inline constexpr std::uint32_t backend_interface_version = 2;
 
 // SYCL's usm::alloc: device memory is for the device only, host memory is pinned host memory the device can
 // read, shared memory migrates between both.
@@ -63,6 +63,7 @@ struct device_properties {
     std::size_t allocation_alignment = 64; // the least alignment of every allocation
     bool profiling = true;                 // events can carry submit/start/end timestamps
     bool native_graphs = false;            // partitions lower to a driver graph object, not an emulation
+    bool host_kernels = false;             // runs kernels compiled only as host code (C++ callables)
 };
 
 // Nanoseconds on one clock per backend: only differences between timestamps of one backend mean something.

@@ -7,8 +7,9 @@
 #include <cstdio>
 #include <cstdlib>
 
-#include "backends/native/native_backend.hpp"
-#include "graph/error.hpp"
+#include "encore/backends/native/native_backend.hpp"
+#include "encore/backends/program_device_code.hpp"
+#include "encore/graph/error.hpp"
 
 namespace encore {
 
@@ -84,13 +85,20 @@ registry_options registry_options::from_environment() {
     if (const char* backends = std::getenv("ENCORE_BACKENDS"); backends && *backends)
         options.backends = backends;
     if (const char* path = std::getenv("ENCORE_BACKEND_PATH")) options.search_path = path;
+    // Set but empty is a value too: device_filter::parse says why it selects nothing.
+    if (const char* selector = std::getenv("ONEAPI_DEVICE_SELECTOR")) options.device_selector = selector;
     if (const char* trace = std::getenv("ENCORE_TRACE"))
         options.trace = *trace && std::string_view(trace) != "0";
     return options;
 }
 
 backend_registry::backend_registry(registry_options options) : options_(std::move(options)) {
-    if (auto own = library_directory(); !own.empty()) directories_.push_back(own);
+    if (options_.device_selector) filter_ = device_filter::parse(*options_.device_selector);
+    // Beside libencore (a build tree), then its encore/ folder (an installed prefix: <libdir>/encore).
+    if (auto own = library_directory(); !own.empty()) {
+        directories_.push_back(own);
+        directories_.push_back(own + "/encore");
+    }
     for (auto& d : split(options_.search_path, ':'))
         directories_.push_back(d);
 
@@ -107,9 +115,24 @@ backend_registry::backend_registry(registry_options options) : options_(std::mov
             continue;
         }
         seen.push_back(name);
+        if (!filter_.may_accept(name)) {
+            note("backend '" + name + "': not loaded: ONEAPI_DEVICE_SELECTOR=" + *options_.device_selector +
+                 " selects none of its devices");
+            continue;
+        }
         load(name);
     }
+    for (auto* b : order_)
+        for (std::uint32_t d = 0; d < b->device_count(); ++d) {
+            if (filter_.accepts(b->name(), d, b->properties(d).type))
+                devices_.emplace_back(*b, d);
+            else
+                note("backend '" + std::string(b->name()) + "': device " + std::to_string(d) + " (" +
+                     b->properties(d).name + ") hidden by ONEAPI_DEVICE_SELECTOR=" + *options_.device_selector);
+        }
     if (order_.empty()) note("no backend loaded: no device is available to this process");
+    else if (devices_.empty()) note("no device visible: ONEAPI_DEVICE_SELECTOR=" + *options_.device_selector +
+                                    " hides every device of the loaded backends");
 }
 
 backend_registry::~backend_registry() = default;
@@ -120,8 +143,53 @@ backend_registry& backend_registry::global() {
 }
 
 void backend_registry::note(std::string line) {
+    std::lock_guard lock(trace_mutex_);
     if (options_.trace) std::fprintf(stderr, "encore: %s\n", line.c_str());
     trace_.push_back(std::move(line));
+}
+
+std::vector<std::string> backend_registry::trace() const {
+    std::lock_guard lock(trace_mutex_);
+    return trace_;
+}
+
+device backend_registry::default_device() {
+    if (devices_.empty())
+        throw error(errc::backend_failure, "no device: no backend could be loaded or ONEAPI_DEVICE_SELECTOR hides "
+                                           "every device (ENCORE_BACKENDS lists the backends to try; set "
+                                           "ENCORE_TRACE=1 to see why each was not loaded)");
+    // Devices are in order of preference; the first that can run what this program compiled wins.
+    std::string skipped;
+    for (const auto& d : devices_) {
+        const auto& p = d.properties();
+        const std::string label = std::string(d.backend_name()) + ":" + std::to_string(d.index()) + " (" + p.name + ")";
+        std::string why;
+        if (p.host_kernels) why = "it runs the program's host-compiled kernels";
+        else if (program_has_device_code(d.backend_name()))
+            why = "the program carries device code for " + std::string(d.backend_name());
+        if (why.empty()) {
+            skipped += "; skipped " + label + ": the program carries no device code for " +
+                       std::string(d.backend_name()) + " (its kernels were compiled for the host only; select it "
+                       "explicitly for kernels built at run time)";
+            continue;
+        }
+        explain_default("default device: " + label + ", because " + why + skipped);
+        return d;
+    }
+    const auto& first = devices_.front();
+    explain_default("default device: " + std::string(first.backend_name()) + ":" + std::to_string(first.index()) +
+                    " (" + first.properties().name + "), the first visible device: none of the visible devices "
+                    "can run host-compiled kernels and the program carries device code for none of them");
+    return first;
+}
+
+void backend_registry::explain_default(std::string line) {
+    {
+        std::lock_guard lock(trace_mutex_);
+        if (line == last_choice_) return;
+        last_choice_ = line;
+    }
+    note(std::move(line));
 }
 
 void backend_registry::load(const std::string& name) {
@@ -198,14 +266,6 @@ backend* backend_registry::find(std::string_view name) const noexcept {
     for (auto* b : order_)
         if (b->name() == name) return b;
     return nullptr;
-}
-
-std::vector<device> backend_registry::devices() const {
-    std::vector<device> out;
-    for (auto* b : order_)
-        for (std::uint32_t d = 0; d < b->device_count(); ++d)
-            out.emplace_back(*b, d);
-    return out;
 }
 
 } // namespace encore

@@ -1,7 +1,8 @@
 // encore::backend_registry — which backends this process uses, in which order, and why.
 //
 // The native backend is built into libencore. Every other backend is a plugin, `libencore-backend-<name>.so`,
-// looked for first in the directory libencore itself was loaded from (found with dladdr) and then in each
+// looked for first in the directory libencore itself was loaded from (found with dladdr), then in its
+// subdirectory encore/ (where an installed Encore keeps its plugins: <libdir>/encore), and then in each
 // directory of ENCORE_BACKEND_PATH (colon-separated), and loaded with dlopen when found. A plugin that is
 // absent, fails to load, speaks another interface version or finds no driver is one line in the trace, never
 // an error: one build of a program runs on machines with and without CUDA, HIP, Level Zero or OpenCL.
@@ -10,28 +11,34 @@
 //   ENCORE_BACKENDS       comma-separated backend names, in order of preference; only these are loaded.
 //                         Default: cuda,hip,level_zero,opencl,native (GPUs first, the CPU always last).
 //   ENCORE_BACKEND_PATH   more directories to look for plugins in.
+//   ONEAPI_DEVICE_SELECTOR  which devices are visible, in DPC++'s syntax with Encore's backend names
+//                         (backends/device_filter.hpp); a malformed value throws encore::error naming it.
 //   ENCORE_TRACE          any value but empty or 0: print the trace (what was loaded from where, what was not
 //                         and why) to stderr, one "encore: " line each.
-// encore::device::all() lists the devices of the loaded backends in that order; the first is the default
-// device.
+// encore::device::all() lists the visible devices of the loaded backends in that order. The default device is
+// the first of them that can run the program's kernels (default_device(); the rule is in docs/runtime.md).
 //
 //     encore::backend_registry registry({.backends = "counting,native", .search_path =
 //     "/opt/encore/plugins"}); for (const auto& line : registry.trace()) std::puts(line.c_str());
 #pragma once
 
 #include <memory>
+#include <mutex>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
 
-#include "backends/backend.hpp"
-#include "backends/device.hpp"
+#include "encore/backends/backend.hpp"
+#include "encore/backends/device.hpp"
+#include "encore/backends/device_filter.hpp"
 
 namespace encore {
 
 struct registry_options {
     std::string backends = "cuda,hip,level_zero,opencl,native"; // ENCORE_BACKENDS syntax
     std::string search_path;                                    // ENCORE_BACKEND_PATH syntax
+    std::optional<std::string> device_selector;                 // ONEAPI_DEVICE_SELECTOR syntax; unset: all
     bool trace = false;                                         // echo the trace to stderr
 
     static registry_options from_environment();
@@ -39,6 +46,7 @@ struct registry_options {
 
 class backend_registry {
 public:
+    // Throws encore::error(invalid_argument) when options.device_selector is malformed.
     explicit backend_registry(registry_options options = {});
     ~backend_registry();
     backend_registry(const backend_registry&) = delete;
@@ -50,21 +58,33 @@ public:
     // The loaded backends, in order of preference.
     const std::vector<backend*>& backends() const noexcept { return order_; }
     backend* find(std::string_view name) const noexcept;
-    std::vector<device> devices() const;
+    // The visible devices (ONEAPI_DEVICE_SELECTOR), backends in order of preference.
+    std::vector<device> devices() const { return devices_; }
+    // The first visible device that runs the program's kernels: one whose backend runs host code
+    // (device_properties::host_kernels) or one the program carries device code for (program_device_code.hpp);
+    // if no visible device can, the first visible one. The reason for the choice is added to the trace once.
+    // Throws encore::error(backend_failure) when no device is visible.
+    device default_device();
     // What was loaded from where, and what was not and why, in the order it happened.
-    const std::vector<std::string>& trace() const noexcept { return trace_; }
+    // A copy: default_device() may add to the trace from any thread.
+    std::vector<std::string> trace() const;
     // The directories searched for plugins: libencore's own, then ENCORE_BACKEND_PATH's.
     const std::vector<std::string>& search_directories() const noexcept { return directories_; }
 
 private:
     struct plugin; // a dlopen handle and the backend it made, destroyed in that order
     void note(std::string line);
+    void explain_default(std::string line); // traced only when it differs from the last explanation
     void load(const std::string& name);
 
     registry_options options_;
     std::vector<std::string> directories_;
     std::vector<std::unique_ptr<plugin>> plugins_;
     std::vector<backend*> order_;
+    std::vector<device> devices_;
+    device_filter filter_;
+    mutable std::mutex trace_mutex_;
+    std::string last_choice_; // the default-device explanation last traced
     std::vector<std::string> trace_;
 };
 

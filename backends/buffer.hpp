@@ -11,7 +11,7 @@
 #include <cstddef>
 #include <memory>
 
-#include "graph/command.hpp"
+#include "encore/graph/command.hpp"
 
 namespace encore {
 

@@ -1,7 +1,8 @@
 #include "device.hpp"
 
-#include "backends/backend_registry.hpp"
-#include "graph/error.hpp"
+#include "encore/backends/backend_registry.hpp"
+#include "encore/backends/program_device_code.hpp"
+#include "encore/graph/error.hpp"
 
 namespace encore {
 
@@ -10,12 +11,11 @@ std::vector<device> device::all() {
 }
 
 device device::default_device() {
-    auto& registry = backend_registry::global();
-    for (auto* b : registry.backends())
-        if (b->device_count() > 0) return device(*b, 0);
-    throw error(errc::backend_failure, "no device: no backend could be loaded (ENCORE_BACKENDS lists the "
-                                       "backends to try; set ENCORE_TRACE=1 "
-                                       "to see why each was not loaded)");
+    return backend_registry::global().default_device();
+}
+
+bool device::runs_program_kernels() const {
+    return properties().host_kernels || program_has_device_code(backend_name());
 }
 
 } // namespace encore

@@ -13,7 +13,7 @@
 #include <string_view>
 #include <vector>
 
-#include "backends/backend.hpp"
+#include "encore/backends/backend.hpp"
 
 namespace encore {
 
@@ -21,10 +21,15 @@ class device {
 public:
     device(backend& owner, std::uint32_t index) : backend_(&owner), index_(index) {}
 
-    // Every device of the global registry's backends, in ENCORE_BACKENDS order.
+    // Every visible device (ONEAPI_DEVICE_SELECTOR) of the global registry's backends, in ENCORE_BACKENDS order.
     static std::vector<device> all();
-    // The first of all(); throws encore::error(backend_failure) when no backend is loaded (see ENCORE_TRACE).
+    // The first of all() that runs the program's kernels (backend_registry::default_device has the rule);
+    // throws encore::error(backend_failure) when no device is visible (see ENCORE_TRACE).
     static device default_device();
+
+    // Whether kernels this program compiled can run here: the backend runs host code, or the program carries
+    // device code for it (program_device_code.hpp). Kernels built at run time are not counted.
+    bool runs_program_kernels() const;
 
     const device_properties& properties() const { return backend_->properties(index_); }
     std::string_view backend_name() const noexcept { return backend_->name(); }

@@ -1,6 +1,6 @@
 #include "event.hpp"
 
-#include "graph/error.hpp"
+#include "encore/graph/error.hpp"
 
 namespace encore {
 

@@ -15,7 +15,7 @@
 #include <memory>
 #include <span>
 
-#include "backends/backend.hpp"
+#include "encore/backends/backend.hpp"
 
 namespace encore {
 

@@ -11,7 +11,7 @@
 #include <span>
 #include <vector>
 
-#include "backends/event.hpp"
+#include "encore/backends/event.hpp"
 
 namespace encore {
 

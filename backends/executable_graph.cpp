@@ -5,13 +5,13 @@
 #include <utility>
 #include <vector>
 
-#include "backends/detail/completion_event.hpp"
-#include "backends/detail/flatten.hpp"
-#include "backends/detail/host_task_pool.hpp"
-#include "backends/detail/queue_state.hpp"
-#include "graph/compact_adjacency.hpp"
-#include "graph/error.hpp"
-#include "graph/topology.hpp"
+#include "encore/backends/detail/completion_event.hpp"
+#include "encore/backends/detail/flatten.hpp"
+#include "encore/backends/detail/host_task_pool.hpp"
+#include "encore/backends/detail/queue_state.hpp"
+#include "encore/graph/compact_adjacency.hpp"
+#include "encore/graph/error.hpp"
+#include "encore/graph/topology.hpp"
 
 namespace encore {
 

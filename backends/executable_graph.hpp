@@ -28,11 +28,11 @@
 #include <optional>
 #include <vector>
 
-#include "backends/backend.hpp"
-#include "backends/device.hpp"
-#include "graph/graph.hpp"
-#include "graph/topological_order.hpp"
-#include "partitioner/partition.hpp"
+#include "encore/backends/backend.hpp"
+#include "encore/backends/device.hpp"
+#include "encore/graph/graph.hpp"
+#include "encore/graph/topological_order.hpp"
+#include "encore/partitioner/partition.hpp"
 
 namespace encore {
 

@@ -17,7 +17,7 @@
 #include <string>
 #include <utility>
 
-#include "graph/kernel.hpp"
+#include "encore/graph/kernel.hpp"
 
 namespace encore {
 

@@ -14,8 +14,8 @@
 
 #include <cstddef>
 
-#include "backends/device.hpp"
-#include "backends/queue.hpp"
+#include "encore/backends/device.hpp"
+#include "encore/backends/queue.hpp"
 
 namespace encore {
 

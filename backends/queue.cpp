@@ -2,12 +2,12 @@
 
 #include <algorithm>
 
-#include "backends/detail/completion_event.hpp"
-#include "backends/detail/host_task_pool.hpp"
-#include "backends/detail/queue_state.hpp"
-#include "backends/executable_graph.hpp"
-#include "graph/error.hpp"
-#include "graph/graph.hpp"
+#include "encore/backends/detail/completion_event.hpp"
+#include "encore/backends/detail/host_task_pool.hpp"
+#include "encore/backends/detail/queue_state.hpp"
+#include "encore/backends/executable_graph.hpp"
+#include "encore/graph/error.hpp"
+#include "encore/graph/graph.hpp"
 
 namespace encore {
 

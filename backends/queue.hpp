@@ -28,11 +28,11 @@
 #include <memory>
 #include <vector>
 
-#include "backends/device.hpp"
-#include "backends/event.hpp"
-#include "backends/event_list.hpp"
-#include "backends/kernel_function.hpp"
-#include "graph/command.hpp"
+#include "encore/backends/device.hpp"
+#include "encore/backends/event.hpp"
+#include "encore/backends/event_list.hpp"
+#include "encore/backends/kernel_function.hpp"
+#include "encore/graph/command.hpp"
 
 namespace encore {
 

@@ -27,8 +27,8 @@
 #include <string>
 #include <vector>
 
-#include "backends/cuda/cuda_module.hpp"
-#include "backends/runtime.hpp"
+#include "encore/backends/cuda/cuda_module.hpp"
+#include "encore/backends/runtime.hpp"
 
 namespace {
 

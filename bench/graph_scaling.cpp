@@ -22,10 +22,10 @@
 
 #include <nlohmann/json.hpp>
 
-#include "graph/compact_adjacency.hpp"
-#include "graph/shapes.hpp"
-#include "graph/topological_order.hpp"
-#include "partitioner/partition.hpp"
+#include "encore/graph/compact_adjacency.hpp"
+#include "encore/graph/shapes.hpp"
+#include "encore/graph/topological_order.hpp"
+#include "encore/partitioner/partition.hpp"
 
 namespace {
 

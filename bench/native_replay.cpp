@@ -24,8 +24,8 @@
 
 #include <oneapi/tbb/flow_graph.h>
 
-#include "backends/runtime.hpp"
-#include "graph/shapes.hpp"
+#include "encore/backends/runtime.hpp"
+#include "encore/graph/shapes.hpp"
 
 namespace {
 

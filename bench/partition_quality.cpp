@@ -17,10 +17,10 @@
 
 #include <nlohmann/json.hpp>
 
-#include "graph/shapes.hpp"
-#include "graph/topological_order.hpp"
-#include "partitioner/partition.hpp"
-#include "partitioner/partition_quality.hpp"
+#include "encore/graph/shapes.hpp"
+#include "encore/graph/topological_order.hpp"
+#include "encore/partitioner/partition.hpp"
+#include "encore/partitioner/partition_quality.hpp"
 
 namespace {
 

@@ -17,8 +17,8 @@
 #include <span>
 #include <vector>
 
-#include "graph/compact_adjacency.hpp"
-#include "graph/graph.hpp"
+#include "encore/graph/compact_adjacency.hpp"
+#include "encore/graph/graph.hpp"
 
 namespace encore {
 

@@ -5,7 +5,11 @@
 #include <cstdio>
 #include <vector>
 
-int main() {
+namespace {
+const char* const sample_name = "buffer_vector_add";
+}
+
+int main() try {
     constexpr std::size_t n = 1024;
     std::vector<int> a(n), b(n), c(n);
     for (std::size_t i = 0; i < n; ++i) {
@@ -29,4 +33,7 @@ int main() {
         if (c[i] != static_cast<int>(3 * i)) ++errors;
     std::printf("c[1] = %d, c[%zu] = %d; %d wrong\n", c[1], n - 1, c[n - 1], errors);
     return errors == 0 ? 0 : 1;
+} catch (const std::exception& e) { // sycl::exception included: say what failed instead of terminating
+    std::fprintf(stderr, "%s failed: %s\n", sample_name, e.what());
+    return 2;
 }

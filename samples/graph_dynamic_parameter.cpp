@@ -4,11 +4,15 @@
 
 #include <cstdio>
 
-#include "backends/kernel_function.hpp"
+#include "encore/backends/kernel_function.hpp"
 
 namespace sycl_ext = sycl::ext::oneapi::experimental;
 
-int main() {
+namespace {
+const char* const sample_name = "graph_dynamic_parameter";
+}
+
+int main() try {
     constexpr std::size_t n = 16;
     sycl::queue q;
     int* first = sycl::malloc_shared<int>(n, q);
@@ -41,4 +45,7 @@ int main() {
     sycl::free(first, q);
     sycl::free(second, q);
     return ok ? 0 : 1;
+} catch (const std::exception& e) { // sycl::exception included: say what failed instead of terminating
+    std::fprintf(stderr, "%s failed: %s\n", sample_name, e.what());
+    return 2;
 }

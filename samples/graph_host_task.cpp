@@ -12,7 +12,11 @@
 
 namespace sycl_ext = sycl::ext::oneapi::experimental;
 
-int main(int argc, char** argv) {
+namespace {
+const char* const sample_name = "graph_host_task";
+}
+
+int main(int argc, char** argv) try {
     const std::string prefix = argc > 1 ? argv[1] : "graph-host-task";
     constexpr std::size_t blocks = 4, per_block = 1000, n = blocks * per_block;
     sycl::queue q;
@@ -56,4 +60,7 @@ int main(int argc, char** argv) {
     sycl::free(v, q);
     sycl::free(largest, q);
     return ok ? 0 : 1;
+} catch (const std::exception& e) { // sycl::exception included: say what failed instead of terminating
+    std::fprintf(stderr, "%s failed: %s\n", sample_name, e.what());
+    return 2;
 }

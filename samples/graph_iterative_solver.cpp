@@ -8,7 +8,11 @@
 
 namespace sycl_ext = sycl::ext::oneapi::experimental;
 
-int main() {
+namespace {
+const char* const sample_name = "graph_iterative_solver";
+}
+
+int main() try {
     constexpr std::size_t n = 64;
     constexpr float h2 = 1.0f / float((n + 1) * (n + 1));
     sycl::queue q{sycl::property::queue::in_order{}};
@@ -53,4 +57,7 @@ int main() {
     sycl::free(next, q);
     sycl::free(residual, q);
     return ok ? 0 : 1;
+} catch (const std::exception& e) { // sycl::exception included: say what failed instead of terminating
+    std::fprintf(stderr, "%s failed: %s\n", sample_name, e.what());
+    return 2;
 }

@@ -25,7 +25,11 @@ sycl_ext::command_graph<sycl_ext::graph_state::modifiable> build(sycl::queue& q,
 }
 } // namespace
 
-int main() {
+namespace {
+const char* const sample_name = "graph_whole_update";
+}
+
+int main() try {
     sycl::queue q;
     std::vector<int> ones(8, 1), tens(8, 10);
     sycl::buffer<int> a{ones}, b{tens}, work{sycl::range<1>{8}};
@@ -42,4 +46,7 @@ int main() {
 
     std::printf("before the update: %d; after it: %d\n", first, second);
     return first == 2 && second == 20 ? 0 : 1;
+} catch (const std::exception& e) { // sycl::exception included: say what failed instead of terminating
+    std::fprintf(stderr, "%s failed: %s\n", sample_name, e.what());
+    return 2;
 }

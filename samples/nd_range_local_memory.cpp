@@ -5,7 +5,11 @@
 #include <cstdio>
 #include <vector>
 
-int main() {
+namespace {
+const char* const sample_name = "nd_range_local_memory";
+}
+
+int main() try {
     constexpr std::size_t groups = 16, group_size = 128, n = groups * group_size;
     std::vector<float> input(n), partial(groups);
     for (std::size_t i = 0; i < n; ++i) input[i] = static_cast<float>(i % 10);
@@ -38,4 +42,7 @@ int main() {
     std::printf("%zu work-groups of %zu: partial sums %g, %g, ...; %d wrong\n", groups, group_size, partial[0],
                 partial[1], errors);
     return errors == 0 ? 0 : 1;
+} catch (const std::exception& e) { // sycl::exception included: say what failed instead of terminating
+    std::fprintf(stderr, "%s failed: %s\n", sample_name, e.what());
+    return 2;
 }

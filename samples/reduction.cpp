@@ -5,7 +5,11 @@
 #include <cstdio>
 #include <vector>
 
-int main() {
+namespace {
+const char* const sample_name = "reduction";
+}
+
+int main() try {
     constexpr std::size_t n = 10000;
     std::vector<int> values(n);
     for (std::size_t i = 0; i < n; ++i) values[i] = static_cast<int>((i * 37) % 1000);
@@ -38,4 +42,7 @@ int main() {
     sycl::free(sum, q);
     sycl::free(max, q);
     return ok ? 0 : 1;
+} catch (const std::exception& e) { // sycl::exception included: say what failed instead of terminating
+    std::fprintf(stderr, "%s failed: %s\n", sample_name, e.what());
+    return 2;
 }

@@ -4,7 +4,11 @@
 
 #include <cstdio>
 
-int main() {
+namespace {
+const char* const sample_name = "usm_vector_add";
+}
+
+int main() try {
     constexpr std::size_t n = 1024;
     sycl::queue q;
     std::printf("running on %s\n", q.get_device().get_info<sycl::info::device::name>().c_str());
@@ -28,4 +32,7 @@ int main() {
     sycl::free(b, q);
     sycl::free(c, q);
     return errors == 0 ? 0 : 1;
+} catch (const std::exception& e) { // sycl::exception included: say what failed instead of terminating
+    std::fprintf(stderr, "%s failed: %s\n", sample_name, e.what());
+    return 2;
 }

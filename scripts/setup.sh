@@ -9,7 +9,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-packages=(build-essential pkg-config meson ninja-build
+packages=(build-essential pkg-config meson ninja-build cmake
           libboost-graph-dev libboost-context-dev libtbb-dev nlohmann-json3-dev doctest-dev graphviz
           ocl-icd-opencl-dev opencl-headers pocl-opencl-icd)
 for option in "$@"; do

@@ -5,10 +5,10 @@
 #include <cstdlib>
 #include <cstring>
 
-#include "backends/cuda/cuda_event.hpp"
-#include "backends/cuda/cuda_graph_lowering.hpp"
-#include "backends/cuda/cuda_queue.hpp"
-#include "graph/error.hpp"
+#include "encore/backends/cuda/cuda_event.hpp"
+#include "encore/backends/cuda/cuda_graph_lowering.hpp"
+#include "encore/backends/cuda/cuda_queue.hpp"
+#include "encore/graph/error.hpp"
 
 // The PTX of fill_kernels.cu, embedded at build time (meson.build).
 extern const char encore_cuda_fill_ptx[];

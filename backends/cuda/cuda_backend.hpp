@@ -24,11 +24,11 @@
 #include <tuple>
 #include <vector>
 
-#include "backends/backend.hpp"
-#include "backends/cuda/cuda_launcher.hpp"
-#include "backends/cuda/cuda_memory.hpp"
-#include "backends/cuda/detail/driver.hpp"
-#include "backends/cuda/device_code.hpp"
+#include "encore/backends/backend.hpp"
+#include "encore/backends/cuda/cuda_launcher.hpp"
+#include "encore/backends/cuda/cuda_memory.hpp"
+#include "encore/backends/cuda/detail/driver.hpp"
+#include "encore/backends/cuda/device_code.hpp"
 
 namespace encore::cuda {
 

@@ -2,9 +2,9 @@
 
 #include <cstring>
 
-#include "backends/buffer.hpp"
-#include "backends/cuda/cuda_backend.hpp"
-#include "graph/error.hpp"
+#include "encore/backends/buffer.hpp"
+#include "encore/backends/cuda/cuda_backend.hpp"
+#include "encore/graph/error.hpp"
 
 namespace encore::cuda {
 

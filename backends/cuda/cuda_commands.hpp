@@ -23,8 +23,8 @@
 #include <memory>
 #include <span>
 
-#include "backends/cuda/cuda_kernel_launch.hpp"
-#include "graph/command.hpp"
+#include "encore/backends/cuda/cuda_kernel_launch.hpp"
+#include "encore/graph/command.hpp"
 
 namespace encore::cuda {
 

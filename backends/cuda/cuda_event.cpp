@@ -2,10 +2,10 @@
 
 #include <chrono>
 
-#include "backends/cuda/cuda_backend.hpp"
-#include "backends/cuda/detail/driver.hpp"
-#include "backends/detail/completion_event.hpp"
-#include "graph/error.hpp"
+#include "encore/backends/cuda/cuda_backend.hpp"
+#include "encore/backends/cuda/detail/driver.hpp"
+#include "encore/backends/detail/completion_event.hpp"
+#include "encore/graph/error.hpp"
 
 namespace encore::cuda {
 

@@ -29,7 +29,7 @@
 #include <typeinfo>
 #include <vector>
 
-#include "backends/backend.hpp"
+#include "encore/backends/backend.hpp"
 
 namespace encore::cuda {
 

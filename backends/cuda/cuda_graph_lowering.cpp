@@ -2,9 +2,9 @@
 
 #include <algorithm>
 
-#include "backends/cuda/cuda_backend.hpp"
-#include "backends/cuda/cuda_queue.hpp"
-#include "graph/error.hpp"
+#include "encore/backends/cuda/cuda_backend.hpp"
+#include "encore/backends/cuda/cuda_queue.hpp"
+#include "encore/graph/error.hpp"
 
 namespace encore::cuda {
 

@@ -27,9 +27,9 @@
 #include <utility>
 #include <vector>
 
-#include "backends/backend.hpp"
-#include "backends/cuda/cuda_commands.hpp"
-#include "backends/cuda/detail/driver.hpp"
+#include "encore/backends/backend.hpp"
+#include "encore/backends/cuda/cuda_commands.hpp"
+#include "encore/backends/cuda/detail/driver.hpp"
 
 namespace encore::cuda {
 

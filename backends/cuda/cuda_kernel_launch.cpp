@@ -6,8 +6,8 @@
 #include <limits>
 #include <string>
 
-#include "backends/cuda/cuda_backend.hpp"
-#include "graph/error.hpp"
+#include "encore/backends/cuda/cuda_backend.hpp"
+#include "encore/graph/error.hpp"
 
 namespace encore::cuda {
 

@@ -20,7 +20,7 @@
 
 #include <boost/container/small_vector.hpp>
 
-#include "graph/command.hpp"
+#include "encore/graph/command.hpp"
 
 namespace encore::cuda {
 

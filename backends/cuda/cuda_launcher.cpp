@@ -1,6 +1,6 @@
 #include "cuda_launcher.hpp"
 
-#include "backends/cuda/detail/driver.hpp"
+#include "encore/backends/cuda/detail/driver.hpp"
 
 namespace encore::cuda {
 

@@ -21,9 +21,9 @@
 
 #include <boost/container/small_vector.hpp>
 
-#include "backends/cuda/cuda_commands.hpp"
-#include "backends/cuda/cuda_event.hpp"
-#include "backends/detail/submission_thread.hpp"
+#include "encore/backends/cuda/cuda_commands.hpp"
+#include "encore/backends/cuda/cuda_event.hpp"
+#include "encore/backends/detail/submission_thread.hpp"
 
 namespace encore::cuda {
 

@@ -12,7 +12,7 @@
 #include <mutex>
 #include <optional>
 
-#include "backends/backend.hpp"
+#include "encore/backends/backend.hpp"
 
 namespace encore::cuda {
 

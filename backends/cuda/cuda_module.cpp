@@ -2,8 +2,8 @@
 
 #include <atomic>
 
-#include "backends/cuda/device_code.hpp"
-#include "graph/error.hpp"
+#include "encore/backends/cuda/device_code.hpp"
+#include "encore/graph/error.hpp"
 
 namespace encore::cuda {
 

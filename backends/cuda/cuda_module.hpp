@@ -18,8 +18,8 @@
 #include <string>
 #include <vector>
 
-#include "backends/cuda/nvrtc_program.hpp"
-#include "graph/kernel.hpp"
+#include "encore/backends/cuda/nvrtc_program.hpp"
+#include "encore/graph/kernel.hpp"
 
 namespace encore::cuda {
 

@@ -1,10 +1,10 @@
 #include "cuda_queue.hpp"
 
-#include "backends/cuda/cuda_backend.hpp"
-#include "backends/cuda/cuda_commands.hpp"
-#include "backends/cuda/detail/driver.hpp"
-#include "backends/detail/completion_event.hpp"
-#include "graph/error.hpp"
+#include "encore/backends/cuda/cuda_backend.hpp"
+#include "encore/backends/cuda/cuda_commands.hpp"
+#include "encore/backends/cuda/detail/driver.hpp"
+#include "encore/backends/detail/completion_event.hpp"
+#include "encore/graph/error.hpp"
 
 namespace encore::cuda {
 

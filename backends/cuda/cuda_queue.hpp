@@ -28,8 +28,8 @@
 #include <memory>
 #include <vector>
 
-#include "backends/backend.hpp"
-#include "backends/cuda/cuda_event.hpp"
+#include "encore/backends/backend.hpp"
+#include "encore/backends/cuda/cuda_event.hpp"
 
 namespace encore::cuda {
 

@@ -6,7 +6,7 @@
 #include <memory>
 #include <mutex>
 
-#include "graph/error.hpp"
+#include "encore/graph/error.hpp"
 
 namespace encore::cuda {
 

@@ -32,9 +32,10 @@
 #include <type_traits>
 #include <utility>
 
-#include "backends/cuda/device_code.hpp"
-#include "graph/error.hpp"
-#include "graph/kernel.hpp"
+#include "encore/backends/cuda/device_code.hpp"
+#include "encore/backends/program_device_code.hpp"
+#include "encore/graph/error.hpp"
+#include "encore/graph/kernel.hpp"
 
 // Marks a lambda for the GPU and the host: [=] ENCORE_DEVICE_LAMBDA (const encore::work_item& it) { ... }.
 #define ENCORE_DEVICE_LAMBDA __host__ __device__
@@ -48,6 +49,12 @@ template <typename F>
 inline constexpr bool is_host_device_lambda = __nv_is_extended_host_device_lambda_closure_type(F);
 
 namespace detail {
+
+// A program with a translation unit compiled by nvcc through this header carries CUDA code for its kernels, so a
+// CUDA GPU may be its default device (backends/program_device_code.hpp). An inline variable: initialized once
+// per program, before main, whichever translation units include this.
+inline const bool program_carries_cuda_code =
+    (encore::note_program_device_code("cuda", "nvcc single-source translation unit"), true);
 
 __device__ inline unsigned axis_value(const uint3& v, unsigned axis) {
     return axis == 0 ? v.x : axis == 1 ? v.y : v.z;

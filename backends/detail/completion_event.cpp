@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <chrono>
 
-#include "graph/error.hpp"
+#include "encore/graph/error.hpp"
 
 namespace encore::detail {
 

@@ -19,7 +19,7 @@
 #include <span>
 #include <vector>
 
-#include "backends/backend.hpp"
+#include "encore/backends/backend.hpp"
 
 namespace encore::detail {
 

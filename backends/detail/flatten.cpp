@@ -2,7 +2,7 @@
 
 #include <algorithm>
 
-#include "graph/error.hpp"
+#include "encore/graph/error.hpp"
 
 namespace encore::detail {
 

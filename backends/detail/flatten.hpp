@@ -19,7 +19,7 @@
 #include <utility>
 #include <vector>
 
-#include "graph/graph.hpp"
+#include "encore/graph/graph.hpp"
 
 namespace encore::detail {
 

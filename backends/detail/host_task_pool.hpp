@@ -20,7 +20,7 @@
 #include <thread>
 #include <vector>
 
-#include "backends/backend.hpp"
+#include "encore/backends/backend.hpp"
 
 namespace encore::detail {
 

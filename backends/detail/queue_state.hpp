@@ -8,7 +8,7 @@
 #include <utility>
 #include <vector>
 
-#include "backends/queue.hpp"
+#include "encore/backends/queue.hpp"
 
 namespace encore::detail {
 

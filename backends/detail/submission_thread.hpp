@@ -44,7 +44,7 @@
 #include <thread>
 #include <vector>
 
-#include "graph/error.hpp"
+#include "encore/graph/error.hpp"
 
 namespace encore::detail {
 

@@ -7,9 +7,9 @@
 #include <cstdint>
 #include <cstring>
 
-#include "backends/buffer.hpp"
-#include "backends/native/kernel_launch.hpp"
-#include "graph/error.hpp"
+#include "encore/backends/buffer.hpp"
+#include "encore/backends/native/kernel_launch.hpp"
+#include "encore/graph/error.hpp"
 
 namespace encore::native {
 

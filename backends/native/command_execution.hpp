@@ -13,7 +13,7 @@
 //     encore::native::execute(encore::memset_command{p, 0, n});
 #pragma once
 
-#include "graph/command.hpp"
+#include "encore/graph/command.hpp"
 
 namespace encore::native {
 

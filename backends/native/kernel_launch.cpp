@@ -6,11 +6,11 @@
 #include <oneapi/tbb/blocked_range.h>
 #include <oneapi/tbb/parallel_for.h>
 
-#include "backends/backend.hpp"
-#include "backends/detail/sanitizer_annotations.hpp"
-#include "backends/native/detail/tbb_handoff.hpp"
-#include "backends/native/work_group.hpp"
-#include "graph/error.hpp"
+#include "encore/backends/backend.hpp"
+#include "encore/backends/detail/sanitizer_annotations.hpp"
+#include "encore/backends/native/detail/tbb_handoff.hpp"
+#include "encore/backends/native/work_group.hpp"
+#include "encore/graph/error.hpp"
 
 namespace encore::native {
 

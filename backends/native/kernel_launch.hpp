@@ -15,8 +15,8 @@
 #include <span>
 #include <vector>
 
-#include "backends/native/detail/index_space.hpp"
-#include "graph/command.hpp"
+#include "encore/backends/native/detail/index_space.hpp"
+#include "encore/graph/command.hpp"
 
 namespace encore {
 struct device_properties;

@@ -12,9 +12,9 @@
 #include <oneapi/tbb/info.h>
 #include <oneapi/tbb/version.h>
 
-#include "backends/native/native_queue.hpp"
-#include "backends/native/task_list.hpp"
-#include "graph/error.hpp"
+#include "encore/backends/native/native_queue.hpp"
+#include "encore/backends/native/task_list.hpp"
+#include "encore/graph/error.hpp"
 
 namespace encore::native {
 
@@ -47,6 +47,7 @@ device_properties cpu_properties() {
     p.allocation_alignment = 64;
     p.profiling = true;
     p.native_graphs = true;
+    p.host_kernels = true;
     return p;
 }
 

@@ -20,7 +20,7 @@
 #include <oneapi/tbb/global_control.h>
 #include <oneapi/tbb/task_arena.h>
 
-#include "backends/backend.hpp"
+#include "encore/backends/backend.hpp"
 
 namespace encore::native {
 

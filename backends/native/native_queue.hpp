@@ -11,7 +11,7 @@
 
 #include <memory>
 
-#include "backends/backend.hpp"
+#include "encore/backends/backend.hpp"
 
 namespace encore::native {
 

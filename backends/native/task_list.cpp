@@ -2,13 +2,13 @@
 
 #include <algorithm>
 
-#include "backends/detail/sanitizer_annotations.hpp"
-#include "backends/native/command_execution.hpp"
-#include "backends/native/detail/tbb_handoff.hpp"
-#include "backends/native/kernel_launch.hpp"
-#include "backends/native/native_backend.hpp"
-#include "backends/native/native_queue.hpp"
-#include "graph/error.hpp"
+#include "encore/backends/detail/sanitizer_annotations.hpp"
+#include "encore/backends/native/command_execution.hpp"
+#include "encore/backends/native/detail/tbb_handoff.hpp"
+#include "encore/backends/native/kernel_launch.hpp"
+#include "encore/backends/native/native_backend.hpp"
+#include "encore/backends/native/native_queue.hpp"
+#include "encore/graph/error.hpp"
 
 namespace encore::native {
 

@@ -32,10 +32,10 @@
 
 #include <oneapi/tbb/task_group.h>
 
-#include "backends/backend.hpp"
-#include "backends/detail/completion_event.hpp"
-#include "backends/native/detail/tbb_handoff.hpp"
-#include "backends/native/kernel_launch.hpp"
+#include "encore/backends/backend.hpp"
+#include "encore/backends/detail/completion_event.hpp"
+#include "encore/backends/native/detail/tbb_handoff.hpp"
+#include "encore/backends/native/kernel_launch.hpp"
 
 namespace encore::native {
 

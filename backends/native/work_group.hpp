@@ -24,8 +24,8 @@
 #include <memory>
 #include <vector>
 
-#include "backends/native/detail/fiber.hpp"
-#include "backends/native/kernel_launch.hpp"
+#include "encore/backends/native/detail/fiber.hpp"
+#include "encore/backends/native/kernel_launch.hpp"
 
 namespace encore::native {
 

@@ -2,7 +2,7 @@
 
 #include <cstdio>
 
-#include "graph/graph.hpp"
+#include "encore/graph/graph.hpp"
 
 namespace encore::detail {
 

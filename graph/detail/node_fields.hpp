@@ -6,7 +6,7 @@
 #include <utility>
 #include <vector>
 
-#include "graph/command.hpp"
+#include "encore/graph/command.hpp"
 
 namespace encore::detail {
 

@@ -3,8 +3,8 @@
 #include <algorithm>
 #include <cstring>
 
-#include "backends/detail/completion_event.hpp"
-#include "backends/memory.hpp"
+#include "encore/backends/detail/completion_event.hpp"
+#include "encore/backends/memory.hpp"
 #include "sycl/detail/engine_error.hpp"
 #include "sycl/exception.hpp"
 

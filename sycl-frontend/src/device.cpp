@@ -5,7 +5,7 @@
 #include <mutex>
 #include <optional>
 
-#include "graph/error.hpp"
+#include "encore/graph/error.hpp"
 
 namespace sycl {
 inline namespace _V1 {
@@ -36,10 +36,13 @@ std::atomic<std::uint64_t> next_context_id{1};
 } // namespace
 
 int default_selector_v(const device& d) {
-    // Prefer a GPU with native graphs, then any GPU, then accelerators, then the CPU.
-    if (d.is_gpu()) return d.engine().properties().native_graphs ? 400 : 300;
-    if (d.is_accelerator()) return 200;
-    return 100;
+    // First a device that can run the program's kernels (a kernel compiled only for the host has no business on
+    // a GPU: see encore::backend_registry::default_device); among those a GPU with native graphs, then any GPU,
+    // then accelerators, then the CPU.
+    const int runs_kernels = d.engine().runs_program_kernels() ? 1000 : 0;
+    if (d.is_gpu()) return runs_kernels + (d.engine().properties().native_graphs ? 400 : 300);
+    if (d.is_accelerator()) return runs_kernels + 200;
+    return runs_kernels + 100;
 }
 int cpu_selector_v(const device& d) { return d.is_cpu() ? 100 : -1; }
 int gpu_selector_v(const device& d) { return d.is_gpu() ? 100 : -1; }
@@ -53,15 +56,30 @@ std::function<int(const device&)> aspect_selector(std::vector<aspect> required) 
     };
 }
 
-device::device() : device(default_selector_v) {}
-
-device device::select(const std::function<int(const device&)>& selector) {
-    std::vector<encore::device> all;
+namespace {
+// The engine's default device (the first visible device that runs the program's kernels), which is what
+// default_selector_v scores highest; the engine traces why it was chosen (ENCORE_TRACE=1).
+std::vector<encore::device> all_devices() {
     try {
-        all = encore::device::all();
+        return encore::device::all();
+    } catch (const encore::error& e) { // a malformed ONEAPI_DEVICE_SELECTOR, say
+        throw exception(errc::runtime, std::string("no device is available: ") + e.what());
+    }
+}
+
+encore::device engine_default() {
+    try {
+        return encore::device::default_device();
     } catch (const encore::error& e) {
         throw exception(errc::runtime, std::string("no device is available: ") + e.what());
     }
+}
+} // namespace
+
+device::device() : device(engine_default()) {}
+
+device device::select(const std::function<int(const device&)>& selector) {
+    const auto all = all_devices();
     int best_score = -1;
     std::optional<device> best;
     for (const auto& d : all) {
@@ -78,7 +96,7 @@ device device::select(const std::function<int(const device&)>& selector) {
 
 std::vector<device> device::get_devices(info::device_type type) {
     std::vector<device> out;
-    for (const auto& d : encore::device::all())
+    for (const auto& d : all_devices())
         if (matches(device(d), type)) out.emplace_back(d);
     return out;
 }
@@ -145,7 +163,7 @@ platform::platform() : platform(device().get_platform()) {}
 
 std::vector<platform> platform::get_platforms() {
     std::vector<platform> out;
-    for (const auto& d : encore::device::all()) {
+    for (const auto& d : all_devices()) {
         platform p(d.owner());
         if (std::find(out.begin(), out.end(), p) == out.end()) out.push_back(p);
     }

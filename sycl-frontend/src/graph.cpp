@@ -2,7 +2,7 @@
 
 #include <algorithm>
 
-#include "graph/dot_export.hpp"
+#include "encore/graph/dot_export.hpp"
 #include "sycl/detail/engine_error.hpp"
 #include "sycl/detail/queue_impl.hpp"
 

@@ -6,7 +6,7 @@
 #include <mutex>
 #include <string>
 
-#include "backends/memory.hpp"
+#include "encore/backends/memory.hpp"
 #include "sycl/detail/engine_error.hpp"
 #include "sycl/queue.hpp"
 

@@ -2,7 +2,7 @@
 // the native backend, in queues and graphs, 1-D to 3-D, offsets, and update with a new capture.
 #include <doctest/doctest.h>
 
-#include "backends/cuda/single_source.hpp"
+#include "encore/backends/cuda/single_source.hpp"
 #include "cuda_support.hpp"
 
 using namespace encore;

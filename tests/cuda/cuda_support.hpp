@@ -6,8 +6,8 @@
 #include <string>
 #include <vector>
 
-#include "backends/cuda/cuda_module.hpp"
-#include "backends/runtime.hpp"
+#include "encore/backends/cuda/cuda_module.hpp"
+#include "encore/backends/runtime.hpp"
 #include "support/usm_array.hpp"
 
 namespace encore::cuda_testing {

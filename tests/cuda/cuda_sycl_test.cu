@@ -224,3 +224,21 @@ TEST_CASE("SYCL graph: commands recorded from a CUDA queue are replayed on the d
     for (std::size_t i = 0; i < n; ++i)
         REQUIRE(c.data[i] == 14.f * a.data[i]);
 }
+
+TEST_CASE("a program that carries nvcc device code gets the CUDA GPU as its default device") {
+    // This program's nvcc translation units noted "cuda" before main, and cuda comes first in the test's
+    // ENCORE_BACKENDS: the default device, the default queue and default_selector_v's choice are the GPU.
+    CHECK(encore::device::default_device().backend_name() == "cuda");
+    CHECK(sycl::device{}.get_backend() == sycl::backend::ext_oneapi_cuda);
+    CHECK(sycl::queue{}.get_device().get_backend() == sycl::backend::ext_oneapi_cuda);
+    CHECK(sycl::device{sycl::default_selector_v}.get_backend() == sycl::backend::ext_oneapi_cuda);
+    sycl::queue q; // the default queue runs a device lambda on the GPU
+    shared_array<float> a(q, 64), b(q, 64), c(q, 64);
+    for (int i = 0; i < 64; ++i) {
+        a.data[i] = static_cast<float>(i);
+        b.data[i] = 1.0f;
+    }
+    vector_add(q, a.data, b.data, c.data, 64).wait();
+    for (int i = 0; i < 64; ++i)
+        REQUIRE(c.data[i] == static_cast<float>(i) + 1.0f);
+}

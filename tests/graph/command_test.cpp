@@ -1,8 +1,8 @@
 // encore::command: kinds, names and validation of every command type.
 #include <doctest/doctest.h>
 
-#include "graph/error.hpp"
-#include "graph/graph.hpp"
+#include "encore/graph/error.hpp"
+#include "encore/graph/graph.hpp"
 #include "support/test_graphs.hpp"
 
 using namespace encore;

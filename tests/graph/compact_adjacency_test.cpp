@@ -1,8 +1,8 @@
 // compact_adjacency: the flat copy of a graph's edges agrees with the graph, in Boost's edge order.
 #include <doctest/doctest.h>
 
-#include "graph/compact_adjacency.hpp"
-#include "graph/shapes.hpp"
+#include "encore/graph/compact_adjacency.hpp"
+#include "encore/graph/shapes.hpp"
 #include "support/test_graphs.hpp"
 
 using namespace encore;

@@ -8,8 +8,8 @@
 #include <fstream>
 #include <sstream>
 
-#include "graph/error.hpp"
-#include "graph/json_export.hpp"
+#include "encore/graph/error.hpp"
+#include "encore/graph/json_export.hpp"
 #include "support/test_graphs.hpp"
 
 using namespace encore;

@@ -3,8 +3,8 @@
 
 #include <algorithm>
 
-#include "graph/error.hpp"
-#include "graph/graph.hpp"
+#include "encore/graph/error.hpp"
+#include "encore/graph/graph.hpp"
 #include "support/error_code.hpp"
 #include "support/test_graphs.hpp"
 

@@ -1,9 +1,9 @@
 // topological_order: validity, determinism, the two strategies, and cycles in unchecked graphs.
 #include <doctest/doctest.h>
 
-#include "graph/error.hpp"
-#include "graph/shapes.hpp"
-#include "graph/topological_order.hpp"
+#include "encore/graph/error.hpp"
+#include "encore/graph/shapes.hpp"
+#include "encore/graph/topological_order.hpp"
 
 using namespace encore;
 

@@ -1,8 +1,8 @@
 // topology_difference: same node count, kinds in the same order, same edges; the first difference is named.
 #include <doctest/doctest.h>
 
-#include "graph/error.hpp"
-#include "graph/topology.hpp"
+#include "encore/graph/error.hpp"
+#include "encore/graph/topology.hpp"
 #include "support/test_graphs.hpp"
 
 using namespace encore;

@@ -7,11 +7,11 @@
 #include <random>
 #include <set>
 
-#include "graph/error.hpp"
-#include "graph/shapes.hpp"
-#include "graph/topological_order.hpp"
-#include "partitioner/partition.hpp"
-#include "partitioner/partition_quality.hpp"
+#include "encore/graph/error.hpp"
+#include "encore/graph/shapes.hpp"
+#include "encore/graph/topological_order.hpp"
+#include "encore/partitioner/partition.hpp"
+#include "encore/partitioner/partition_quality.hpp"
 #include "support/test_graphs.hpp"
 
 using namespace encore;

@@ -4,9 +4,9 @@
 
 #include <algorithm>
 
-#include "graph/topological_order.hpp"
-#include "partitioner/partition.hpp"
-#include "partitioner/partition_quality.hpp"
+#include "encore/graph/topological_order.hpp"
+#include "encore/partitioner/partition.hpp"
+#include "encore/partitioner/partition_quality.hpp"
 #include "support/test_graphs.hpp"
 
 using namespace encore;

@@ -1,12 +1,14 @@
 // A test plugin: libencore-backend-counting.so. It forwards every call to a native backend of its own and
-// counts the calls, so tests can see that work really went through the plugin interface. The counts are read
+// counts the calls, so tests can see that work really went through the plugin interface. Built a second time
+// with ENCORE_COUNTING_GPU as libencore-backend-counting_gpu.so: the same, but its device presents itself as a
+// GPU that runs no host-compiled kernels (as the CUDA backend's do), for the default-device rule's tests. The counts are read
 // with dlsym from the loaded library (encore_counting_calls). One refusal, so tests can see what the runtime
 // does with a backend's: updating a kernel node to a range of 7 items throws errc::feature_not_supported.
 #include <atomic>
 
-#include "backends/backend.hpp"
-#include "backends/native/native_backend.hpp"
-#include "graph/error.hpp"
+#include "encore/backends/backend.hpp"
+#include "encore/backends/native/native_backend.hpp"
+#include "encore/graph/error.hpp"
 
 namespace {
 
@@ -49,10 +51,21 @@ private:
 class counting_backend final : public encore::backend {
 public:
     counting_backend() : inner_(encore::native::make_backend()), properties_(inner_->properties(0)) {
+#if defined(ENCORE_COUNTING_GPU)
+        properties_.name = "counting GPU";
+        properties_.type = encore::device_type::gpu;
+        properties_.host_kernels = false;
+        properties_.native_graphs = true;
+#else
         properties_.name = "counting " + properties_.name;
         properties_.native_graphs = false;
+#endif
     }
+#if defined(ENCORE_COUNTING_GPU)
+    std::string_view name() const noexcept override { return "counting_gpu"; }
+#else
     std::string_view name() const noexcept override { return "counting"; }
+#endif
     std::uint32_t device_count() const noexcept override { return 1; }
     const encore::device_properties& properties(std::uint32_t device) const override {
         inner_->properties(device); // the same range check

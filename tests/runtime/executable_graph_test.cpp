@@ -7,7 +7,7 @@
 #include <numeric>
 #include <random>
 
-#include "graph/shapes.hpp"
+#include "encore/graph/shapes.hpp"
 #include "runtime_support.hpp"
 
 using namespace encore;

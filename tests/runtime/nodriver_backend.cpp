@@ -2,7 +2,7 @@
 // trace, not a failure: what a CUDA plugin does on a machine without libcuda.so.1.
 #include <dlfcn.h>
 
-#include "backends/backend.hpp"
+#include "encore/backends/backend.hpp"
 
 extern "C" ENCORE_BACKEND_EXPORT void encore_backend_entry(encore::backend_plugin_request* request) {
     // A real plugin opens its driver here; this one asks for a library no machine has.

@@ -10,7 +10,7 @@
 #include <thread>
 #include <vector>
 
-#include "backends/runtime.hpp"
+#include "encore/backends/runtime.hpp"
 #include "support/usm_array.hpp"
 
 namespace encore::testing {

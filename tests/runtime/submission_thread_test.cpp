@@ -15,7 +15,7 @@
 #include <thread>
 #include <vector>
 
-#include "backends/detail/submission_thread.hpp"
+#include "encore/backends/detail/submission_thread.hpp"
 #include "support/error_code.hpp"
 
 using encore::detail::submission_thread;

@@ -5,7 +5,7 @@
 
 #include <doctest/doctest.h>
 
-#include "graph/error.hpp"
+#include "encore/graph/error.hpp"
 
 namespace encore::testing {
 

@@ -4,7 +4,7 @@
 #include <memory>
 #include <string>
 
-#include "graph/graph.hpp"
+#include "encore/graph/graph.hpp"
 
 namespace encore::testing {
 

@@ -4,7 +4,7 @@
 #include <cstddef>
 #include <vector>
 
-#include "backends/memory.hpp"
+#include "encore/backends/memory.hpp"
 
 namespace encore::testing {
 

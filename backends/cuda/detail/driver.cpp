@@ -1,6 +1,6 @@
 #include "driver.hpp"
 
-#include "graph/error.hpp"
+#include "encore/graph/error.hpp"
 
 namespace encore::cuda::detail {
 

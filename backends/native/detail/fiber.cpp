@@ -5,7 +5,7 @@
 
 #include <utility>
 
-#include "graph/error.hpp"
+#include "encore/graph/error.hpp"
 
 #if ENCORE_ASAN_ENABLED
 #include <sanitizer/common_interface_defs.h>

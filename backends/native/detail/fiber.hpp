@@ -20,7 +20,7 @@
 
 #include <boost/context/detail/fcontext.hpp>
 
-#include "backends/detail/sanitizer_annotations.hpp"
+#include "encore/backends/detail/sanitizer_annotations.hpp"
 
 namespace encore::native::detail {
 

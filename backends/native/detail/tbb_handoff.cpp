@@ -1,6 +1,6 @@
 #include "tbb_handoff.hpp"
 
-#include "backends/detail/sanitizer_annotations.hpp"
+#include "encore/backends/detail/sanitizer_annotations.hpp"
 
 namespace encore::native::detail {
 

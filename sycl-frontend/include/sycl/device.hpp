@@ -11,7 +11,7 @@
 #include <string>
 #include <vector>
 
-#include "backends/device.hpp"
+#include "encore/backends/device.hpp"
 #include "exception.hpp"
 #include "info.hpp"
 

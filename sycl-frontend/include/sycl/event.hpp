@@ -14,7 +14,7 @@
 #include <memory>
 #include <vector>
 
-#include "backends/event.hpp"
+#include "encore/backends/event.hpp"
 #include "exception.hpp"
 #include "info.hpp"
 

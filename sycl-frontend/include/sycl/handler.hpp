@@ -23,7 +23,7 @@
 #include "detail/engine_range.hpp"
 #include "detail/kernel_wrapper.hpp"
 #include "event.hpp"
-#include "graph/command.hpp"
+#include "encore/graph/command.hpp"
 #include "kernel.hpp"
 #include "reduction.hpp"
 

@@ -11,7 +11,7 @@
 #pragma once
 
 #include "exception.hpp"
-#include "graph/kernel.hpp"
+#include "encore/graph/kernel.hpp"
 #include "range.hpp"
 #include "detail/host_device.hpp"
 

@@ -11,7 +11,7 @@
 #include <memory>
 #include <string>
 
-#include "backends/kernel_function.hpp"
+#include "encore/backends/kernel_function.hpp"
 #include "exception.hpp"
 
 namespace sycl {

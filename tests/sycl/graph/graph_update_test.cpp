@@ -1,7 +1,7 @@
 // Updating executable graphs: dynamic parameters, node ranges, and whole-graph update; explicit and recorded.
 #include <doctest/doctest.h>
 
-#include "backends/kernel_function.hpp"
+#include "encore/backends/kernel_function.hpp"
 #include "graph_builder.hpp"
 
 namespace {

@@ -13,8 +13,8 @@
 #include <mutex>
 #include <vector>
 
-#include "backends/device.hpp"
-#include "backends/event.hpp"
+#include "encore/backends/device.hpp"
+#include "encore/backends/event.hpp"
 
 namespace sycl {
 inline namespace _V1 {

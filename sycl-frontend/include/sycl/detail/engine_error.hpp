@@ -5,7 +5,7 @@
 #include <string>
 #include <utility>
 
-#include "graph/error.hpp"
+#include "encore/graph/error.hpp"
 #include "sycl/exception.hpp"
 
 namespace sycl {

@@ -4,7 +4,7 @@
 
 #include <string>
 
-#include "graph/kernel.hpp"
+#include "encore/graph/kernel.hpp"
 #include "sycl/device.hpp"
 #include "sycl/item.hpp"
 

@@ -9,8 +9,8 @@
 #include <unordered_map>
 #include <vector>
 
-#include "backends/executable_graph.hpp"
-#include "graph/graph.hpp"
+#include "encore/backends/executable_graph.hpp"
+#include "encore/graph/graph.hpp"
 #include "sycl/ext/oneapi/experimental/graph.hpp"
 
 namespace sycl {

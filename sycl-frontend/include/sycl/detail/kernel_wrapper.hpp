@@ -21,13 +21,13 @@
 #include <typeinfo>
 #include <utility>
 
-#include "graph/kernel.hpp"
+#include "encore/graph/kernel.hpp"
 #include "sycl/accessor.hpp"
 #include "sycl/detail/host_device.hpp"
 #include "sycl/item.hpp"
 
 #if defined(__CUDACC__)
-#include "backends/cuda/single_source.hpp"
+#include "encore/backends/cuda/single_source.hpp"
 #endif
 
 // In a functor kernel's class: its call operator is ENCORE_HOST_DEVICE, so nvcc gives it a CUDA entry.

@@ -22,8 +22,8 @@
 #include <utility>
 #include <vector>
 
-#include "backends/cuda/cuda_module.hpp"
-#include "graph/error.hpp"
+#include "encore/backends/cuda/cuda_module.hpp"
+#include "encore/graph/error.hpp"
 #include "sycl/device.hpp"
 #include "sycl/exception.hpp"
 #include "sycl/kernel.hpp"

@@ -1,0 +1,49 @@
+#!/usr/bin/env bash
+# Builds tests/consumer three ways against an installed Encore and runs each build:
+#   CMake (find_package(Encore), Encore::sycl), meson (dependency('encore-sycl')), and plain
+#   g++ $(pkg-config --cflags --libs encore-sycl).
+#
+#   tests/consumer/run.sh                     against the system's Encore (the Debian package, say)
+#   tests/consumer/run.sh --stage DIR PREFIX  against `meson install --destdir DIR` of a build for PREFIX
+#
+# A header or library missing from the install fails a build; a wrong result fails a run. Prints one line
+# per build and exits non-zero if any failed.
+set -uo pipefail
+here="$(cd "$(dirname "$0")" && pwd)"
+stage="" prefix="/usr"
+if [ "${1:-}" = "--stage" ]; then stage="$(cd "$2" && pwd)"; prefix="$3"; fi
+
+libdir="$prefix/lib/$(gcc -dumpmachine)"
+if [ -n "$stage" ]; then
+    export PKG_CONFIG_PATH="$stage$libdir/pkgconfig"
+    export PKG_CONFIG_SYSROOT_DIR="$stage"
+    export LD_LIBRARY_PATH="$stage$libdir${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
+    cmake_prefix="$stage$prefix"
+    where="the install staged in $stage"
+else
+    cmake_prefix="$prefix"
+    where="the system's install"
+fi
+# The consumer runs on the native backend whatever this machine has (its kernels are host code anyway).
+export ONEAPI_DEVICE_SELECTOR="native:*"
+
+work="$(mktemp -d)"
+trap 'rm -rf "$work"' EXIT
+failed=0
+check() { # name, then the command that builds $work/<name>/consumer
+    local name="$1"; shift
+    mkdir -p "$work/$name"
+    if ! "$@" >"$work/$name.log" 2>&1; then
+        echo "consumer ($name): FAILED to build against $where"; tail -20 "$work/$name.log"; failed=1; return
+    fi
+    if ! "$work/$name/consumer" >>"$work/$name.log" 2>&1; then
+        echo "consumer ($name): FAILED to run"; tail -20 "$work/$name.log"; failed=1; return
+    fi
+    echo "consumer ($name): built against $where and ran: $(tail -1 "$work/$name.log")"
+}
+check cmake sh -c "cmake -S '$here' -B '$work/cmake-build' -DCMAKE_PREFIX_PATH='$cmake_prefix' -DCMAKE_BUILD_TYPE=Release \
+    && cmake --build '$work/cmake-build' && cp '$work/cmake-build/consumer' '$work/cmake/consumer'"
+check meson sh -c "meson setup '$work/meson-build' '$here' && ninja -C '$work/meson-build' \
+    && cp '$work/meson-build/consumer' '$work/meson/consumer'"
+check pkg-config sh -c "g++ -O1 '$here/consumer.cpp' -o '$work/pkg-config/consumer' \$(pkg-config --cflags --libs encore-sycl)"
+exit $failed
