@@ -27,7 +27,10 @@ arch="$(dpkg --print-architecture)"
 runtime_packages="$(find "$stage" -name '*.so*' -type f -exec objdump -p {} \; | awk '/NEEDED/ {print $2}' | sort -u |
     while read -r soname; do
         path="$(ldconfig -p | awk -v so="$soname" '$1 == so {print $NF; exit}')"
-        [ -n "$path" ] && dpkg -S "$(readlink -f "$path")" 2>/dev/null | cut -d: -f1
+        [ -n "$path" ] || continue
+        real="$(readlink -f "$path")"
+        # With merged /usr, dpkg knows a library under /lib or /usr/lib, whichever its package shipped.
+        { dpkg -S "$path" || dpkg -S "$real" || dpkg -S "${real#/usr}"; } 2>/dev/null | head -1 | cut -d: -f1
     done | sort -u | paste -sd, - | sed 's/,/, /g')"
 need() { echo "$1 (>= $(dpkg-query -W -f='${Version}' "$1" | sed 's/-[^-]*$//'))"; }
 mkdir -p "$stage/DEBIAN"
