@@ -29,7 +29,11 @@ buffer_state::buffer_state(std::size_t bytes, const void* initial)
 buffer_state::~buffer_state() {
     last_write_.wait();
     for (const auto& r : reads_) r.wait();
-    if (write_back_ && final_data_) std::memcpy(final_data_, storage_, bytes_);
+    if (write_back_ && final_data_) {
+        std::unique_lock<std::mutex> user_lock;
+        if (user_mutex_) user_lock = std::unique_lock(*user_mutex_);
+        std::memcpy(final_data_, storage_, bytes_);
+    }
     try {
         encore::free(storage_, device_);
     } catch (const encore::error&) {
@@ -40,6 +44,11 @@ buffer_state::~buffer_state() {
 void buffer_state::set_final_data(void* destination) {
     std::lock_guard lock(mutex_);
     final_data_ = destination;
+}
+
+void buffer_state::set_user_mutex(std::mutex* m) {
+    std::lock_guard lock(mutex_);
+    user_mutex_ = m;
 }
 
 void buffer_state::set_write_back(bool on) {

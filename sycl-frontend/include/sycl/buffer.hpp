@@ -23,6 +23,7 @@
 #include <vector>
 
 #include "detail/buffer_state.hpp"
+#include "properties/buffer_properties.hpp"
 #include "property_list.hpp"
 #include "range.hpp"
 
@@ -145,6 +146,8 @@ private:
         : state_(std::make_shared<detail::buffer_state>(detail::checked_count(r) * sizeof(T), initial)), range_(r),
           properties_(props) {
         state_->set_final_data(final_data);
+        if (props.has_property<property::buffer::use_mutex>())
+            state_->set_user_mutex(props.get_property<property::buffer::use_mutex>().get_mutex_ptr());
     }
     struct copied_values {
         std::vector<std::remove_const_t<T>> values;

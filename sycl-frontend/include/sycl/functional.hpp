@@ -2,6 +2,7 @@
 // operations) and the identities reductions use for them (known_identity, section 4.9.2.2).
 #pragma once
 
+#include <functional>
 #include <limits>
 #include <type_traits>
 
@@ -31,8 +32,24 @@ template <> struct maximum<void> { template <typename T> T operator()(const T& a
 // clang-format on
 
 namespace detail {
+// Whether Op is operation Family for T: Family<T>, the transparent Family<> (sycl::plus<> and the like), or the
+// standard library's function object of the same operation (std::plus<T>, std::plus<>, ...), which SYCL 2020
+// reductions accept too (std has no minimum or maximum).
 template <typename Op, typename T, template <typename> class Family>
-inline constexpr bool op_is = std::is_same_v<Op, Family<T>> || std::is_same_v<Op, Family<void>>;
+struct op_is_t : std::bool_constant<std::is_same_v<Op, Family<T>> || std::is_same_v<Op, Family<void>>> {};
+#define ENCORE_STD_COUNTERPART(family, standard)                                                                        \
+    template <typename T> struct op_is_t<std::standard<T>, T, family> : std::true_type {};                            \
+    template <typename T> struct op_is_t<std::standard<void>, T, family> : std::true_type {};
+ENCORE_STD_COUNTERPART(plus, plus)
+ENCORE_STD_COUNTERPART(multiplies, multiplies)
+ENCORE_STD_COUNTERPART(bit_and, bit_and)
+ENCORE_STD_COUNTERPART(bit_or, bit_or)
+ENCORE_STD_COUNTERPART(bit_xor, bit_xor)
+ENCORE_STD_COUNTERPART(logical_and, logical_and)
+ENCORE_STD_COUNTERPART(logical_or, logical_or)
+#undef ENCORE_STD_COUNTERPART
+template <typename Op, typename T, template <typename> class Family>
+inline constexpr bool op_is = op_is_t<Op, T, Family>::value;
 
 template <typename Op, typename T> constexpr bool has_known_identity() {
     if constexpr (op_is<Op, T, plus> || op_is<Op, T, multiplies>) return std::is_arithmetic_v<T>;

@@ -15,6 +15,7 @@
 #include "info.hpp"
 #include "item.hpp"
 #include "kernel.hpp"
+#include "properties/all_properties.hpp"
 #include "property_list.hpp"
 #include "queue.hpp"
 #include "range.hpp"

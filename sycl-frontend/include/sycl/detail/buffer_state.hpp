@@ -42,6 +42,8 @@ public:
 
     void set_final_data(void* destination);
     void set_write_back(bool on);
+    // property::buffer::use_mutex: locked while the buffer writes the user's host memory.
+    void set_user_mutex(std::mutex* m);
 
     // The events a new command accessing the buffer with `mode` must wait for, appended to `out`.
     void dependencies(access_mode mode, std::vector<encore::event>& out);
@@ -62,6 +64,7 @@ private:
     std::byte* storage_ = nullptr;
     void* final_data_ = nullptr;
     bool write_back_ = true;
+    std::mutex* user_mutex_ = nullptr;
     encore::event last_write_;
     std::vector<encore::event> reads_; // since last_write_
     std::vector<encore::event> host_holds_;

@@ -1,0 +1,5 @@
+// DPC++ installs <sycl/context.hpp> (sycl::context).
+// Encore defines it in <sycl/device.hpp>.
+#pragma once
+
+#include "sycl/device.hpp"

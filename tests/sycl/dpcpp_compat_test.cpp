@@ -1,0 +1,200 @@
+// SYCL code written for DPC++ compiles and runs against Encore unchanged: DPC++'s header paths, its vendor
+// properties on queues, buffers, accessors and contexts, reductions with the standard library's transparent
+// operators, and errors of kernels and host tasks reaching the async handler. Written as DPC++ users write it.
+#include <sycl/access/access.hpp>
+#include <sycl/aspects.hpp>
+#include <sycl/backend_types.hpp>
+#include <sycl/context.hpp>
+#include <sycl/detail/core.hpp>
+#include <sycl/detail/host_task_impl.hpp>
+#include <sycl/device_selector.hpp>
+#include <sycl/exception_list.hpp>
+#include <sycl/ext/oneapi/experimental/graph.hpp>
+#include <sycl/ext/oneapi/experimental/graph/command_graph.hpp>
+#include <sycl/ext/oneapi/experimental/graph/dynamic.hpp>
+#include <sycl/ext/oneapi/experimental/graph/executable_graph.hpp>
+#include <sycl/ext/oneapi/experimental/graph/graph_common.hpp>
+#include <sycl/ext/oneapi/experimental/graph/modifiable_graph.hpp>
+#include <sycl/ext/oneapi/experimental/graph/node.hpp>
+#include <sycl/group.hpp>
+#include <sycl/group_barrier.hpp>
+#include <sycl/h_item.hpp>
+#include <sycl/id.hpp>
+#include <sycl/info/info_desc.hpp>
+#include <sycl/interop_handle.hpp>
+#include <sycl/nd_item.hpp>
+#include <sycl/nd_range.hpp>
+#include <sycl/platform.hpp>
+#include <sycl/properties/accessor_properties.hpp>
+#include <sycl/properties/all_properties.hpp>
+#include <sycl/properties/buffer_properties.hpp>
+#include <sycl/properties/context_properties.hpp>
+#include <sycl/properties/queue_properties.hpp>
+#include <sycl/properties/reduction_properties.hpp>
+#include <sycl/sycl.hpp>
+#include <sycl/usm.hpp>
+#include <sycl/usm/usm_enums.hpp>
+
+#include <doctest/doctest.h>
+
+#include <atomic>
+#include <functional>
+#include <mutex>
+#include <numeric>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+namespace exp_ext = sycl::ext::oneapi::experimental;
+
+TEST_CASE("DPC++'s vendor queue properties are accepted, and the queue works as without them") {
+    sycl::queue in_order_immediate{sycl::property_list{sycl::property::queue::in_order{},
+                                                       sycl::ext::intel::property::queue::no_immediate_command_list{}}};
+    sycl::queue discarding{sycl::property_list{sycl::ext::oneapi::property::queue::discard_events{},
+                                               sycl::ext::oneapi::property::queue::priority_high{}}};
+    sycl::queue others{sycl::property_list{sycl::ext::intel::property::queue::immediate_command_list{},
+                                           sycl::ext::oneapi::property::queue::priority_low{},
+                                           sycl::ext::oneapi::property::queue::priority_normal{},
+                                           sycl::ext::intel::property::queue::compute_index{2},
+                                           sycl::ext::oneapi::cuda::property::queue::use_default_stream{},
+                                           sycl::property::queue::enable_profiling{}}};
+    CHECK(in_order_immediate.is_in_order());
+    CHECK(in_order_immediate.has_property<sycl::ext::intel::property::queue::no_immediate_command_list>());
+    CHECK(others.get_property<sycl::ext::intel::property::queue::compute_index>().get_index() == 2);
+    CHECK(others.has_property<sycl::property::queue::cuda::use_default_stream>()); // the deprecated alias
+    for (sycl::queue* q : {&in_order_immediate, &discarding, &others}) {
+        int* x = sycl::malloc_shared<int>(16, *q);
+        q->fill(x, 1, 16).wait();
+        q->parallel_for(sycl::range<1>{16}, [=](sycl::id<1> i) { x[i] += static_cast<int>(i[0]); }).wait();
+        for (int i = 0; i < 16; ++i) CHECK(x[i] == 1 + i);
+        sycl::free(x, *q);
+    }
+    // Events of a discard_events queue stay usable (a superset of what the property promises).
+    discarding.single_task([] {}).wait();
+}
+
+TEST_CASE("a graph recorded from a queue with vendor properties replays like any other") {
+    sycl::queue q{sycl::property_list{sycl::property::queue::in_order{},
+                                      sycl::ext::intel::property::queue::no_immediate_command_list{},
+                                      sycl::ext::oneapi::property::queue::discard_events{}}};
+    exp_ext::command_graph g{q.get_context(), q.get_device()};
+    int* x = sycl::malloc_shared<int>(4, q);
+    std::fill(x, x + 4, 0);
+    g.begin_recording(q);
+    q.parallel_for(sycl::range<1>{4}, [=](sycl::id<1> i) { x[i] += 1; });
+    q.parallel_for(sycl::range<1>{4}, [=](sycl::id<1> i) { x[i] *= 3; });
+    g.end_recording(q);
+    auto exec = g.finalize();
+    q.ext_oneapi_graph(exec);
+    q.ext_oneapi_graph(exec);
+    q.wait();
+    CHECK(x[3] == 12); // (0 + 1) * 3, then (3 + 1) * 3
+    sycl::free(x, q);
+}
+
+TEST_CASE("buffer, accessor and context properties DPC++ programs pass") {
+    sycl::queue q;
+    std::mutex m;
+    std::vector<int> host(8, 1);
+    {
+        sycl::buffer<int> b{host.data(), sycl::range<1>{8},
+                            sycl::property_list{sycl::property::buffer::use_mutex{m},
+                                                sycl::ext::oneapi::property::buffer::use_pinned_host_memory{},
+                                                sycl::property::buffer::context_bound{q.get_context()}}};
+        CHECK(b.get_property<sycl::property::buffer::use_mutex>().get_mutex_ptr() == &m);
+        CHECK(b.get_property<sycl::property::buffer::context_bound>().get_context() == q.get_context());
+        q.submit([&](sycl::handler& h) {
+            sycl::accessor a{b, h, sycl::read_write, sycl::property_list{sycl::ext::oneapi::no_offset, sycl::ext::oneapi::no_alias}};
+            h.parallel_for(sycl::range<1>{8}, [=](sycl::id<1> i) { a[i] *= 5; });
+        });
+        std::lock_guard lock(m); // the write-back below takes this mutex: it waits until this scope ends
+    }
+    std::lock_guard lock(m);
+    CHECK(host == std::vector<int>(8, 5));
+    sycl::context primary{q.get_device(), {}, sycl::property_list{sycl::ext::oneapi::cuda::property::context::use_primary_context{}}};
+    CHECK(primary.get_devices().size() == 1);
+}
+
+namespace {
+template <typename T, typename Op> T reduce_with(sycl::queue& q, const std::vector<T>& values, T identity, Op op, T start) {
+    T* result = sycl::malloc_shared<T>(1, q);
+    const T* data = values.data();
+    *result = start;
+    q.parallel_for(sycl::range<1>{values.size()}, sycl::reduction(result, identity, op),
+                   [=](sycl::id<1> i, auto& r) { r.combine(data[i]); })
+        .wait();
+    T out = *result;
+    sycl::free(result, q);
+    return out;
+}
+} // namespace
+
+TEST_CASE("reductions with the standard library's operators and transparent SYCL operators give += and friends") {
+    sycl::queue q;
+    constexpr std::size_t n = 1000;
+    float* sum = sycl::malloc_shared<float>(1, q);
+    float* sum_std = sycl::malloc_shared<float>(1, q);
+    int* product = sycl::malloc_shared<int>(1, q);
+    unsigned* ones = sycl::malloc_shared<unsigned>(1, q);
+    unsigned* both = sycl::malloc_shared<unsigned>(1, q);
+    unsigned* flips = sycl::malloc_shared<unsigned>(1, q);
+    *sum = 0.0f;
+    *sum_std = 0.0f;
+    *product = 1;
+    *ones = 0;
+    *both = ~0u;
+    *flips = 0;
+    // As DPC++ users write them: CTAD'd std::plus() (std::plus<void>), std::plus<float>, sycl::plus<>, ...
+    q.parallel_for(sycl::range<1>{n}, sycl::reduction(sum, 0.0f, std::plus()), sycl::reduction(sum_std, std::plus<float>()),
+                   sycl::reduction(product, 1, std::multiplies<>()), sycl::reduction(ones, std::bit_or<>()),
+                   sycl::reduction(both, std::bit_and<unsigned>()), sycl::reduction(flips, 0u, std::bit_xor()),
+                   [=](sycl::id<1> i, auto& s, auto& t, auto& p, auto& o, auto& a, auto& x) {
+                       s += 0.5f;
+                       t += 1.0f;
+                       if (i[0] < 3) p *= 2;
+                       o |= 1u << (i[0] % 8);
+                       a &= ~(1u << (i[0] % 4));
+                       x ^= 1u;
+                   })
+        .wait();
+    CHECK(*sum == 500.0f);
+    CHECK(*sum_std == 1000.0f);
+    CHECK(*product == 8);
+    CHECK(*ones == 0xffu);
+    CHECK(*both == (~0u & ~0xfu));
+    CHECK(*flips == 0u); // 1000 flips
+    static_assert(sycl::has_known_identity_v<std::plus<>, float>);
+    static_assert(sycl::known_identity_v<std::multiplies<int>, int> == 1);
+    static_assert(sycl::known_identity_v<std::bit_and<>, unsigned> == ~0u);
+    static_assert(sycl::known_identity_v<std::logical_and<>, bool>);
+    static_assert(!sycl::known_identity_v<std::logical_or<bool>, bool>);
+    for (void* p : {static_cast<void*>(sum), static_cast<void*>(sum_std), static_cast<void*>(product),
+                    static_cast<void*>(ones), static_cast<void*>(both), static_cast<void*>(flips)})
+        sycl::free(p, q);
+
+    std::vector<int> values(257);
+    std::iota(values.begin(), values.end(), 1);
+    CHECK(reduce_with(q, values, 0, sycl::plus<>(), 5) == 5 + 257 * 258 / 2);
+    CHECK(reduce_with(q, values, 0, std::plus<>(), 0) == 257 * 258 / 2);
+    CHECK(reduce_with(q, values, 0, sycl::maximum<>(), 0) == 257);
+    CHECK(reduce_with(q, values, 1000, sycl::minimum<>(), 1000) == 1);
+    std::vector<bool> flags(64, true);
+    std::vector<int> truth(64, 1);
+    CHECK(reduce_with(q, truth, 1, std::logical_and<int>(), 1) == 1);
+    truth[17] = 0;
+    CHECK(reduce_with(q, truth, 1, std::logical_and<>(), 1) == 0);
+    CHECK(reduce_with(q, truth, 0, std::logical_or<>(), 0) == 1);
+}
+
+TEST_CASE("initialize_to_identity with a standard operator, from reduction_properties.hpp") {
+    sycl::queue q;
+    double* sum = sycl::malloc_shared<double>(1, q);
+    *sum = 1e9;
+    q.submit([&](sycl::handler& h) {
+        h.parallel_for(sycl::range<1>{10}, sycl::reduction(sum, std::plus<>(), sycl::property::reduction::initialize_to_identity{}),
+                       [=](sycl::id<1> i, auto& s) { s += static_cast<double>(i[0]); });
+    });
+    q.wait();
+    CHECK(*sum == 45.0);
+    sycl::free(sum, q);
+}
