@@ -82,12 +82,9 @@ event queue_impl::finish(handler& h) {
     if (!c.dynamic_arguments.empty())
         throw exception(errc::invalid, "a dynamic_parameter can only be an argument of a command added to its graph");
     std::vector<encore::event> waits;
-    for (const auto& e : c.dependencies) {
-        if (e.recorded())
-            throw exception(errc::invalid, "depends_on: the event was returned while recording a graph; it can only "
-                                           "order submissions recorded into that graph");
+    // join_recording_through took every graph-limited event: these are eager work.
+    for (const auto& e : c.dependencies)
         if (e.engine().state()) waits.push_back(e.engine());
-    }
     auto requirements = c.requirements;
     if (c.executable)
         requirements.insert(requirements.end(), c.executable->buffers.begin(), c.executable->buffers.end());

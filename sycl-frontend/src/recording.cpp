@@ -41,8 +41,10 @@ bool start_recording(graph_impl& g, queue_impl& q, const char* call) {
 
 std::shared_ptr<graph_impl> join_recording_through(queue_impl& q, const std::vector<event>& dependencies) {
     std::shared_ptr<graph_impl> graph;
+    bool eager_work = false;
     for (const auto& e : dependencies) {
         const auto& r = e.recorded();
+        eager_work |= !r && e.engine().state();
         if (!r) continue;
         auto g = r->graph.lock();
         if (!g)
@@ -55,6 +57,11 @@ std::shared_ptr<graph_impl> join_recording_through(queue_impl& q, const std::vec
         graph = std::move(g);
     }
     if (!graph) return nullptr;
+    // Refused before joining (graph_impl::add_locked would refuse it after), so the queue stays as it was.
+    if (eager_work)
+        throw exception(errc::invalid, "depends_on: a graph node can only depend on events returned while recording "
+                                       "into the same graph, not on eager work (wait for that event before, or "
+                                       "record the work into the graph)");
     std::lock_guard lock(graph->mutex);
     // Only a graph being recorded can be joined: its end_recording() is what ends the joining queue's recording.
     const bool recorded_now =

@@ -326,7 +326,13 @@ TEST_CASE("transitive queue recording: events of two graphs are refused, and the
     // A queue that records nothing, with events of both.
     check_invalid([&] { idle.ext_oneapi_submit_barrier({ea, eb}); }, {"two graphs", a_name, b_name});
     CHECK(idle.ext_oneapi_get_state() == sycl_ext::queue_state::executing);
+    // A graph-limited event with eager work: refused before the queue joins.
+    auto eager = sycl::queue{qa.get_context(), qa.get_device()}.single_task([] {});
+    check_invalid([&] { idle.ext_oneapi_submit_barrier({ea, eager}); }, {"eager work"});
+    CHECK(idle.ext_oneapi_get_state() == sycl_ext::queue_state::executing);
+    CHECK(a.get_nodes().size() == 1);
     CHECK(b.get_nodes().size() == 1);
+    eager.wait();
     a.end_recording();
     b.end_recording();
 
