@@ -32,12 +32,13 @@ std::uint32_t graph_impl::add_locked(handler& h, std::vector<std::uint32_t> pred
     auto& c = h.contents();
     for (const auto& e : c.dependencies) {
         if (const auto& r = e.recorded()) {
-            if (auto other = r->graph.lock(); other.get() != this)
-                throw exception(errc::invalid,
-                                "depends_on: the event belongs to another graph (it was returned while recording " +
-                                    (other ? "graph " + std::to_string(other->g.id()) : std::string("a graph that no longer exists")) +
-                                    ") than graph " + std::to_string(g.id()) + ", which the command is " +
-                                    (recorder ? "recorded" : "added") + " into; a node can only depend on nodes of its own graph");
+            if (auto other = r->graph.lock(); other.get() != this) {
+                const auto source = other ? "graph " + std::to_string(other->g.id()) : "a graph that no longer exists";
+                throw exception(errc::invalid, "depends_on: the event belongs to another graph (it was returned while "
+                                               "recording " + source + ") than graph " + std::to_string(g.id()) +
+                                                   ", which the command is " + (recorder ? "recorded" : "added") +
+                                                   " into; a node can only depend on nodes of its own graph");
+            }
             predecessors.push_back(r->index);
         } else if (e.engine().state())
             throw exception(errc::invalid, "depends_on: a graph node can only depend on events returned while "

@@ -22,7 +22,8 @@ template <typename F> void check_invalid(F&& f, const std::vector<std::string>& 
         FAIL("no exception; expected errc::invalid");
     } catch (const sycl::exception& e) {
         CHECK(e.code() == sycl::errc::invalid);
-        for (const auto& w : words) CHECK_MESSAGE(std::string(e.what()).find(w) != std::string::npos, e.what(), " lacks '", w, "'");
+        for (const auto& w : words)
+            CHECK_MESSAGE(std::string(e.what()).find(w) != std::string::npos, e.what(), " lacks '", w, "'");
     }
 }
 

@@ -44,7 +44,8 @@ struct queue_impl : std::enable_shared_from_this<queue_impl> {
     std::mutex mutex;
     std::shared_ptr<graph_impl> recording; // what a recording remembers across sessions: graph_impl::histories
     encore::event barrier;    // the last barrier submitted eagerly: later submissions wait for it
-    // sycl_ext_oneapi_in_order_queue_events: the event the next command group waits for (ext_oneapi_set_external_event).
+    // sycl_ext_oneapi_in_order_queue_events: the event the next command group waits for
+    // (ext_oneapi_set_external_event).
     event external_event;
 };
 
