@@ -32,8 +32,13 @@ std::uint32_t graph_impl::add_locked(handler& h, std::vector<std::uint32_t> pred
     auto& c = h.contents();
     for (const auto& e : c.dependencies) {
         if (const auto& r = e.recorded()) {
-            if (r->graph.lock().get() != this)
-                throw exception(errc::invalid, "depends_on: the event belongs to another graph");
+            if (auto other = r->graph.lock(); other.get() != this) {
+                const auto source = other ? "graph " + std::to_string(other->g.id()) : "a graph that no longer exists";
+                throw exception(errc::invalid, "depends_on: the event belongs to another graph (it was returned while "
+                                               "recording " + source + ") than graph " + std::to_string(g.id()) +
+                                                   ", which the command is " + (recorder ? "recorded" : "added") +
+                                                   " into; a node can only depend on nodes of its own graph");
+            }
             predecessors.push_back(r->index);
         } else if (e.engine().state())
             throw exception(errc::invalid, "depends_on: a graph node can only depend on events returned while "
@@ -91,43 +96,6 @@ std::uint32_t graph_impl::add_locked(handler& h, std::vector<std::uint32_t> pred
         parameter->uses.emplace_back(index, argument);
     }
     return index;
-}
-
-event record_submission(graph_impl& g, queue_impl& q, handler& h) {
-    std::lock_guard lock(g.mutex);
-    std::vector<std::uint32_t> predecessors;
-    {
-        std::lock_guard queue_lock(q.mutex);
-        if (q.engine.is_in_order())
-            if (const auto& previous = q.last_recorded.recorded()) predecessors.push_back(previous->index);
-        // Only what is recorded from this queue after a barrier depends on it (a barrier without events reaches
-        // it through the queue's leaves already).
-        if (const auto& barrier = q.recorded_barrier.recorded(); barrier && !h.contents().barrier_on_everything)
-            predecessors.push_back(barrier->index);
-    }
-    const bool is_barrier =
-        h.contents().command && std::holds_alternative<::encore::barrier_command>(*h.contents().command);
-    auto index = g.add_locked(h, std::move(predecessors), &q);
-    event e(std::make_shared<const recorded_node>(recorded_node{g.weak_from_this(), index}), q.dev.get_backend());
-    std::lock_guard queue_lock(q.mutex);
-    if (q.engine.is_in_order()) q.last_recorded = e;
-    if (is_barrier) q.recorded_barrier = e;
-    return e;
-}
-
-void stop_recording(graph_impl& g, queue_impl& q) {
-    {
-        std::lock_guard lock(q.mutex);
-        q.recording.reset();
-        q.last_recorded = event{};
-        q.recorded_barrier = event{};
-    }
-    std::erase_if(g.recorders, [&](const std::weak_ptr<queue_impl>& r) {
-        auto s = r.lock();
-        return !s || s.get() == &q;
-    });
-    if (g.recorders.empty())
-        for (auto& [buffer, use] : g.buffers) buffer->add_recording_use(-1);
 }
 
 } // namespace detail
@@ -353,23 +321,8 @@ command_graph<graph_state::executable> command_graph<graph_state::modifiable>::f
 }
 
 bool command_graph<graph_state::modifiable>::begin_recording(queue& q, const sycl::property_list&) {
-    auto& qi = *q.impl();
-    if (!(qi.dev == device_) || !(qi.ctx == context_))
-        throw exception(errc::invalid, "begin_recording: the queue's device and context must be the graph's");
     std::lock_guard lock(impl_->mutex);
-    {
-        std::lock_guard queue_lock(qi.mutex);
-        if (qi.recording == impl_) return false;
-        if (qi.recording) throw exception(errc::invalid, "begin_recording: the queue is recording another graph");
-        qi.recording = impl_;
-        qi.last_recorded = event{};
-        qi.recorded_barrier = event{};
-    }
-    std::erase_if(impl_->recorders, [](const auto& r) { return r.expired(); });
-    if (impl_->recorders.empty())
-        for (auto& [buffer, use] : impl_->buffers) buffer->add_recording_use(1);
-    impl_->recorders.push_back(q.impl());
-    return true;
+    return sycl::detail::start_recording(*impl_, *q.impl(), "begin_recording");
 }
 
 bool command_graph<graph_state::modifiable>::begin_recording(const std::vector<queue>& queues,

@@ -1,6 +1,7 @@
 #include "sycl/queue.hpp"
 
 #include <algorithm>
+#include <utility>
 
 #include "sycl/detail/engine_error.hpp"
 #include "sycl/detail/graph_impl.hpp"
@@ -70,19 +71,20 @@ event queue_impl::finish(handler& h) {
     {
         std::lock_guard lock(mutex);
         graph = recording;
+        // The external event is this command group's dependency like any other (and so can make the queue join
+        // a graph's recording); it is used once.
+        if (external_event != event{}) h.contents().dependencies.push_back(std::exchange(external_event, event{}));
     }
+    if (!graph) graph = join_recording_through(*this, h.contents().dependencies);
     if (graph) return record_submission(*graph, *this, h);
 
     auto& c = h.contents();
     if (!c.dynamic_arguments.empty())
         throw exception(errc::invalid, "a dynamic_parameter can only be an argument of a command added to its graph");
     std::vector<encore::event> waits;
-    for (const auto& e : c.dependencies) {
-        if (e.recorded())
-            throw exception(errc::invalid, "depends_on: the event was returned while recording a graph; it can only "
-                                           "order submissions recorded into that graph");
+    // join_recording_through took every graph-limited event: these are eager work.
+    for (const auto& e : c.dependencies)
         if (e.engine().state()) waits.push_back(e.engine());
-    }
     auto requirements = c.requirements;
     if (c.executable)
         requirements.insert(requirements.end(), c.executable->buffers.begin(), c.executable->buffers.end());
@@ -115,12 +117,24 @@ event queue_impl::finish(handler& h) {
 }
 
 void queue_impl::wait() {
+    encore::event external;
     {
         std::lock_guard lock(mutex);
         if (recording)
             throw exception(errc::invalid, "queue::wait: the queue is recording a graph; end the recording first");
+        // A graph-limited external event stays for the next command group: it stands for a node, not for work.
+        if (!external_event.recorded()) external = std::exchange(external_event, event{}).engine();
     }
+    if (external.state()) translate_errors([&] { external.wait(); });
     engine.wait();
+}
+
+void queue_impl::set_external_event(const event& e) {
+    if (!engine.is_in_order())
+        throw exception(errc::invalid, "queue::ext_oneapi_set_external_event: the queue is not in-order "
+                                       "(sycl_ext_oneapi_in_order_queue_events applies to in-order queues only)");
+    std::lock_guard lock(mutex);
+    external_event = e;
 }
 
 void queue_impl::throw_asynchronous() { engine.throw_asynchronous(); }

@@ -2,7 +2,8 @@
 //
 // An event of a queue wraps the engine's encore::event. An event returned while the queue records into a graph
 // (sycl_ext_oneapi_graph) stands for a node of that graph instead: it is a "graph-limited" event, usable only
-// as a dependency of later submissions recorded into the same graph; waiting on it throws errc::invalid.
+// as a dependency of later submissions recorded into the same graph (a queue that records nothing and depends on
+// it joins the recording: transitive queue recording); waiting on it throws errc::invalid.
 //
 //     auto e = q.submit([&](sycl::handler& h) { h.memset(p, 0, n); });
 //     e.wait();

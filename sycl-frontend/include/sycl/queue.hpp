@@ -159,6 +159,12 @@ public:
         return submit([&](handler& h) { h.ext_oneapi_barrier(events); });
     }
 
+    // sycl_ext_oneapi_in_order_queue_events: the next command group submitted to this in-order queue also depends
+    // on `e` (queue::wait waits for it when no command group came). An event returned while recording a graph
+    // makes that command group's queue join the recording (transitive queue recording); errc::invalid on an
+    // out-of-order queue.
+    void ext_oneapi_set_external_event(const event& e) { impl_->set_external_event(e); }
+
     // sycl_ext_oneapi_graph (defined in sycl/ext/oneapi/experimental/graph.hpp).
     ext::oneapi::experimental::queue_state ext_oneapi_get_state() const;
     ext::oneapi::experimental::command_graph<ext::oneapi::experimental::graph_state::modifiable>

@@ -2,6 +2,7 @@
 // sycl/ext/oneapi/experimental/graph.hpp.
 #pragma once
 
+#include <map>
 #include <memory>
 #include <mutex>
 #include <optional>
@@ -42,6 +43,17 @@ struct graph_impl : std::enable_shared_from_this<graph_impl> {
     std::unordered_map<buffer_state*, buffer_use> buffers;
 
     std::vector<std::weak_ptr<queue_impl>> recorders; // the queues recording into this graph now
+
+    // What each queue recorded into this graph over all its recording sessions, so that a new session (or a
+    // queue joining through an event) continues where the queue's last one stopped, as DPC++ does: an in-order
+    // queue's next command follows its last recorded node, and every queue's next commands follow its last
+    // recorded barrier. Keyed by the queue's control block (owner_less): a new queue that happens to get a dead
+    // queue's address does not inherit its history.
+    struct queue_history {
+        std::optional<std::uint32_t> last_in_order; // in-order queues only
+        std::optional<std::uint32_t> barrier;
+    };
+    std::map<std::weak_ptr<const queue_impl>, queue_history, std::owner_less<>> histories;
     // Nodes added from dynamic command groups: their executable-graph update may change the kernel.
     std::unordered_map<std::uint32_t, std::shared_ptr<dynamic_command_group_impl>> dynamic_nodes;
 };
@@ -72,8 +84,18 @@ struct dynamic_command_group_impl {
     std::vector<std::uint32_t> nodes; // the nodes added from it
 };
 
-// queue_impl::finish for a recording queue.
+// The recording state of queues (sycl-frontend/src/recording.cpp). Lock order: a graph's mutex before a queue's.
+
+// queue_impl::finish for a recording queue: adds a node for what `h` collected.
 event record_submission(graph_impl& g, queue_impl& q, handler& h);
+// Starts `q` recording into `g` (begin_recording, or `q` joining through an event); `call` names the API for
+// errors. Returns false when `q` already records `g`. The caller holds g.mutex; `g` must be owned by a shared_ptr.
+bool start_recording(graph_impl& g, queue_impl& q, const char* call);
+// Transitive queue recording: when a queue that records nothing submits a command group depending on events
+// returned while recording a graph, the queue joins that graph's recording first. Returns the graph joined, or
+// null when no dependency is graph-limited. Throws errc::invalid when the events come from two graphs, or from a
+// graph no queue records any more.
+std::shared_ptr<graph_impl> join_recording_through(queue_impl& q, const std::vector<event>& dependencies);
 // Stops `q` recording into `g`; the caller holds g.mutex. The last recorder releases the graph's buffers.
 void stop_recording(graph_impl& g, queue_impl& q);
 

@@ -32,6 +32,7 @@ struct queue_impl : std::enable_shared_from_this<queue_impl> {
     }
     event finish(handler& h);
     void wait();
+    void set_external_event(const event& e);
     void throw_asynchronous();
 
     context ctx;
@@ -41,10 +42,11 @@ struct queue_impl : std::enable_shared_from_this<queue_impl> {
 
     // sycl_ext_oneapi_graph: the graph this queue records into, if any (under `mutex`).
     std::mutex mutex;
-    std::shared_ptr<graph_impl> recording;
-    event last_recorded;      // an in-order queue's previous recorded node
-    event recorded_barrier;   // the last barrier recorded from this queue: later recordings depend on it
+    std::shared_ptr<graph_impl> recording; // what a recording remembers across sessions: graph_impl::histories
     encore::event barrier;    // the last barrier submitted eagerly: later submissions wait for it
+    // sycl_ext_oneapi_in_order_queue_events: the event the next command group waits for
+    // (ext_oneapi_set_external_event).
+    event external_event;
 };
 
 } // namespace detail

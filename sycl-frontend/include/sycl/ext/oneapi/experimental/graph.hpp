@@ -7,7 +7,10 @@
 //   updated from its source graph's nodes (node-level update: dynamic_parameter, node::update_nd_range/range) or
 //   from a whole graph of the same topology.
 // - Edges come from property::node::depends_on, make_edge, depends_on_all_leaves, events returned while recording
-//   (graph-limited events), in-order queues and buffer accessors (with property::graph::assume_buffer_outlives_graph).
+//   (graph-limited events), in-order queues (across recording sessions) and buffer accessors (with
+//   property::graph::assume_buffer_outlives_graph).
+// - A queue that records nothing and depends on a graph-limited event joins that graph's recording (transitive queue
+//   recording) until end_recording. The rules: docs/sycl-graph.md, "Recording rules".
 // Misuse the specification names throws sycl::exception(errc::invalid): see docs/sycl-graph.md for the list.
 //
 //     namespace sycl_ext = sycl::ext::oneapi::experimental;

@@ -1,0 +1,119 @@
+// The recording state of queues (sycl_ext_oneapi_graph "Queue State", "Transitive Queue Recording"): which graph a
+// queue records into, how a queue enters and leaves that state, and the edges a recorded command gets from its
+// queue. The rules are written down in docs/sycl-graph.md, "Recording rules".
+//
+// Lock order, everywhere: a graph's mutex, then a queue's mutex.
+#include <algorithm>
+#include <string>
+
+#include "sycl/detail/graph_impl.hpp"
+#include "sycl/detail/queue_impl.hpp"
+
+namespace sycl {
+inline namespace _V1 {
+namespace detail {
+
+namespace {
+std::string graph_name(const graph_impl& g) { return "graph " + std::to_string(g.g.id()); }
+} // namespace
+
+bool start_recording(graph_impl& g, queue_impl& q, const char* call) {
+    if (!(q.dev == g.dev) || !(q.ctx == g.ctx))
+        throw exception(errc::invalid, std::string(call) + ": the queue's device and context must be the graph's (" +
+                                           graph_name(g) + ")");
+    {
+        std::lock_guard queue_lock(q.mutex);
+        if (q.recording.get() == &g) return false;
+        if (q.recording)
+            throw exception(errc::invalid, std::string(call) + ": the queue is recording another graph (" +
+                                               graph_name(*q.recording) + ", not " + graph_name(g) +
+                                               "); a queue records into one graph at a time");
+        q.recording = g.shared_from_this();
+    }
+    std::erase_if(g.recorders, [](const auto& r) { return r.expired(); });
+    // Forget the queues that are gone, so that histories does not grow with every short-lived queue.
+    std::erase_if(g.histories, [](const auto& entry) { return entry.first.expired(); });
+    if (g.recorders.empty())
+        for (auto& [buffer, use] : g.buffers) buffer->add_recording_use(1);
+    g.recorders.push_back(q.weak_from_this());
+    return true;
+}
+
+std::shared_ptr<graph_impl> join_recording_through(queue_impl& q, const std::vector<event>& dependencies) {
+    std::shared_ptr<graph_impl> graph;
+    bool eager_work = false;
+    for (const auto& e : dependencies) {
+        const auto& r = e.recorded();
+        eager_work |= !r && e.engine().state();
+        if (!r) continue;
+        auto g = r->graph.lock();
+        if (!g)
+            throw exception(errc::invalid, "depends_on: the event was returned while recording a graph that no "
+                                           "longer exists");
+        if (graph && g != graph)
+            throw exception(errc::invalid, "depends_on: the events were returned while recording two graphs (" +
+                                               graph_name(*graph) + " and " + graph_name(*g) +
+                                               "); one command group is recorded into one graph");
+        graph = std::move(g);
+    }
+    if (!graph) return nullptr;
+    // Refused before joining (graph_impl::add_locked would refuse it after), so the queue stays as it was.
+    if (eager_work)
+        throw exception(errc::invalid, "depends_on: a graph node can only depend on events returned while recording "
+                                       "into the same graph, not on eager work (wait for that event before, or "
+                                       "record the work into the graph)");
+    std::lock_guard lock(graph->mutex);
+    // Only a graph being recorded can be joined: its end_recording() is what ends the joining queue's recording.
+    const bool recorded_now =
+        std::any_of(graph->recorders.begin(), graph->recorders.end(), [](const auto& r) { return !r.expired(); });
+    if (!recorded_now)
+        throw exception(errc::invalid, "depends_on: the event was returned while recording a graph (" +
+                                           graph_name(*graph) +
+                                           ") that no queue records any more; such an event can only order "
+                                           "submissions recorded into that graph");
+    start_recording(*graph, q, "depends_on (transitive queue recording)");
+    return graph;
+}
+
+event record_submission(graph_impl& g, queue_impl& q, handler& h) {
+    std::lock_guard lock(g.mutex);
+    {
+        // queue_impl::finish read the queue's graph before taking g.mutex: an end_recording may have come between.
+        std::lock_guard queue_lock(q.mutex);
+        if (q.recording.get() != &g)
+            throw exception(errc::invalid, "queue::submit: the queue stopped recording " + graph_name(g) +
+                                               " while the command group was submitted (end_recording raced with "
+                                               "the submission)");
+    }
+    const bool in_order = q.engine.is_in_order();
+    const bool is_barrier =
+        h.contents().command && std::holds_alternative<::encore::barrier_command>(*h.contents().command);
+    // The reference stays valid: add_locked does not touch histories.
+    auto& history = g.histories[q.weak_from_this()];
+    std::vector<std::uint32_t> predecessors;
+    if (in_order && history.last_in_order) predecessors.push_back(*history.last_in_order);
+    // Only what is recorded from this queue after a barrier depends on it (a barrier without events reaches the
+    // previous one through the queue's leaves already).
+    if (history.barrier && !h.contents().barrier_on_everything) predecessors.push_back(*history.barrier);
+    auto index = g.add_locked(h, std::move(predecessors), &q);
+    if (in_order) history.last_in_order = index;
+    if (is_barrier) history.barrier = index;
+    return event(std::make_shared<const recorded_node>(recorded_node{g.weak_from_this(), index}), q.dev.get_backend());
+}
+
+void stop_recording(graph_impl& g, queue_impl& q) {
+    {
+        std::lock_guard lock(q.mutex);
+        q.recording.reset();
+    }
+    std::erase_if(g.recorders, [&](const std::weak_ptr<queue_impl>& r) {
+        auto s = r.lock();
+        return !s || s.get() == &q;
+    });
+    if (g.recorders.empty())
+        for (auto& [buffer, use] : g.buffers) buffer->add_recording_use(-1);
+}
+
+} // namespace detail
+} // namespace _V1
+} // namespace sycl
