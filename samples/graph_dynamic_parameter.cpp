@@ -18,7 +18,8 @@ int main() try {
     int* first = sycl::malloc_shared<int>(n, q);
     int* second = sycl::malloc_shared<int>(n, q);
     q.fill(first, 0, n);
-    q.fill(second, 100, n).wait();
+    q.fill(second, 100, n);
+    q.wait(); // an out-of-order queue: the graph's launches below do not wait for these fills by themselves
 
     // add_one(data): data[i] += 1
     sycl::kernel add_one = sycl::ext::encore::make_kernel(encore::make_kernel(

@@ -20,7 +20,8 @@ int main() try {
     float* next = sycl::malloc_shared<float>(n, q);
     float* residual = sycl::malloc_shared<float>(1, q);
     q.fill(u, 0.0f, n);
-    q.fill(next, 0.0f, n).wait();
+    q.fill(next, 0.0f, n);
+    q.wait(); // an out-of-order queue: wait for both fills, not only the last
 
     auto sweep = [&](const float* from, float* to) {
         q.parallel_for(n, [=](sycl::id<1> i) {

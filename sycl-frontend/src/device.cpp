@@ -202,10 +202,11 @@ template <> std::string platform::get_info<info::platform::name>() const {
 template <> std::string platform::get_info<info::platform::vendor>() const { return "Encore"; }
 template <> std::string platform::get_info<info::platform::version>() const { return "SYCL 2020 (Encore 0.1)"; }
 
-context::context(async_handler handler) : context(device(), std::move(handler)) {}
-context::context(const device& d, async_handler handler) : context(std::vector<device>{d}, std::move(handler)) {}
-context::context(const std::vector<device>& devices, async_handler handler)
-    : devices_(devices), handler_(std::move(handler)), id_(next_context_id++) {
+context::context(async_handler handler, const property_list& p) : context(device(), std::move(handler), p) {}
+context::context(const device& d, async_handler handler, const property_list& p)
+    : context(std::vector<device>{d}, std::move(handler), p) {}
+context::context(const std::vector<device>& devices, async_handler handler, const property_list& p)
+    : devices_(devices), handler_(std::move(handler)), id_(next_context_id++), properties_(p) {
     if (devices_.empty()) throw exception(errc::invalid, "a context needs at least one device");
     for (const auto& d : devices_)
         if (d.get_platform() != devices_.front().get_platform())

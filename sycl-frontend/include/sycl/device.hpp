@@ -14,6 +14,7 @@
 #include "encore/backends/device.hpp"
 #include "exception.hpp"
 #include "info.hpp"
+#include "property_list.hpp"
 
 namespace sycl {
 inline namespace _V1 {
@@ -80,9 +81,16 @@ private:
 
 class context {
 public:
-    explicit context(async_handler handler = {});
-    explicit context(const device& d, async_handler handler = {});
-    explicit context(const std::vector<device>& devices, async_handler handler = {});
+    explicit context(const property_list& p = {}) : context(async_handler{}, p) {}
+    explicit context(async_handler handler, const property_list& p = {});
+    explicit context(const device& d, const property_list& p = {}) : context(d, async_handler{}, p) {}
+    explicit context(const device& d, async_handler handler, const property_list& p = {});
+    explicit context(const std::vector<device>& devices, const property_list& p = {})
+        : context(devices, async_handler{}, p) {}
+    explicit context(const std::vector<device>& devices, async_handler handler, const property_list& p = {});
+
+    template <typename P> bool has_property() const noexcept { return properties_.template has_property<P>(); }
+    template <typename P> P get_property() const { return properties_.template get_property<P>(); }
 
     platform get_platform() const { return devices_.front().get_platform(); }
     std::vector<device> get_devices() const { return devices_; }
@@ -98,6 +106,7 @@ private:
     std::vector<device> devices_;
     async_handler handler_;
     std::uint64_t id_;
+    property_list properties_;
 };
 
 } // namespace _V1
