@@ -1,6 +1,8 @@
 #include "queue.hpp"
 
 #include <algorithm>
+#include <cstdio>
+#include <string>
 
 #include "encore/backends/detail/completion_event.hpp"
 #include "encore/backends/detail/host_task_pool.hpp"
@@ -27,6 +29,18 @@ exception_list error_collector::take() {
     return std::exchange(errors_, {});
 }
 
+namespace {
+std::string describe(const std::exception_ptr& e) {
+    try {
+        std::rethrow_exception(e);
+    } catch (const std::exception& x) {
+        return x.what();
+    } catch (...) {
+        return "an exception that is not a std::exception";
+    }
+}
+} // namespace
+
 queue_state::queue_state(const device& d, queue_properties p, async_handler h)
     : dev(d), properties(p), handler(std::move(h)) {
     if (properties.enable_profiling && !dev.properties().profiling)
@@ -39,11 +53,19 @@ queue_state::~queue_state() {
     wait_all();
     keep_alive.clear();
     auto left = errors->take();
-    if (!left.empty() && handler) try {
+    if (left.empty()) return;
+    if (handler) try {
             handler(std::move(left));
+            return;
         } catch (...) {
-            // A handler that throws from a queue's destruction would terminate the program: drop it instead.
+            // A handler that throws from a queue's destruction would terminate the program: say so below instead.
+            left = {std::current_exception()};
         }
+    // Nobody took these errors: never lose them silently, never terminate.
+    for (const auto& e : left)
+        std::fprintf(stderr, "encore: a queue went away with an error of its work nobody took (no async handler "
+                             "took it, and no wait_and_throw or throw_asynchronous came after it): %s\n",
+                     describe(e).c_str());
 }
 
 // No status() queries here: backends skip completed events themselves, and asking a GPU event whether it has

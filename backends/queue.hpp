@@ -11,7 +11,7 @@
 // completes, and commands that depend on it still run, as in SYCL). throw_asynchronous() hands the kept
 // exceptions to the queue's async handler; without a handler it rethrows the first of them (and drops the
 // others) instead of terminating. wait_and_throw() is wait() then throw_asynchronous(). A queue that goes
-// away with errors nobody took passes them to its handler, or drops them. Misuse found at submission (an
+// away waits for its work and passes errors nobody took to its handler, or else writes each to stderr. Misuse found at submission (an
 // invalid command, a graph finalized for another device) throws encore::error from the submitting call.
 //
 //     encore::queue q({.in_order = true}, [](encore::exception_list errors) { log(errors); });

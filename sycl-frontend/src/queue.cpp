@@ -14,7 +14,10 @@ namespace detail {
 namespace {
 encore::async_handler engine_handler(const async_handler& h) {
     if (!h) return {}; // the engine then rethrows the first error from throw_asynchronous
-    return [h](encore::exception_list errors) { h(sycl::exception_list(std::move(errors))); };
+    return [h](encore::exception_list errors) {
+        for (auto& e : errors) e = as_sycl_error(e);
+        h(sycl::exception_list(std::move(errors)));
+    };
 }
 
 encore::queue make_engine_queue(const device& d, const async_handler& h, const property_list& p) {
@@ -51,7 +54,8 @@ std::vector<requirement> merge_requirements(const std::vector<requirement>& requ
 }
 
 queue_impl::queue_impl(const context& c, const device& d, const async_handler& handler, const property_list& p)
-    : ctx(c), dev(d), properties(p), engine(make_engine_queue(d, handler ? handler : c.handler(), p)) {
+    : ctx(c), dev(d), properties(p), engine(make_engine_queue(d, handler ? handler : c.handler(), p)),
+      has_async_handler(handler || c.handler()) {
     if (!ctx.contains(dev)) throw exception(errc::invalid, "queue: the device does not belong to the context");
 }
 
@@ -137,7 +141,14 @@ void queue_impl::set_external_event(const event& e) {
     external_event = e;
 }
 
-void queue_impl::throw_asynchronous() { engine.throw_asynchronous(); }
+void queue_impl::throw_asynchronous() {
+    if (has_async_handler) return engine.throw_asynchronous(); // what the handler throws is the program's own
+    try {
+        engine.throw_asynchronous();
+    } catch (...) { // no handler: the first error, as a sycl::exception
+        std::rethrow_exception(as_sycl_error(std::current_exception()));
+    }
+}
 
 } // namespace detail
 

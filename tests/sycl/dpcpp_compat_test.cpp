@@ -198,3 +198,102 @@ TEST_CASE("initialize_to_identity with a standard operator, from reduction_prope
     CHECK(*sum == 45.0);
     sycl::free(sum, q);
 }
+
+namespace {
+// What an async handler saw: each error as the sycl::exception it arrived as, and what was nested in it.
+struct seen_errors {
+    std::vector<std::string> messages;
+    std::vector<sycl::errc> codes;
+    std::vector<std::string> nested;
+    int not_sycl = 0;
+    sycl::async_handler handler() {
+        return [this](sycl::exception_list list) {
+            for (const auto& e : list) {
+                try {
+                    std::rethrow_exception(e);
+                } catch (const sycl::exception& s) {
+                    messages.emplace_back(s.what());
+                    codes.push_back(static_cast<sycl::errc>(s.code().value()));
+                    try {
+                        std::rethrow_if_nested(s);
+                        nested.emplace_back("(none)");
+                    } catch (const std::exception& inner) {
+                        nested.emplace_back(inner.what());
+                    } catch (int value) {
+                        nested.push_back("int " + std::to_string(value));
+                    }
+                } catch (...) {
+                    ++not_sycl;
+                }
+            }
+        };
+    }
+};
+} // namespace
+
+TEST_CASE("what kernels and host tasks throw reaches the async handler as sycl::exception, eagerly and in graphs") {
+    seen_errors seen;
+    sycl::queue q{seen.handler()};
+    q.parallel_for(sycl::range<1>{8}, [=](sycl::id<1> i) {
+        if (i[0] == 5) throw std::runtime_error("kernel failed at 5");
+    });
+    q.wait_and_throw();
+    q.submit([&](sycl::handler& h) { h.host_task([] { throw std::logic_error("host task failed"); }); });
+    q.wait_and_throw();
+    exp_ext::command_graph g{q};
+    g.add([&](sycl::handler& h) { h.single_task([] { throw 7; }); });
+    auto exec = g.finalize();
+    q.ext_oneapi_graph(exec);
+    q.wait_and_throw();
+    REQUIRE(seen.messages.size() == 3);
+    CHECK(seen.not_sycl == 0);
+    CHECK(seen.codes == std::vector<sycl::errc>(3, sycl::errc::runtime));
+    CHECK(seen.messages[0].find("kernel failed at 5") != std::string::npos);
+    CHECK(seen.nested[0] == "kernel failed at 5");
+    CHECK(seen.nested[1] == "host task failed");
+    CHECK(seen.messages[2].find("not a std::exception") != std::string::npos);
+    CHECK(seen.nested[2] == "int 7");
+
+    // The queue and the graph go on working after each error.
+    int* x = sycl::malloc_shared<int>(1, q);
+    *x = 0;
+    q.single_task([=] { *x = 41; }).wait();
+    q.ext_oneapi_graph(exec);
+    q.wait_and_throw();
+    CHECK(*x == 41);
+    CHECK(seen.messages.size() == 4); // the graph's node threw again
+    sycl::free(x, q);
+}
+
+TEST_CASE("without a handler wait_and_throw rethrows the first error as sycl::exception; a context's handler serves its queues") {
+    sycl::queue q;
+    q.single_task([] { throw std::runtime_error("first"); });
+    q.wait();
+    try {
+        q.wait_and_throw();
+        FAIL("nothing was thrown");
+    } catch (const sycl::exception& e) {
+        CHECK(e.code() == sycl::errc::runtime);
+        CHECK(std::string(e.what()).find("first") != std::string::npos);
+    }
+
+    seen_errors seen;
+    sycl::context c{q.get_device(), seen.handler()};
+    sycl::queue in_context{c, q.get_device()};
+    in_context.single_task([] { throw std::runtime_error("to the context's handler"); });
+    in_context.wait_and_throw();
+    REQUIRE(seen.nested.size() == 1);
+    CHECK(seen.nested[0] == "to the context's handler");
+}
+
+TEST_CASE("a queue that goes away with an error nobody took hands it to its handler: never lost") {
+    seen_errors seen;
+    {
+        sycl::queue q{seen.handler()};
+        q.parallel_for(sycl::range<1>{4}, [=](sycl::id<1> i) {
+            if (i[0] == 0) throw std::runtime_error("nobody waited");
+        });
+    } // no wait, no wait_and_throw
+    REQUIRE(seen.nested.size() == 1);
+    CHECK(seen.nested[0] == "nobody waited");
+}

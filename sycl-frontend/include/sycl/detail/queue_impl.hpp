@@ -39,6 +39,7 @@ struct queue_impl : std::enable_shared_from_this<queue_impl> {
     device dev;
     property_list properties;
     encore::queue engine;
+    bool has_async_handler; // the queue's or its context's
 
     // sycl_ext_oneapi_graph: the graph this queue records into, if any (under `mutex`).
     std::mutex mutex;
