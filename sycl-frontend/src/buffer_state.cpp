@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cstring>
+#include <utility>
 
 #include "encore/backends/detail/completion_event.hpp"
 #include "encore/backends/memory.hpp"
@@ -27,18 +28,40 @@ buffer_state::buffer_state(std::size_t bytes, const void* initial)
 }
 
 buffer_state::~buffer_state() {
-    last_write_.wait();
-    for (const auto& r : reads_) r.wait();
-    if (write_back_ && final_data_) {
-        std::unique_lock<std::mutex> user_lock;
-        if (user_mutex_) user_lock = std::unique_lock(*user_mutex_);
-        std::memcpy(final_data_, storage_, bytes_);
-    }
+    wait_for_all();
+    write_back();
     try {
         encore::free(storage_, device_);
     } catch (const encore::error&) {
         // Cannot happen for memory this object allocated; a destructor must not throw either way.
     }
+}
+
+void buffer_state::wait_for_all() {
+    std::vector<encore::event> pending;
+    {
+        std::lock_guard lock(mutex_);
+        pending = reads_;
+        pending.push_back(last_write_);
+    }
+    for (const auto& e : pending) e.wait();
+}
+
+void buffer_state::write_back() {
+    void* destination = nullptr;
+    {
+        std::lock_guard lock(mutex_);
+        if (write_back_) destination = std::exchange(final_data_, nullptr); // once
+    }
+    if (!destination) return;
+    std::unique_lock<std::mutex> user_lock;
+    if (user_mutex_) user_lock = std::unique_lock(*user_mutex_);
+    std::memcpy(destination, storage_, bytes_);
+}
+
+void buffer_state::release_by_user() {
+    wait_for_all();
+    write_back();
 }
 
 void buffer_state::set_final_data(void* destination) {

@@ -15,7 +15,6 @@ namespace detail {
 
 graph_impl::graph_impl(const context& c, const device& d, const property_list& p)
     : ctx(c), dev(d),
-      buffers_outlive_graph(p.has_property<exp::property::graph::assume_buffer_outlives_graph>()),
       g(::encore::graph_options{.check_cycles = !p.has_property<exp::property::graph::no_cycle_check>()}) {
     if (!ctx.contains(dev)) throw exception(errc::invalid, "command_graph: the device does not belong to the context");
 }
@@ -55,9 +54,6 @@ std::uint32_t graph_impl::add_locked(handler& h, std::vector<std::uint32_t> pred
     } else if (c.command)
         command = std::move(*c.command);
     requirements = merge_requirements(requirements);
-    if (!requirements.empty() && !buffers_outlive_graph)
-        throw exception(errc::invalid, "a graph node uses a buffer, which needs the graph to be made with "
-                                       "property::graph::assume_buffer_outlives_graph");
     for (const auto& [index, parameter] : c.dynamic_arguments)
         if (parameter->graph.lock().get() != this)
             throw exception(errc::invalid, "set_arg: the dynamic_parameter belongs to another graph");
@@ -84,6 +80,7 @@ std::uint32_t graph_impl::add_locked(handler& h, std::vector<std::uint32_t> pred
         auto [it, first_use] = buffers.try_emplace(r.buffer);
         if (first_use && recorder) r.buffer->add_recording_use(1);
         auto& use = it->second;
+        if (first_use) use.keep = r.buffer->shared_from_this();
         if (writes(r.mode)) {
             use.last_writer = index;
             use.readers.clear();
@@ -226,9 +223,6 @@ dynamic_command_group::dynamic_command_group(const command_graph<graph_state::mo
             throw exception(errc::invalid, which + " must hold a kernel or a host task");
         if (i > 0 && c.command->index() != d->groups[0].command->index())
             throw exception(errc::invalid, which + " is not of the same type as command group 0");
-        if (!c.requirements.empty() && !graph.buffers_outlive_graph)
-            throw exception(errc::invalid, which + " uses a buffer, which needs the graph to be made with "
-                                                   "property::graph::assume_buffer_outlives_graph");
         if (i > 0 && (c.dependencies != d->groups[0].dependencies || buffer_uses(c) != buffer_uses(d->groups[0])))
             throw exception(errc::invalid, which + " has other dependencies than command group 0 (events or "
                                                    "buffer accesses); that would change the graph's topology");
@@ -316,7 +310,10 @@ command_graph<graph_state::executable> command_graph<graph_state::modifiable>::f
     exec->snapshot = std::make_shared<const ::encore::graph>(impl_->g);
     exec->engine = sycl::detail::translate_errors(
         [&] { return std::make_shared<::encore::executable_graph>(impl_->g, device_.engine()); });
-    for (const auto& [buffer, use] : impl_->buffers) exec->buffers.push_back({buffer, use.strongest});
+    for (const auto& [buffer, use] : impl_->buffers) {
+        exec->buffers.push_back({buffer, use.strongest});
+        exec->kept_buffers.push_back(use.keep);
+    }
     return command_graph<graph_state::executable>(std::move(exec));
 }
 
@@ -413,6 +410,9 @@ void command_graph<graph_state::executable>::update(const command_graph<graph_st
     require_updatable(*impl_);
     std::lock_guard lock(source.impl()->mutex);
     sycl::detail::translate_errors([&] { impl_->engine->update(source.impl()->g); });
+    // The commands now point into the source's buffers too: keep them for this graph's runs.
+    std::lock_guard kept_lock(impl_->kept_mutex);
+    for (const auto& [buffer, use] : source.impl()->buffers) impl_->kept_buffers.push_back(use.keep);
 }
 
 namespace detail_dynamic {

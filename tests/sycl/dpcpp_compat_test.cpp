@@ -38,11 +38,14 @@
 #include <doctest/doctest.h>
 
 #include <atomic>
+#include <chrono>
 #include <functional>
 #include <mutex>
 #include <numeric>
+#include <optional>
 #include <stdexcept>
 #include <string>
+#include <thread>
 #include <vector>
 
 namespace exp_ext = sycl::ext::oneapi::experimental;
@@ -296,4 +299,82 @@ TEST_CASE("a queue that goes away with an error nobody took hands it to its hand
     } // no wait, no wait_and_throw
     REQUIRE(seen.nested.size() == 1);
     CHECK(seen.nested[0] == "nobody waited");
+}
+
+TEST_CASE("buffers in a graph made without assume_buffer_outlives_graph, destroyed before the graph's last run") {
+    sycl::queue q;
+    constexpr std::size_t n = 64;
+    int* out = sycl::malloc_shared<int>(n, q);
+    std::vector<int> host(n);
+    std::iota(host.begin(), host.end(), 1);
+    std::optional<exp_ext::command_graph<exp_ext::graph_state::executable>> exec;
+    {
+        exp_ext::command_graph g{q.get_context(), q.get_device()}; // no property, as DPC++ programs now write it
+        sycl::buffer<int> b{host.data(), sycl::range<1>{n}};
+        g.begin_recording(q);
+        q.submit([&](sycl::handler& h) {
+            sycl::accessor a{b, h, sycl::read_write};
+            h.parallel_for(sycl::range<1>{n}, [=](sycl::id<1> i) { a[i] *= 2; });
+        });
+        q.submit([&](sycl::handler& h) {
+            sycl::accessor a{b, h, sycl::read_only};
+            h.parallel_for(sycl::range<1>{n}, [=](sycl::id<1> i) { out[i] = a[i]; });
+        });
+        g.end_recording();
+        exec.emplace(g.finalize());
+    } // the buffer goes (writing back its unchanged contents), and the modifiable graph with it
+    CHECK(host[n - 1] == static_cast<int>(n));
+    q.ext_oneapi_graph(*exec).wait();
+    CHECK(out[n - 1] == 2 * static_cast<int>(n)); // the graph's copy of the buffer lives on
+    q.ext_oneapi_graph(*exec).wait();
+    CHECK(out[n - 1] == 4 * static_cast<int>(n));
+    CHECK(host[n - 1] == static_cast<int>(n)); // what the program gave up is not written to any more
+    exec.reset();
+    sycl::free(out, q);
+}
+
+TEST_CASE("a buffer destroyed while a graph that uses it runs waits for it and writes its result back") {
+    sycl::queue q;
+    std::vector<int> host(1000, 1);
+    exp_ext::command_graph g{q};
+    std::optional<sycl::buffer<int>> b{std::in_place, host.data(), sycl::range<1>{1000}};
+    g.add([&](sycl::handler& h) {
+        sycl::accessor a{*b, h, sycl::read_write};
+        h.host_task([=] {
+            std::this_thread::sleep_for(std::chrono::milliseconds(20)); // still running when the buffer goes
+            for (std::size_t i = 0; i < 1000; ++i) a[i] += 41;
+        });
+    });
+    auto exec = g.finalize();
+    q.ext_oneapi_graph(exec);
+    b.reset(); // SYCL's buffer destructor: waits for the launch, then writes back
+    CHECK(host[0] == 42);
+    CHECK(host[999] == 42);
+    q.ext_oneapi_graph(exec).wait(); // and the graph runs again on its own copy
+    CHECK(host[0] == 42);
+}
+
+TEST_CASE("whole-graph update from a graph whose buffer is gone: the executable graph keeps that buffer") {
+    sycl::queue q;
+    int* out = sycl::malloc_shared<int>(1, q);
+    auto build = [&](exp_ext::command_graph<>& g, sycl::buffer<int>& b) {
+        g.add([&](sycl::handler& h) {
+            sycl::accessor a{b, h, sycl::read_only};
+            h.single_task([=] { *out = a[0]; });
+        });
+    };
+    std::vector<int> one{1}, two{2};
+    sycl::buffer<int> first{one.data(), sycl::range<1>{1}};
+    exp_ext::command_graph g1{q};
+    build(g1, first);
+    auto exec = g1.finalize({exp_ext::property::graph::updatable{}});
+    {
+        exp_ext::command_graph g2{q};
+        sycl::buffer<int> second{two.data(), sycl::range<1>{1}};
+        build(g2, second);
+        exec.update(g2);
+    } // g2 and its buffer go
+    q.ext_oneapi_graph(exec).wait();
+    CHECK(*out == 2);
+    sycl::free(out, q);
 }

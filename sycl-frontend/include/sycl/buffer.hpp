@@ -86,8 +86,8 @@ public:
         : buffer(copied_values{std::vector<std::remove_const_t<T>>(first, last)}, props) {}
     // A sub-buffer: `sub_range` elements of `parent` from `offset`; the region must be contiguous.
     buffer(buffer& parent, const id<Dimensions>& offset, const range<Dimensions>& sub_range)
-        : state_(parent.state_), range_(sub_range), byte_offset_(parent.byte_offset_), sub_buffer_(true),
-          properties_(parent.properties_) {
+        : state_(parent.state_), user_(parent.user_), range_(sub_range), byte_offset_(parent.byte_offset_),
+          sub_buffer_(true), properties_(parent.properties_) {
         for (int d = 0; d < Dimensions; ++d)
             if (offset[d] + sub_range[d] > parent.range_[d])
                 throw exception(errc::invalid, "sycl::buffer: the sub-buffer reaches past its parent in dimension " +
@@ -143,8 +143,8 @@ public:
 
 private:
     buffer(const range<Dimensions>& r, const void* initial, void* final_data, const property_list& props)
-        : state_(std::make_shared<detail::buffer_state>(detail::checked_count(r) * sizeof(T), initial)), range_(r),
-          properties_(props) {
+        : state_(std::make_shared<detail::buffer_state>(detail::checked_count(r) * sizeof(T), initial)),
+          user_(std::make_shared<detail::buffer_user>(state_)), range_(r), properties_(props) {
         state_->set_final_data(final_data);
         if (props.has_property<property::buffer::use_mutex>())
             state_->set_user_mutex(props.get_property<property::buffer::use_mutex>().get_mutex_ptr());
@@ -155,7 +155,8 @@ private:
     buffer(const copied_values& c, const property_list& props)
         : buffer(range<1>(c.values.size()), c.values.data(), nullptr, props) {}
 
-    std::shared_ptr<detail::buffer_state> state_;
+    std::shared_ptr<detail::buffer_state> state_; // also held by graphs that use the buffer
+    std::shared_ptr<detail::buffer_user> user_;   // held by the program's buffers alone: the last writes back
     range<Dimensions> range_;
     std::size_t byte_offset_ = 0;
     bool sub_buffer_ = false;

@@ -25,13 +25,12 @@ namespace detail {
 
 constexpr bool writes(access_mode m) noexcept { return m != access_mode::read; }
 
-class buffer_state {
+class buffer_state : public std::enable_shared_from_this<buffer_state> {
 public:
     // Copies `bytes` from `initial` when it is not null; otherwise the contents start zeroed. Throws
     // errc::memory_allocation when the storage cannot be allocated.
     buffer_state(std::size_t bytes, const void* initial);
-    // Waits for every command that uses the buffer, copies the contents to the final data (if any and
-    // write-back is on), and frees the storage.
+    // Waits for every command that uses the buffer, writes back (unless release_by_user did), frees the storage.
     ~buffer_state();
     buffer_state(const buffer_state&) = delete;
     buffer_state& operator=(const buffer_state&) = delete;
@@ -39,6 +38,11 @@ public:
     std::size_t bytes() const noexcept { return bytes_; }
     std::byte* data() const noexcept { return storage_; }
     const encore::device& storage_device() const noexcept { return device_; }
+
+    // The end of the buffer's life for the program (its last sycl::buffer went): waits for every command that
+    // uses it, then copies the contents to the final data (if any and write-back is on), once. Graphs that use
+    // the buffer keep the storage alive after this and may still run.
+    void release_by_user();
 
     void set_final_data(void* destination);
     void set_write_back(bool on);
@@ -58,6 +62,9 @@ public:
     int recording_uses() const noexcept { return recording_uses_; }
 
 private:
+    void wait_for_all();
+    void write_back();
+
     std::mutex mutex_;
     std::size_t bytes_;
     encore::device device_;
@@ -69,6 +76,20 @@ private:
     std::vector<encore::event> reads_; // since last_write_
     std::vector<encore::event> host_holds_;
     std::atomic<int> recording_uses_{0};
+};
+
+// What every sycl::buffer of one buffer (copies and sub-buffers) shares: when the last goes, release_by_user()
+// ends the buffer's life for the program, as SYCL's buffer destructor does, while graphs that still hold the
+// buffer_state keep its storage.
+class buffer_user {
+public:
+    explicit buffer_user(std::shared_ptr<buffer_state> state) : state_(std::move(state)) {}
+    ~buffer_user() { state_->release_by_user(); }
+    buffer_user(const buffer_user&) = delete;
+    buffer_user& operator=(const buffer_user&) = delete;
+
+private:
+    std::shared_ptr<buffer_state> state_;
 };
 
 // Waits as a host access with `mode` must, then holds later commands on the buffer back until the returned

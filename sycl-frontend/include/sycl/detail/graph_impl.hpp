@@ -12,6 +12,7 @@
 
 #include "encore/backends/executable_graph.hpp"
 #include "encore/graph/graph.hpp"
+#include "sycl/detail/buffer_state.hpp"
 #include "sycl/ext/oneapi/experimental/graph.hpp"
 
 namespace sycl {
@@ -28,7 +29,6 @@ struct graph_impl : std::enable_shared_from_this<graph_impl> {
 
     context ctx;
     device dev;
-    bool buffers_outlive_graph;
 
     mutable std::mutex mutex;
     encore::graph g;
@@ -39,6 +39,8 @@ struct graph_impl : std::enable_shared_from_this<graph_impl> {
         std::optional<std::uint32_t> last_writer;
         std::vector<std::uint32_t> readers; // since last_writer
         access_mode strongest = access_mode::read;
+        // The graph keeps every buffer it uses: a program may destroy its buffer before the graph's last run.
+        std::shared_ptr<buffer_state> keep;
     };
     std::unordered_map<buffer_state*, buffer_use> buffers;
 
@@ -63,6 +65,9 @@ struct executable_impl {
     std::shared_ptr<graph_impl> source;
     std::shared_ptr<const encore::graph> snapshot; // what a subgraph node embeds
     std::vector<requirement> buffers;              // the buffers its launches use, and how
+    // The buffers it keeps alive: its source graph's, and those of graphs it was updated from (under kept_mutex).
+    std::mutex kept_mutex;
+    std::vector<std::shared_ptr<buffer_state>> kept_buffers;
     bool updatable = false;
     bool profiling = false; // finalized with property::graph::enable_profiling
 };
