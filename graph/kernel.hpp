@@ -56,6 +56,14 @@ struct kernel_argument {
         return a;
     }
     static kernel_argument local(std::size_t bytes);
+    // A scalar given as raw bytes (sycl_ext_oneapi_raw_kernel_arg); `count` bytes are copied from `data`.
+    static kernel_argument from_bytes(const void* data, std::size_t count) {
+        kernel_argument a;
+        a.type = kind::scalar;
+        a.bytes.resize(count);
+        if (count) std::memcpy(a.bytes.data(), data, count);
+        return a;
+    }
 
     void* pointer() const; // the value of a pointer argument
     template <typename T> T scalar() const {

@@ -17,6 +17,12 @@ graph_impl::graph_impl(const context& c, const device& d, const property_list& p
     : ctx(c), dev(d),
       g(::encore::graph_options{.check_cycles = !p.has_property<exp::property::graph::no_cycle_check>()}) {
     if (!ctx.contains(dev)) throw exception(errc::invalid, "command_graph: the device does not belong to the context");
+    if (p.has_property<exp::property::graph::enable_native_recording>())
+        throw exception(errc::feature_not_supported,
+                        "command_graph: property::graph::enable_native_recording: the " +
+                            std::string(dev.engine().backend_name()) +
+                            " backend has no native graph capture (no Encore backend has it yet; record without the "
+                            "property, which lowers to the backend's native graphs at finalize)");
 }
 
 void graph_impl::require_not_recording(const char* call) const {

@@ -37,6 +37,8 @@
 
 #include <doctest/doctest.h>
 
+#include "encore/backends/kernel_function.hpp"
+
 #include <atomic>
 #include <chrono>
 #include <functional>
@@ -377,4 +379,67 @@ TEST_CASE("whole-graph update from a graph whose buffer is gone: the executable 
     q.ext_oneapi_graph(exec).wait();
     CHECK(*out == 2);
     sycl::free(out, q);
+}
+
+TEST_CASE("raw kernel arguments (sycl_ext_oneapi_raw_kernel_arg), eagerly and as a graph's dynamic parameter") {
+    struct params {
+        int scale;
+        int offset;
+    };
+    sycl::queue q;
+    int* data = sycl::malloc_shared<int>(8, q);
+    std::fill(data, data + 8, 1);
+    sycl::kernel affine = sycl::ext::encore::make_kernel(encore::make_kernel(
+        "affine", [](const encore::work_item& it, std::span<const encore::kernel_argument> args) {
+            REQUIRE(args[1].bytes.size() == sizeof(params));
+            const auto p = args[1].scalar<params>();
+            int* d = static_cast<int*>(args[0].pointer());
+            d[it.global_id[0]] = d[it.global_id[0]] * p.scale + p.offset;
+        }));
+    params first{3, 1};
+    q.submit([&](sycl::handler& h) {
+        h.set_arg(0, data);
+        h.set_arg(1, exp_ext::raw_kernel_arg(&first, sizeof(first)));
+        first.scale = 100; // the bytes were copied at set_arg
+        h.parallel_for(sycl::range<1>{8}, affine);
+    }).wait();
+    CHECK(data[7] == 4);
+
+    exp_ext::command_graph g{q};
+    params p{2, 0};
+    exp_ext::dynamic_parameter<exp_ext::raw_kernel_arg> dynamic(g, exp_ext::raw_kernel_arg(&p, sizeof(p)));
+    auto node = g.add([&](sycl::handler& h) {
+        h.set_arg(0, data);
+        h.set_arg(1, dynamic);
+        h.parallel_for(sycl::range<1>{8}, affine);
+    });
+    auto exec = g.finalize({exp_ext::property::graph::updatable{}});
+    q.ext_oneapi_graph(exec).wait();
+    CHECK(data[0] == 8);
+    params next{1, 5};
+    dynamic.update(exp_ext::raw_kernel_arg(&next, sizeof(next)));
+    exec.update(node);
+    q.ext_oneapi_graph(exec).wait();
+    CHECK(data[0] == 13);
+    try {
+        exp_ext::raw_kernel_arg bad(nullptr, 4);
+        FAIL("a null pointer with a count was accepted");
+    } catch (const sycl::exception& e) {
+        CHECK(e.code() == sycl::errc::invalid);
+    }
+    sycl::free(data, q);
+}
+
+TEST_CASE("enable_native_recording: feature_not_supported on a backend without native capture, as specified") {
+    sycl::queue q;
+    try {
+        exp_ext::command_graph g{q, {exp_ext::property::graph::enable_native_recording{}}};
+        FAIL("the property was accepted");
+    } catch (const sycl::exception& e) {
+        CHECK(e.code() == sycl::errc::feature_not_supported);
+        CHECK(std::string(e.what()).find("enable_native_recording") != std::string::npos);
+    }
+    static_assert(exp_ext::node_type::async_malloc != exp_ext::node_type::async_free);
+    CHECK(q.get_device().has(sycl::aspect::ext_oneapi_graph));
+    CHECK(q.get_device().has(sycl::aspect::ext_oneapi_limited_graph));
 }

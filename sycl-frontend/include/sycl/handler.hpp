@@ -23,6 +23,7 @@
 #include "detail/engine_range.hpp"
 #include "detail/kernel_wrapper.hpp"
 #include "event.hpp"
+#include "ext/oneapi/experimental/raw_kernel_arg.hpp"
 #include "encore/graph/command.hpp"
 #include "kernel.hpp"
 #include "reduction.hpp"
@@ -268,6 +269,8 @@ public:
         using A = std::remove_cvref_t<T>;
         if constexpr (requires { argument.ext_encore_impl(); })
             set_dynamic_argument(index, argument.ext_encore_impl());
+        else if constexpr (std::is_same_v<A, ext::oneapi::experimental::raw_kernel_arg>)
+            store_argument(index, argument.ext_encore_argument());
         else if constexpr (std::is_pointer_v<A>)
             store_argument(index, encore::kernel_argument::from_pointer(argument));
         else if constexpr (requires { argument.buffer_state(); argument.get_pointer(); }) {

@@ -48,6 +48,8 @@ enum class node_type {
     memadvise,
     ext_oneapi_barrier,
     host_task,
+    async_malloc, // graph-owned memory allocations: not built (docs/sycl-graph.md); no node has these types
+    async_free,
 };
 
 class node;
@@ -56,12 +58,15 @@ namespace property {
 namespace graph {
 // make_edge does not look for cycles (finalize still reports one).
 struct no_cycle_check {};
-// The user promises buffers outlive the graph: without it, a graph cannot use buffers.
+// A no-op in Encore: a graph keeps the buffers it uses alive until its last run has finished.
 struct assume_buffer_outlives_graph {};
 // finalize(): the executable graph can be updated.
 struct updatable {};
 // finalize(): the events of the graph's submissions answer profiling queries (on a queue with enable_profiling).
 struct enable_profiling {};
+// Capture at the backend level (a CUDA stream capture, say). No Encore backend offers it yet: a graph made with it
+// throws errc::feature_not_supported, as the specification says for such backends.
+struct enable_native_recording {};
 } // namespace graph
 namespace node {
 // add(): the new node depends on these nodes.
@@ -219,7 +224,9 @@ public:
 
 private:
     static ::encore::kernel_argument argument(const T& value) {
-        if constexpr (std::is_pointer_v<T>)
+        if constexpr (std::is_same_v<T, raw_kernel_arg>)
+            return value.ext_encore_argument();
+        else if constexpr (std::is_pointer_v<T>)
             return ::encore::kernel_argument::from_pointer(value);
         else
             return ::encore::kernel_argument::from_scalar(value);
@@ -245,6 +252,7 @@ template <> struct is_property<ext::oneapi::experimental::property::graph::no_cy
 template <> struct is_property<ext::oneapi::experimental::property::graph::assume_buffer_outlives_graph> : std::true_type {};
 template <> struct is_property<ext::oneapi::experimental::property::graph::updatable> : std::true_type {};
 template <> struct is_property<ext::oneapi::experimental::property::graph::enable_profiling> : std::true_type {};
+template <> struct is_property<ext::oneapi::experimental::property::graph::enable_native_recording> : std::true_type {};
 template <> struct is_property<ext::oneapi::experimental::property::node::depends_on> : std::true_type {};
 template <> struct is_property<ext::oneapi::experimental::property::node::depends_on_all_leaves> : std::true_type {};
 
