@@ -4,7 +4,9 @@
 #include <deque>
 #include <map>
 #include <mutex>
+#include <shared_mutex>
 #include <string>
+#include <vector>
 
 #include "encore/backends/memory.hpp"
 #include "sycl/detail/engine_error.hpp"
@@ -22,25 +24,36 @@ struct allocation {
     std::uint64_t context_id;
 };
 
-// The live allocations by start address, and the most recent freed ranges (to name use after free).
+// The live USM allocations by start address, and the most recently freed ones in quarantine.
+//
+// Use after free is diagnosed only where it is certain: sycl::free does not give memory back at once but keeps it
+// (allocated, unused) in a bounded FIFO quarantine, so no allocator (the system's, a backend's) can hand those
+// addresses to anyone else meanwhile, and a pointer into a quarantined range can only be a dangling one. A range
+// leaves the table when its memory really goes back to the backend. (Remembering ranges already given back made
+// copies from ordinary host memory fail whenever malloc reused freed USM addresses.)
+// Reads (every copy and fill checks its pointers) take a shared lock.
 class allocation_table {
 public:
+    static constexpr std::size_t quarantine_count = 1024;
+    static constexpr std::size_t quarantine_bytes = std::size_t{64} << 20;
+    static constexpr std::size_t largest_quarantined = std::size_t{16} << 20; // larger ones go back at once
+
     void add(void* p, const allocation& a) {
-        std::lock_guard lock(mutex_);
-        auto start = address(p);
-        live_.insert_or_assign(start, a);
-        std::erase_if(freed_, [&](const auto& f) { return f.first < start + a.bytes && start < f.first + f.second; });
+        std::unique_lock lock(mutex_);
+        live_.insert_or_assign(address(p), a);
     }
     // The allocation that contains `p`, if any, with its start.
     std::optional<std::pair<std::uintptr_t, allocation>> find(const void* p) const {
-        std::lock_guard lock(mutex_);
+        std::shared_lock lock(mutex_);
         return find_locked(address(p));
     }
-    allocation remove(void* p, const context& c) {
-        std::lock_guard lock(mutex_);
+    // Takes `p` out of the live allocations; returns what must be given back to the backends now: `p` itself when
+    // it is too large to keep, and whatever the quarantine pushes out.
+    std::vector<std::pair<void*, allocation>> remove(void* p, const context& c) {
+        std::unique_lock lock(mutex_);
         auto it = live_.find(address(p));
         if (it == live_.end()) {
-            if (was_freed(address(p)))
+            if (quarantined_locked(address(p)))
                 throw exception(errc::invalid, "sycl::free: the pointer was freed already");
             throw exception(errc::invalid, "sycl::free: the pointer was not returned by a SYCL USM allocation" +
                                                std::string(find_locked(address(p)) ? " (it points inside one)" : ""));
@@ -49,16 +62,38 @@ public:
             throw exception(errc::invalid, "sycl::free: the pointer was allocated in another context");
         allocation a = it->second;
         live_.erase(it);
-        freed_.emplace_back(address(p), a.bytes);
-        if (freed_.size() > remembered_frees) freed_.pop_front();
-        return a;
+        std::vector<std::pair<void*, allocation>> release;
+        if (a.bytes > largest_quarantined) {
+            release.emplace_back(p, a);
+            return release;
+        }
+        quarantine_.emplace_back(p, a);
+        quarantined_.emplace(address(p), a.bytes);
+        quarantined_bytes_ += a.bytes;
+        while (quarantine_.size() > quarantine_count || quarantined_bytes_ > quarantine_bytes) {
+            quarantined_bytes_ -= quarantine_.front().second.bytes;
+            quarantined_.erase(address(quarantine_.front().first));
+            release.push_back(std::move(quarantine_.front()));
+            quarantine_.pop_front();
+        }
+        return release;
     }
-    bool was_freed(std::uintptr_t p) const {
-        for (const auto& [start, bytes] : freed_)
-            if (p >= start && p < start + bytes) return true;
-        return false;
+    // Empties the quarantine (an allocation failed: the memory it holds may be what is missing).
+    std::vector<std::pair<void*, allocation>> drain() {
+        std::unique_lock lock(mutex_);
+        std::vector<std::pair<void*, allocation>> release(quarantine_.begin(), quarantine_.end());
+        quarantine_.clear();
+        quarantined_.clear();
+        quarantined_bytes_ = 0;
+        return release;
     }
-    std::mutex& mutex() const { return mutex_; }
+    bool quarantined_locked(std::uintptr_t p) const {
+        auto it = quarantined_.upper_bound(p);
+        if (it == quarantined_.begin()) return false;
+        --it;
+        return p < it->first + std::max<std::size_t>(it->second, 1);
+    }
+    std::shared_mutex& mutex() const { return mutex_; }
     std::optional<std::pair<std::uintptr_t, allocation>> find_locked(std::uintptr_t p) const {
         auto it = live_.upper_bound(p);
         if (it == live_.begin()) return std::nullopt;
@@ -70,15 +105,21 @@ public:
     static std::uintptr_t address(const void* p) { return reinterpret_cast<std::uintptr_t>(p); }
 
 private:
-    static constexpr std::size_t remembered_frees = 4096;
-    mutable std::mutex mutex_;
+    mutable std::shared_mutex mutex_;
     std::map<std::uintptr_t, allocation> live_;
-    std::deque<std::pair<std::uintptr_t, std::size_t>> freed_;
+    std::deque<std::pair<void*, allocation>> quarantine_; // oldest first
+    std::map<std::uintptr_t, std::size_t> quarantined_;   // the same ranges by start address, for lookups
+    std::size_t quarantined_bytes_ = 0;
 };
 
 allocation_table& table() {
     static allocation_table instance;
     return instance;
+}
+
+void give_back(const std::vector<std::pair<void*, allocation>>& released) {
+    for (const auto& [pointer, a] : released)
+        detail::translate_errors([&] { encore::free(pointer, a.owner.engine()); });
 }
 
 encore::memory_kind engine_kind(usm::alloc kind) {
@@ -98,11 +139,15 @@ void* allocate(std::size_t alignment, std::size_t bytes, const device& d, const 
         return nullptr; // the specification's answer to an alignment that is not a power of two
     if (bytes == 0) return nullptr;
     void* p = nullptr;
-    try {
-        p = encore::malloc(bytes, d.engine(), engine, alignment);
-    } catch (const encore::error&) {
-        return nullptr; // out of memory, or a size no allocation can have
+    for (int attempt = 0; attempt < 2 && !p; ++attempt) {
+        try {
+            p = encore::malloc(bytes, d.engine(), engine, alignment);
+        } catch (const encore::error&) {
+            // Out of memory, or a size no allocation can have: give the quarantine back and try once more.
+            if (attempt == 0) give_back(table().drain());
+        }
     }
+    if (!p) return nullptr;
     if (p) table().add(p, allocation{bytes, kind, d, c.engine_id()});
     return p;
 }
@@ -168,8 +213,7 @@ void* aligned_alloc_shared(std::size_t alignment, std::size_t bytes, const queue
 
 void free(void* pointer, const context& c) {
     if (!pointer) return;
-    allocation a = table().remove(pointer, c);
-    detail::translate_errors([&] { encore::free(pointer, a.owner.engine()); });
+    give_back(table().remove(pointer, c));
 }
 void free(void* pointer, const queue& q) { free(pointer, q.get_context()); }
 
@@ -190,11 +234,11 @@ device get_pointer_device(const void* pointer, const context& c) {
 namespace detail {
 void check_usm_range(const void* pointer, std::size_t bytes, const context& c, const char* call, const char* what) {
     auto& t = table();
-    std::lock_guard lock(t.mutex());
+    std::shared_lock lock(t.mutex());
     const auto p = allocation_table::address(pointer);
     auto found = t.find_locked(p);
     if (!found) {
-        if (t.was_freed(p))
+        if (t.quarantined_locked(p))
             throw exception(errc::invalid, std::string(call) + ": the " + what + " points into USM memory that was freed");
         return;
     }

@@ -33,6 +33,7 @@
 #include <sycl/properties/reduction_properties.hpp>
 #include <sycl/sycl.hpp>
 #include <sycl/usm.hpp>
+#include <sycl/usm/usm_allocator.hpp>
 #include <sycl/usm/usm_enums.hpp>
 
 #include <doctest/doctest.h>
