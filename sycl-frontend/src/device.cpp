@@ -157,6 +157,10 @@ ENCORE_DEVICE_INFO(queue_profiling, p.profiling)
 ENCORE_DEVICE_INFO(device_type, is_gpu() ? info::device_type::gpu
                                  : is_accelerator() ? info::device_type::accelerator
                                                     : info::device_type::cpu)
+ENCORE_DEVICE_INFO(usm_device_allocations, has(aspect::usm_device_allocations))
+ENCORE_DEVICE_INFO(usm_host_allocations, has(aspect::usm_host_allocations))
+ENCORE_DEVICE_INFO(usm_shared_allocations, has(aspect::usm_shared_allocations))
+ENCORE_DEVICE_INFO(usm_system_allocations, has(aspect::usm_system_allocations))
 #undef ENCORE_DEVICE_INFO
 
 platform::platform() : platform(device().get_platform()) {}

@@ -376,3 +376,32 @@ TEST_CASE("buffer properties") {
     CHECK_FALSE(c.has_property<sycl::property::buffer::use_host_ptr>());
     CHECK_THROWS_AS((void)c.get_property<sycl::property::buffer::use_host_ptr>(), sycl::exception);
 }
+
+TEST_CASE("buffer::reinterpret views the same memory with another type and range") {
+    sycl::queue q;
+    std::vector<std::uint32_t> words(8, 0);
+    {
+        sycl::buffer<std::uint32_t> b{words.data(), sycl::range<1>{8}};
+        auto bytes = b.reinterpret<std::uint8_t>(sycl::range<1>{32});
+        auto grid = b.reinterpret<std::uint32_t, 2>(sycl::range<2>{2, 4});
+        auto same = b.reinterpret<float>(); // one dimension, 8 floats
+        CHECK(bytes.size() == 32);
+        CHECK(same.size() == 8);
+        q.submit([&](sycl::handler& h) {
+            sycl::accessor a{bytes, h, sycl::write_only};
+            h.parallel_for(sycl::range<1>{32}, [=](sycl::id<1> i) { a[i] = (i[0] % 4 == 0) ? 1 : 0; });
+        });
+        q.submit([&](sycl::handler& h) { // tracked with the byte view: runs after it
+            sycl::accessor g{grid, h, sycl::read_write};
+            h.parallel_for(sycl::range<2>{2, 4}, [=](sycl::id<2> i) { g[i] += static_cast<std::uint32_t>(i[0]); });
+        });
+        sycl::host_accessor check{b, sycl::read_only};
+        CHECK(check[0] == 1u); // little endian: byte 0 of each word
+        CHECK(check[7] == 2u);
+        CHECK_THROWS_AS(b.reinterpret<std::uint8_t>(sycl::range<1>{31}), sycl::exception);
+        CHECK_THROWS_AS((b.reinterpret<std::uint64_t, 2>(sycl::range<2>{3, 1})), sycl::exception);
+        sycl::buffer<char> odd{sycl::range<1>{6}};
+        CHECK_THROWS_AS(odd.reinterpret<std::uint32_t>(), sycl::exception);
+    }
+    CHECK(words[7] == 2u); // written back through the original buffer
+}

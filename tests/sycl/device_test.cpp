@@ -59,3 +59,12 @@ TEST_CASE("contexts") {
         CHECK(e.code() == sycl::errc::invalid);
     }
 }
+
+TEST_CASE("the deprecated usm_*_allocations descriptors answer the aspects of the same name") {
+    sycl::device d;
+    CHECK(d.get_info<sycl::info::device::usm_device_allocations>() == d.has(sycl::aspect::usm_device_allocations));
+    CHECK(d.get_info<sycl::info::device::usm_host_allocations>() == d.has(sycl::aspect::usm_host_allocations));
+    CHECK(d.get_info<sycl::info::device::usm_shared_allocations>() == d.has(sycl::aspect::usm_shared_allocations));
+    CHECK(d.get_info<sycl::info::device::usm_system_allocations>() == d.has(sycl::aspect::usm_system_allocations));
+    CHECK(d.get_info<sycl::info::device::usm_shared_allocations>()); // every Encore device has shared USM
+}

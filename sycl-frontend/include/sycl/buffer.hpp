@@ -132,6 +132,33 @@ public:
     }
     void set_write_back(bool on = true) { state_->set_write_back(on); }
 
+    // The same memory seen as `R` elements in `r` (SYCL 2020 4.7.2.3): a buffer sharing this one's storage, its
+    // accesses tracked together with this one's. Throws errc::invalid when `r` does not cover exactly this
+    // buffer's bytes.
+    template <typename R, int RD = Dimensions,
+              typename RA = typename std::allocator_traits<AllocatorT>::template rebind_alloc<std::remove_const_t<R>>>
+    buffer<R, RD, RA> reinterpret(range<RD> r) const {
+        if (r.size() * sizeof(R) != byte_size())
+            throw exception(errc::invalid, "buffer::reinterpret: " + std::to_string(r.size()) + " elements of " +
+                                               std::to_string(sizeof(R)) + " bytes do not cover the buffer's " +
+                                               std::to_string(byte_size()) + " bytes");
+        return buffer<R, RD, RA>(*this, r);
+    }
+    // As one dimension, or with this buffer's range when the element sizes match.
+    template <typename R, int RD = Dimensions,
+              typename RA = typename std::allocator_traits<AllocatorT>::template rebind_alloc<std::remove_const_t<R>>>
+        requires(RD == 1 || (RD == Dimensions && sizeof(R) == sizeof(T)))
+    buffer<R, RD, RA> reinterpret() const {
+        if constexpr (RD == 1) {
+            if (byte_size() % sizeof(R) != 0)
+                throw exception(errc::invalid, "buffer::reinterpret: the buffer's " + std::to_string(byte_size()) +
+                                                   " bytes are not a whole number of " + std::to_string(sizeof(R)) +
+                                                   "-byte elements");
+            return reinterpret<R, 1, RA>(range<1>(byte_size() / sizeof(R)));
+        } else
+            return reinterpret<R, RD, RA>(range_);
+    }
+
     friend bool operator==(const buffer& a, const buffer& b) noexcept {
         return a.state_ == b.state_ && a.byte_offset_ == b.byte_offset_ && a.range_ == b.range_;
     }
@@ -142,6 +169,13 @@ public:
     T* storage() const noexcept { return reinterpret_cast<T*>(state_->data() + byte_offset_); }
 
 private:
+    template <typename, int, typename> friend class buffer;
+    // reinterpret(): another view of `other`'s memory.
+    template <typename U, int UD, typename UA>
+    buffer(const buffer<U, UD, UA>& other, const range<Dimensions>& r)
+        : state_(other.state_), user_(other.user_), range_(r), byte_offset_(other.byte_offset_),
+          sub_buffer_(other.sub_buffer_), properties_(other.properties_) {}
+
     buffer(const range<Dimensions>& r, const void* initial, void* final_data, const property_list& props)
         : state_(std::make_shared<detail::buffer_state>(detail::checked_count(r) * sizeof(T), initial)),
           user_(std::make_shared<detail::buffer_user>(state_)), range_(r), properties_(props) {

@@ -52,6 +52,11 @@ struct global_mem_size { using return_type = std::uint64_t; };
 struct local_mem_size { using return_type = std::uint64_t; };
 struct mem_base_addr_align { using return_type = std::uint32_t; };
 struct queue_profiling { using return_type = bool; };
+// Deprecated in SYCL 2020 (aspects replace them), still widely used: each answers the aspect of the same name.
+struct usm_device_allocations { using return_type = bool; };
+struct usm_host_allocations { using return_type = bool; };
+struct usm_shared_allocations { using return_type = bool; };
+struct usm_system_allocations { using return_type = bool; };
 // clang-format on
 } // namespace device
 
