@@ -158,6 +158,21 @@ device backend_registry::default_device() {
         throw error(errc::backend_failure, "no device: no backend could be loaded or ONEAPI_DEVICE_SELECTOR hides "
                                            "every device (ENCORE_BACKENDS lists the backends to try; set "
                                            "ENCORE_TRACE=1 to see why each was not loaded)");
+    // The choice changes only when the program notes device code for another backend; queues and buffers ask
+    // for the default device often, so the answer is kept.
+    const std::size_t noted = program_device_code_count();
+    {
+        std::lock_guard lock(trace_mutex_);
+        if (default_ && default_for_count_ == noted) return *default_;
+    }
+    const device chosen = choose_default();
+    std::lock_guard lock(trace_mutex_);
+    default_ = chosen;
+    default_for_count_ = noted;
+    return chosen;
+}
+
+device backend_registry::choose_default() {
     // Devices are in order of preference; the first that can run what this program compiled wins.
     std::string skipped;
     for (const auto& d : devices_) {

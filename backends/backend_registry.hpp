@@ -74,6 +74,7 @@ public:
 private:
     struct plugin; // a dlopen handle and the backend it made, destroyed in that order
     void note(std::string line);
+    device choose_default();                // default_device()'s rule, traced
     void explain_default(std::string line); // traced only when it differs from the last explanation
     void load(const std::string& name);
 
@@ -85,6 +86,9 @@ private:
     device_filter filter_;
     mutable std::mutex trace_mutex_;
     std::string last_choice_; // the default-device explanation last traced
+    // default_device()'s last answer, valid while program_device_code_count() is what it was (under trace_mutex_)
+    std::optional<device> default_;
+    std::size_t default_for_count_ = 0;
     std::vector<std::string> trace_;
 };
 

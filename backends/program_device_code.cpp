@@ -1,6 +1,7 @@
 #include "program_device_code.hpp"
 
 #include <algorithm>
+#include <atomic>
 #include <mutex>
 #include <utility>
 
@@ -10,6 +11,7 @@ namespace {
 struct registry {
     std::mutex mutex;
     std::vector<std::pair<std::string, std::string>> backends; // name, origin
+    std::atomic<std::size_t> count{0};
 };
 // A function-local static: static initializers of other libraries may call in before this one's have run.
 registry& noted() {
@@ -21,8 +23,14 @@ registry& noted() {
 void note_program_device_code(std::string_view backend, std::string_view origin) {
     auto& r = noted();
     std::lock_guard lock(r.mutex);
-    if (std::none_of(r.backends.begin(), r.backends.end(), [&](const auto& b) { return b.first == backend; }))
+    if (std::none_of(r.backends.begin(), r.backends.end(), [&](const auto& b) { return b.first == backend; })) {
         r.backends.emplace_back(std::string(backend), std::string(origin));
+        r.count.store(r.backends.size(), std::memory_order_release);
+    }
+}
+
+std::size_t program_device_code_count() noexcept {
+    return noted().count.load(std::memory_order_acquire);
 }
 
 bool program_has_device_code(std::string_view backend) {

@@ -13,6 +13,7 @@
 //     static const bool registered = (encore::note_program_device_code("cuda", "nvcc single source"), true);
 #pragma once
 
+#include <cstddef>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -24,5 +25,7 @@ void note_program_device_code(std::string_view backend, std::string_view origin)
 bool program_has_device_code(std::string_view backend);
 // "cuda (nvcc single source)", one entry per backend, in the order they were noted.
 std::vector<std::string> program_device_code();
+// How many backends have been noted so far: a choice made from this list stays valid while the count holds.
+std::size_t program_device_code_count() noexcept;
 
 } // namespace encore
