@@ -1,5 +1,7 @@
 #include "sycl/detail/engine_error.hpp"
 
+#include <utility>
+
 namespace sycl {
 inline namespace _V1 {
 namespace detail {
@@ -23,31 +25,29 @@ errc to_errc(encore::errc code) noexcept {
 
 void throw_as_sycl(const encore::error& e) { throw exception(to_errc(e.code()), e.what()); }
 
+namespace {
+// `outer` with the exception being handled now nested in it (call from a catch block).
+std::exception_ptr nesting_current(exception outer) {
+    try {
+        std::throw_with_nested(std::move(outer));
+    } catch (...) {
+        return std::current_exception();
+    }
+}
+} // namespace
+
 std::exception_ptr as_sycl_error(std::exception_ptr error) {
-    // Each handler below runs while the original is the exception being handled: throw_with_nested nests it.
     try {
         std::rethrow_exception(error);
     } catch (const exception&) {
         return error;
     } catch (const encore::error& e) {
-        try {
-            std::throw_with_nested(exception(to_errc(e.code()), e.what()));
-        } catch (...) {
-            return std::current_exception();
-        }
+        return nesting_current(exception(to_errc(e.code()), e.what()));
     } catch (const std::exception& e) {
-        try {
-            std::throw_with_nested(exception(errc::runtime, std::string("a kernel or host task threw: ") + e.what()));
-        } catch (...) {
-            return std::current_exception();
-        }
+        return nesting_current(exception(errc::runtime, std::string("a kernel or host task threw: ") + e.what()));
     } catch (...) {
-        try {
-            std::throw_with_nested(
-                exception(errc::runtime, "a kernel or host task threw an exception that is not a std::exception"));
-        } catch (...) {
-            return std::current_exception();
-        }
+        return nesting_current(
+            exception(errc::runtime, "a kernel or host task threw an exception that is not a std::exception"));
     }
 }
 
