@@ -178,16 +178,15 @@ device backend_registry::choose_default() {
     for (const auto& d : devices_) {
         const auto& p = d.properties();
         const std::string label = std::string(d.backend_name()) + ":" + std::to_string(d.index()) + " (" + p.name + ")";
-        std::string why;
-        if (p.host_kernels) why = "it runs the program's host-compiled kernels";
-        else if (program_has_device_code(d.backend_name()))
-            why = "the program carries device code for " + std::string(d.backend_name());
-        if (why.empty()) {
+        if (!d.runs_program_kernels()) {
             skipped += "; skipped " + label + ": the program carries no device code for " +
                        std::string(d.backend_name()) + " (its kernels were compiled for the host only; select it "
                        "explicitly for kernels built at run time)";
             continue;
         }
+        const std::string why = p.host_kernels
+                                    ? "it runs the program's host-compiled kernels"
+                                    : "the program carries device code for " + std::string(d.backend_name());
         explain_default("default device: " + label + ", because " + why + skipped);
         return d;
     }
