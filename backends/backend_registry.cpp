@@ -237,7 +237,8 @@ void backend_registry::load(const std::string& name) {
         void* handle = ::dlopen(path.c_str(), RTLD_NOW | RTLD_LOCAL);
         if (!handle) {
             const char* why = ::dlerror();
-            note(prefix + "not loaded: " + (why ? why : "dlopen failed on " + path));
+            // dlerror names the library that is missing, which may be the driver rather than the plugin itself.
+            note(prefix + "not loaded: " + path + ": " + (why ? why : "dlopen failed"));
             return;
         }
         entry->library = std::make_unique<library_handle>(handle);

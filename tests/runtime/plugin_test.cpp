@@ -4,7 +4,9 @@
 #include <doctest/doctest.h>
 
 #include <dlfcn.h>
+#include <unistd.h>
 
+#include <cstdio>
 #include <cstdlib>
 
 #include "runtime_support.hpp"
@@ -156,4 +158,29 @@ TEST_CASE("a whole-graph update the backend refuses for one node changes no node
     CHECK(x[0] == 11);
     CHECK(y[0] == 11);
     CHECK(y[5] == 10);
+}
+
+TEST_CASE("an installed prefix's plugin folder is searched: encore/ beside libencore, before ENCORE_BACKEND_PATH") {
+    backend_registry r({.backends = "native", .search_path = plugin_directory()});
+    const auto& searched = r.search_directories();
+    REQUIRE(searched.size() == 3);
+    CHECK(searched[1] == searched[0] + "/encore"); // <libdir>/encore when installed
+    CHECK(searched[2] == plugin_directory());
+}
+
+TEST_CASE("a plugin file that cannot be loaded is a trace line naming the file and the loader's reason") {
+    char folder[] = "/tmp/encore-plugin-XXXXXX";
+    REQUIRE(::mkdtemp(folder) != nullptr);
+    const std::string path = std::string(folder) + "/libencore-backend-broken.so";
+    {
+        std::FILE* f = std::fopen(path.c_str(), "w");
+        REQUIRE(f != nullptr);
+        std::fputs("not a shared library\n", f);
+        std::fclose(f);
+    }
+    backend_registry r({.backends = "broken,native", .search_path = folder});
+    CHECK(r.backends().size() == 1);
+    CHECK(trace_mentions(r, "backend 'broken': not loaded: " + path + ": "));
+    std::remove(path.c_str());
+    ::rmdir(folder);
 }
