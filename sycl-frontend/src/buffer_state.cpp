@@ -28,23 +28,12 @@ buffer_state::buffer_state(std::size_t bytes, const void* initial)
 }
 
 buffer_state::~buffer_state() {
-    wait_for_all();
-    write_back();
+    release_by_user(); // a no-op write-back if the program's last buffer did it already
     try {
         encore::free(storage_, device_);
     } catch (const encore::error&) {
         // Cannot happen for memory this object allocated; a destructor must not throw either way.
     }
-}
-
-void buffer_state::wait_for_all() {
-    std::vector<encore::event> pending;
-    {
-        std::lock_guard lock(mutex_);
-        pending = reads_;
-        pending.push_back(last_write_);
-    }
-    for (const auto& e : pending) e.wait();
 }
 
 void buffer_state::write_back() {
@@ -60,7 +49,7 @@ void buffer_state::write_back() {
 }
 
 void buffer_state::release_by_user() {
-    wait_for_all();
+    wait_for_host(access_mode::read_write); // every command that reads or writes the buffer
     write_back();
 }
 

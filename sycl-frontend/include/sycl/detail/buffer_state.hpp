@@ -62,7 +62,6 @@ public:
     int recording_uses() const noexcept { return recording_uses_; }
 
 private:
-    void wait_for_all();
     void write_back();
 
     std::mutex mutex_;
