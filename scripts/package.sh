@@ -33,8 +33,12 @@ runtime_packages="$(find "$stage" -name '*.so*' -type f -exec objdump -p {} \; |
         { dpkg -S "$path" || dpkg -S "$real" || dpkg -S "${real#/usr}"; } 2>/dev/null | head -1 | cut -d: -f1
     done | sort -u | paste -sd, - | sed 's/,/, /g')"
 need() { echo "$1 (>= $(dpkg-query -W -f='${Version}' "$1" | sed 's/-[^-]*$//'))"; }
-mkdir -p "$stage/DEBIAN"
-cat >"$stage/DEBIAN/control" <<CONTROL
+# The .deb is built from a copy, so that the stage stays a plain install tree (no DEBIAN/) for the consumer tests.
+tree="$(mktemp -d)"
+trap 'rm -rf "$tree"' EXIT
+cp -a "$stage/." "$tree/"
+mkdir -p "$tree/DEBIAN"
+cat >"$tree/DEBIAN/control" <<CONTROL
 Package: encore
 Version: $version
 Architecture: $arch
@@ -50,10 +54,5 @@ Description: command-graph record-and-replay engine with a SYCL 2020 graph front
  (encore, encore-sycl) and a CMake package (find_package(Encore): Encore::encore, Encore::sycl).
 CONTROL
 package="$out_dir/encore_${version}_${arch}.deb"
-# Build the .deb from a copy so that the stage itself stays a plain install tree (no DEBIAN/).
-tree="$(mktemp -d)"
-trap 'rm -rf "$tree"' EXIT
-cp -a "$stage/." "$tree/"
-rm -rf "$stage/DEBIAN"
 dpkg-deb --root-owner-group --build "$tree" "$package" >/dev/null
 echo "package: $package ($(du -h "$package" | cut -f1)); staged install in $stage"
