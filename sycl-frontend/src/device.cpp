@@ -4,6 +4,7 @@
 #include <atomic>
 #include <mutex>
 #include <optional>
+#include <utility>
 
 #include "encore/graph/error.hpp"
 
@@ -57,26 +58,24 @@ std::function<int(const device&)> aspect_selector(std::vector<aspect> required) 
 }
 
 namespace {
-// The engine's default device (the first visible device that runs the program's kernels), which is what
-// default_selector_v scores highest; the engine traces why it was chosen (ENCORE_TRACE=1).
-std::vector<encore::device> all_devices() {
+// Runs `f`, which asks the engine for its devices: a failure there (no backend, a malformed
+// ONEAPI_DEVICE_SELECTOR) means no device is available, SYCL's errc::runtime.
+template <typename F> auto asking_for_devices(F&& f) {
     try {
-        return encore::device::all();
-    } catch (const encore::error& e) { // a malformed ONEAPI_DEVICE_SELECTOR, say
-        throw exception(errc::runtime, std::string("no device is available: ") + e.what());
-    }
-}
-
-encore::device engine_default() {
-    try {
-        return encore::device::default_device();
+        return std::forward<F>(f)();
     } catch (const encore::error& e) {
         throw exception(errc::runtime, std::string("no device is available: ") + e.what());
     }
 }
+
+std::vector<encore::device> all_devices() {
+    return asking_for_devices([] { return encore::device::all(); });
+}
 } // namespace
 
-device::device() : device(engine_default()) {}
+// The engine's default device (the first visible device that runs the program's kernels), which is what
+// default_selector_v scores highest; the engine traces why it was chosen (ENCORE_TRACE=1).
+device::device() : device(asking_for_devices([] { return encore::device::default_device(); })) {}
 
 device device::select(const std::function<int(const device&)>& selector) {
     const auto all = all_devices();
