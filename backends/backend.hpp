@@ -42,7 +42,7 @@
 namespace encore {
 
 // Bumped whenever a virtual function below changes; a plugin built for another version is not loaded.
-inline constexpr std::uint32_t backend_interface_version = 2;
+inline constexpr std::uint32_t backend_interface_version = 3;
 
 // SYCL's usm::alloc: device memory is for the device only, host memory is pinned host memory the device can
 // read, shared memory migrates between both.
@@ -64,6 +64,7 @@ struct device_properties {
     bool profiling = true;                 // events can carry submit/start/end timestamps
     bool native_graphs = false;            // partitions lower to a driver graph object, not an emulation
     bool host_kernels = false;             // runs kernels compiled only as host code (C++ callables)
+    bool native_recording = false;         // backend::begin_recording captures work into a native graph
 };
 
 // Nanoseconds on one clock per backend: only differences between timestamps of one backend mean something.
@@ -137,6 +138,20 @@ public:
     virtual void update(std::uint32_t node, const command& c) = 0;
 };
 
+// A backend's own capture of commands into its native graph form (sycl_ext_oneapi_graph's
+// enable_native_recording; on CUDA a stream capture). Commands are captured in the order given, each after the
+// earlier ones named in `after`; end() hands the captured graph over, to run as a native_graph_command node of
+// an encore::graph on this backend. Calls come from one thread at a time (the runtime serializes them).
+class backend_recording {
+public:
+    virtual ~backend_recording() = default; // ends a capture still in progress and drops what it captured
+    // Returns the captured command's number (0, 1, ...). `after` holds numbers returned before. Throws
+    // feature_not_supported for what the backend cannot capture, invalid_argument for host tasks and subgraphs.
+    virtual std::uint32_t capture(const command& c, std::span<const std::uint32_t> after) = 0;
+    // Ends the capture. Once only.
+    virtual std::shared_ptr<const native_graph> end() = 0;
+};
+
 class backend {
 public:
     virtual ~backend() = default;
@@ -162,6 +177,10 @@ public:
     // runtime puts `c` into `g`): an executable may read commands from `g` again instead of keeping copies.
     virtual std::unique_ptr<backend_executable> lower(std::uint32_t device, const graph& g,
                                                       const partition& p) = 0;
+
+    // Starts capturing commands for `device` natively (device_properties::native_recording). The default throws
+    // feature_not_supported.
+    virtual std::unique_ptr<backend_recording> begin_recording(std::uint32_t device);
 };
 
 // The plugin entry point's argument. In: the interface version the runtime speaks. Out: a backend, or the

@@ -13,6 +13,7 @@
 #include "encore/backends/executable_graph.hpp"
 #include "encore/backends/kernel_function.hpp"
 #include "encore/backends/memory.hpp"
+#include "encore/backends/native_recording.hpp"
 #include "encore/backends/program_device_code.hpp"
 #include "encore/backends/queue.hpp"
 #include "encore/graph/error.hpp"

@@ -33,6 +33,7 @@ std::string_view to_string(command_kind kind) noexcept {
     case command_kind::barrier: return "barrier";
     case command_kind::empty: return "empty";
     case command_kind::subgraph: return "subgraph";
+    case command_kind::native_graph: return "native_graph";
     }
     return "unknown";
 }
@@ -78,6 +79,9 @@ void validate(const command& c) {
         void operator()(const empty_command&) const {}
         void operator()(const subgraph_command& s) const {
             require(s.child != nullptr, "subgraph", "has no child graph");
+        }
+        void operator()(const native_graph_command& n) const {
+            require(n.graph != nullptr, "native_graph", "has no captured graph");
         }
     };
     std::visit(visitor{}, c);

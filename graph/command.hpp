@@ -50,8 +50,9 @@ enum class command_kind : std::uint8_t {
     barrier,
     empty,
     subgraph,
+    native_graph,
 };
-inline constexpr int command_kind_count = 11;
+inline constexpr int command_kind_count = 12;
 
 std::string_view to_string(command_kind kind) noexcept;
 
@@ -113,9 +114,24 @@ struct subgraph_command {
     std::shared_ptr<const graph> child;
 };
 
+// Work one backend captured itself (sycl_ext_oneapi_graph's enable_native_recording: on CUDA, a stream capture
+// into a CUDA graph), kept in that backend's own form. Only that backend can run it; see backend_capture in
+// backends/backend.hpp.
+class native_graph {
+public:
+    virtual ~native_graph() = default;
+    virtual std::string_view backend() const noexcept = 0; // the backend that captured it ("cuda")
+    virtual std::size_t size() const noexcept = 0;         // the commands captured
+};
+
+// A natively captured graph run as one node: as a child graph where its backend lowers the partition.
+struct native_graph_command {
+    std::shared_ptr<const native_graph> graph;
+};
+
 using command = std::variant<kernel_command, memcpy_command, copy_command, fill_command, memset_command,
                              prefetch_command, mem_advise_command, host_task_command, barrier_command, empty_command,
-                             subgraph_command>;
+                             subgraph_command, native_graph_command>;
 
 // The variant's alternatives are listed in command_kind order, so the index is the kind.
 inline command_kind kind_of(const command& c) noexcept { return static_cast<command_kind>(c.index()); }

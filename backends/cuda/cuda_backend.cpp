@@ -7,6 +7,7 @@
 
 #include "encore/backends/cuda/cuda_event.hpp"
 #include "encore/backends/cuda/cuda_graph_lowering.hpp"
+#include "encore/backends/cuda/cuda_recording.hpp"
 #include "encore/backends/cuda/cuda_queue.hpp"
 #include "encore/graph/error.hpp"
 
@@ -47,6 +48,7 @@ device_properties properties_of(CUdevice d) {
     p.allocation_alignment = 256; // cuMemAlloc's guarantee
     p.profiling = true;
     p.native_graphs = true;
+    p.native_recording = true;
     return p;
 }
 
@@ -187,6 +189,11 @@ std::unique_ptr<backend_executable> cuda_backend::lower(std::uint32_t device, co
                                                         const partition& p) {
     check_device(device);
     return std::make_unique<cuda_executable>(*this, device, g, p);
+}
+
+std::unique_ptr<backend_recording> cuda_backend::begin_recording(std::uint32_t device) {
+    check_device(device);
+    return std::make_unique<cuda_recording>(*this, device);
 }
 
 CUfunction cuda_backend::function_of(std::uint32_t device, const kernel& k, const device_code** code_out) {

@@ -51,6 +51,7 @@ public:
                                                 std::shared_ptr<error_sink> errors) override;
     std::unique_ptr<backend_executable> lower(std::uint32_t device, const graph& g,
                                               const partition& p) override;
+    std::unique_ptr<backend_recording> begin_recording(std::uint32_t device) override; // cuda_recording.hpp
 
     // --- for the queue, the events and the lowering ---
     CUcontext context(std::uint32_t device) const { return devices_.at(device).context; }

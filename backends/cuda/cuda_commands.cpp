@@ -4,6 +4,7 @@
 
 #include "encore/backends/buffer.hpp"
 #include "encore/backends/cuda/cuda_backend.hpp"
+#include "encore/backends/cuda/cuda_recording.hpp"
 #include "encore/graph/error.hpp"
 
 namespace encore::cuda {
@@ -129,6 +130,24 @@ driver_command driver_command::from(cuda_backend& backend, std::uint32_t device,
     case command_kind::barrier:
     case command_kind::empty:
         break;
+    case command_kind::native_graph: {
+        const auto& n = std::get<native_graph_command>(c);
+        const auto* captured = dynamic_cast<const cuda_native_graph*>(n.graph.get());
+        if (!captured)
+            throw error(errc::feature_not_supported, "cuda backend: a graph captured natively by the " +
+                                                         std::string(n.graph->backend()) +
+                                                         " backend runs only on that backend");
+        if (captured->device() != device)
+            throw error(errc::feature_not_supported, "cuda backend: a graph captured on cuda device " +
+                                                         std::to_string(captured->device()) +
+                                                         " runs only there, not on device " + std::to_string(device));
+        if (!in_graph)
+            throw error(errc::feature_not_supported, "cuda backend: a natively captured graph runs as a node of a "
+                                                     "graph, not as an eager command");
+        d.form_ = form::child_graph;
+        d.child_ = std::static_pointer_cast<const cuda_native_graph>(n.graph);
+        break;
+    }
     case command_kind::host_task:
     case command_kind::subgraph:
         throw error(errc::invalid_argument, std::string("cuda backend: a ") + std::string(to_string(kind_of(c))) +
@@ -174,6 +193,7 @@ void driver_command::enqueue(CUstream stream, CUdevice device) {
     }
     case form::advise:
     case form::nothing:
+    case form::child_graph: // from() refuses it eagerly
         break;
     }
 }
@@ -203,6 +223,9 @@ CUgraphNode driver_command::add_to(CUgraph graph, std::span<const CUgraphNode> d
     case form::nothing:
         check(cuGraphAddEmptyNode(&node, graph, deps, dependencies.size()), "cuGraphAddEmptyNode");
         break;
+    case form::child_graph:
+        node = child_->add_to(graph, dependencies);
+        break;
     }
     return node;
 }
@@ -229,6 +252,8 @@ bool driver_command::set_in(CUgraphNode node, CUgraphExec exec, CUcontext contex
     case form::advise:
     case form::nothing:
         return true;
+    case form::child_graph:
+        return false;
     }
     return true;
 }

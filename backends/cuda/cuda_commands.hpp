@@ -11,6 +11,7 @@
 // | prefetch   | shared memory: cuMemPrefetchAsync to the device; other memory: nothing (a hint) | empty node: graphs have no prefetch node, and a prefetch changes no result |
 // | mem_advise | shared memory: cuMemAdvise (CUmem_advise values) when submitted; others ignored | applied once when lowered (advice is a property of the memory, not an operation in stream order), then an empty node |
 // | barrier, empty | nothing but the ordering                | empty node                                   |
+// | native_graph | refused (feature_not_supported): it runs as a node of a graph | child graph node (cuda_recording.hpp) |
 // Host tasks and subgraphs never get here (the runtime runs and inlines them).
 //
 //     auto d = driver_command::from(backend, 0, encore::memset_command{p, 0, n});
@@ -29,6 +30,7 @@
 namespace encore::cuda {
 
 class cuda_backend;
+class cuda_native_graph;
 
 // A copy between encore::buffers, run by a host function in stream order.
 struct host_copy {
@@ -40,7 +42,7 @@ struct host_copy {
 
 class driver_command {
 public:
-    enum class form : std::uint8_t { kernel, memcpy, memset, host_copy, prefetch, advise, nothing };
+    enum class form : std::uint8_t { kernel, memcpy, memset, host_copy, prefetch, advise, nothing, child_graph };
 
     // Throws encore::error: kernel_not_supported for a kernel without CUDA code, feature_not_supported for what
     // else CUDA cannot run (a copy between memory objects that are not buffers, ...), invalid_argument for host
@@ -51,7 +53,8 @@ public:
     void enqueue(CUstream stream, CUdevice device);
     CUgraphNode add_to(CUgraph graph, std::span<const CUgraphNode> dependencies, CUcontext context);
     // Gives `node` (made by add_to from a command of the same form) this command's parameters: in the template
-    // graph, and in `exec` (when not null) for kernels. False when the driver refuses.
+    // graph, and in `exec` (when not null) for kernels. False when the driver refuses, and always for child
+    // graphs (a CUDA template graph cannot have its child replaced: the executable is rebuilt).
     bool set_in(CUgraphNode node, CUgraphExec exec, CUcontext context);
 
 private:
@@ -60,6 +63,7 @@ private:
     CUDA_MEMCPY3D copy_;               // set by from() for memcpy only (not zeroed for every command)
     CUDA_MEMSET_NODE_PARAMS memset_;   // set by from() for memset only
     std::unique_ptr<host_copy> host_copy_;
+    std::shared_ptr<const cuda_native_graph> child_; // child_graph
     const void* pointer_ = nullptr; // prefetch / advise
     std::size_t bytes_ = 0;
 };

@@ -72,8 +72,8 @@ void cuda_executable::bring_up_to_date() {
     if (pending_ == pending::none) return;
     detail::context_scope scope(context_);
     if (pending_ == pending::rebuild) {
-        backend_.trace("a node changed form (memset node <-> fill kernel); the CUDA graph is rebuilt and "
-                       "instantiated again");
+        backend_.trace("a node changed form (memset node <-> fill kernel) or got another captured graph; the "
+                       "CUDA graph is rebuilt and instantiated again");
         build_template();
         instantiate();
     } else {
@@ -103,7 +103,7 @@ void cuda_executable::update(std::uint32_t node, const command& c) {
     const std::uint32_t i = local(node);
     detail::context_scope scope(context_);
     auto updated = driver_command::from(backend_, device_, c, true); // throws before anything changed
-    if (updated.how() != forms_[i]) {
+    if (updated.how() != forms_[i] || updated.how() == driver_command::form::child_graph) {
         pending_ = pending::rebuild; // from graph_, which holds `c` by the next launch (backend.hpp)
         return;
     }

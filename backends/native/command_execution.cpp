@@ -96,9 +96,15 @@ struct executor {
         throw error(errc::feature_not_supported,
                     "native backend: a subgraph command reached the backend; the runtime inlines subgraphs");
     }
+    void operator()(const native_graph_command& n) const { refuse_native_graph(n); }
 };
 
 } // namespace
+
+void refuse_native_graph(const native_graph_command& n) {
+    throw error(errc::feature_not_supported, "native backend: a graph captured natively by the " +
+                                                 std::string(n.graph->backend()) + " backend runs only on that backend");
+}
 
 void execute(const command& c) {
     std::visit(executor{}, c);

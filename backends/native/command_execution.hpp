@@ -18,5 +18,7 @@
 namespace encore::native {
 
 void execute(const command& c);
+// Throws encore::error(feature_not_supported): another backend's natively captured graph (graph/command.hpp).
+[[noreturn]] void refuse_native_graph(const native_graph_command& n);
 
 } // namespace encore::native

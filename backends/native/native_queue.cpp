@@ -36,6 +36,7 @@ native_queue::native_queue(native_backend& backend, const queue_properties& prop
 
 event_ptr native_queue::submit(command c, std::span<const event_ptr> wait_list) {
     if (auto* k = std::get_if<kernel_command>(&c)) check_kernel(*k, backend_.properties(0));
+    if (auto* n = std::get_if<native_graph_command>(&c)) refuse_native_graph(*n);
     switch (kind_of(c)) {
     case command_kind::host_task:
         return encore::detail::launch_host_task(std::get<host_task_command>(std::move(c)).task, wait_list,

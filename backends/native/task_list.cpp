@@ -85,6 +85,9 @@ task_list::task_list(native_backend& backend, const graph& g, const partition& p
         case command_kind::kernel:
             check_kernel(std::get<kernel_command>(c), backend_.properties(0));
             break;
+        case command_kind::native_graph:
+            refuse_native_graph(std::get<native_graph_command>(c));
+            break;
         default:
             break;
         }

@@ -94,6 +94,9 @@ field_list verbose_fields(const command& c) {
         field_list operator()(const subgraph_command& s) const {
             return {{"nodes", std::to_string(s.child->size())}, {"edges", std::to_string(s.child->edge_count())}};
         }
+        field_list operator()(const native_graph_command& n) const {
+            return {{"backend", std::string(n.graph->backend())}, {"commands", std::to_string(n.graph->size())}};
+        }
     };
     return std::visit(visitor{}, c);
 }

@@ -17,12 +17,13 @@ graph_impl::graph_impl(const context& c, const device& d, const property_list& p
     : ctx(c), dev(d),
       g(::encore::graph_options{.check_cycles = !p.has_property<exp::property::graph::no_cycle_check>()}) {
     if (!ctx.contains(dev)) throw exception(errc::invalid, "command_graph: the device does not belong to the context");
-    if (p.has_property<exp::property::graph::enable_native_recording>())
+    native = p.has_property<exp::property::graph::enable_native_recording>();
+    if (native && !dev.engine().properties().native_recording)
         throw exception(errc::feature_not_supported,
                         "command_graph: property::graph::enable_native_recording: the " +
                             std::string(dev.engine().backend_name()) +
-                            " backend has no native graph capture (no Encore backend has it yet; record without the "
-                            "property, which lowers to the backend's native graphs at finalize)");
+                            " backend cannot capture commands natively (the cuda backend can); record without the "
+                            "property, which lowers to the backend's own graphs at finalize");
 }
 
 void graph_impl::require_not_recording(const char* call) const {
@@ -44,7 +45,7 @@ std::uint32_t graph_impl::add_locked(handler& h, std::vector<std::uint32_t> pred
                                                    ", which the command is " + (recorder ? "recorded" : "added") +
                                                    " into; a node can only depend on nodes of its own graph");
             }
-            predecessors.push_back(r->index);
+            predecessors.push_back(node_of_event(*this, *r, "depends_on"));
         } else if (e.engine().state())
             throw exception(errc::invalid, "depends_on: a graph node can only depend on events returned while "
                                            "recording into the same graph, not on eager work (wait for that event "
@@ -118,7 +119,8 @@ node_type type_of(::encore::command_kind kind) {
     case ::encore::command_kind::host_task: return node_type::host_task;
     case ::encore::command_kind::barrier: return node_type::ext_oneapi_barrier;
     case ::encore::command_kind::empty: return node_type::empty;
-    case ::encore::command_kind::subgraph: return node_type::subgraph;
+    case ::encore::command_kind::subgraph:
+    case ::encore::command_kind::native_graph: return node_type::subgraph; // a child graph, captured natively
     }
     return node_type::empty;
 }
@@ -150,7 +152,9 @@ node node::get_node_from_event(event e) {
     if (!g)
         throw exception(errc::invalid, "node::get_node_from_event: the event was not returned by a submission "
                                        "recorded into a graph (that still exists)");
-    return node(std::move(g), r->index);
+    std::lock_guard lock(g->mutex);
+    const auto index = sycl::detail::node_of_event(*g, *r, "node::get_node_from_event");
+    return node(std::move(g), index);
 }
 
 void node::update_engine_range(const ::encore::nd_range& r, bool nd) {

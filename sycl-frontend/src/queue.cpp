@@ -1,6 +1,7 @@
 #include "sycl/queue.hpp"
 
 #include <algorithm>
+#include <cstdio>
 #include <utility>
 
 #include "sycl/detail/engine_error.hpp"
@@ -67,7 +68,13 @@ queue_impl::~queue_impl() {
     }
     if (!graph) return;
     std::lock_guard graph_lock(graph->mutex);
-    stop_recording(*graph, *this);
+    try {
+        stop_recording(*graph, *this);
+    } catch (const std::exception& e) { // ending a native recording session failed in the driver
+        std::fprintf(stderr, "encore: a queue destroyed while recording ended graph %llu's native recording "
+                             "session, which failed: %s\n",
+                     static_cast<unsigned long long>(graph->g.id()), e.what());
+    }
 }
 
 event queue_impl::finish(handler& h) {

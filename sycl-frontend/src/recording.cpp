@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <string>
 
+#include "sycl/detail/engine_error.hpp"
 #include "sycl/detail/graph_impl.hpp"
 #include "sycl/detail/queue_impl.hpp"
 
@@ -31,6 +32,18 @@ bool start_recording(graph_impl& g, queue_impl& q, const char* call) {
         q.recording = g.shared_from_this();
     }
     std::erase_if(g.recorders, [](const auto& r) { return r.expired(); });
+    if (g.native && !g.session) {
+        try {
+            graph_impl::native_session session;
+            session.capture = translate_errors([&] { return std::make_unique<::encore::native_recording>(g.dev.engine()); });
+            session.id = ++g.sessions_started;
+            g.session = std::move(session);
+        } catch (...) {
+            std::lock_guard queue_lock(q.mutex);
+            q.recording.reset();
+            throw;
+        }
+    }
     // Forget the queues that are gone, so that histories does not grow with every short-lived queue.
     std::erase_if(g.histories, [](const auto& entry) { return entry.first.expired(); });
     if (g.recorders.empty())
@@ -75,6 +88,84 @@ std::shared_ptr<graph_impl> join_recording_through(queue_impl& q, const std::vec
     return graph;
 }
 
+namespace {
+// record_submission for a graph made with property::graph::enable_native_recording: the backend captures the
+// command now. Under g.mutex.
+event capture_submission(graph_impl& g, queue_impl& q, handler& h) {
+    auto& c = h.contents();
+    auto& session = *g.session;
+    auto refuse = [](const std::string& what) {
+        throw exception(errc::feature_not_supported,
+                        "queue::submit: " + what +
+                            " cannot be captured by native recording (property::graph::enable_native_recording); "
+                            "record it into a graph made without the property");
+    };
+    if (c.executable) refuse("a sub-graph (ext_oneapi_graph)");
+    if (!c.requirements.empty()) refuse("a command group with buffer accessors (the runtime moves buffer data)");
+    if (!c.dynamic_arguments.empty()) refuse("a kernel with dynamic_parameter arguments (captured commands are not updated one by one)");
+    if (c.command && std::holds_alternative<::encore::host_task_command>(*c.command))
+        refuse("a host task (the driver's graph replays without the runtime)");
+
+    std::vector<std::uint32_t> after;
+    for (const auto& e : c.dependencies) {
+        const auto& r = e.recorded();
+        if (!r) {
+            if (e.engine().state())
+                throw exception(errc::invalid, "depends_on: a natively recorded command can only depend on events "
+                                               "returned while recording the same session, not on eager work");
+            continue;
+        }
+        if (r->graph.lock().get() != &g)
+            throw exception(errc::invalid, "depends_on: the event was returned while recording another graph than " +
+                                               graph_name(g));
+        if (r->session != session.id)
+            throw exception(errc::invalid, "depends_on: the event was returned " +
+                                               std::string(r->session ? "by an earlier native recording session"
+                                                                      : "for an explicitly added node") +
+                                               " of " + graph_name(g) +
+                                               "; a natively captured command can only depend on commands captured "
+                                               "in the same session (sessions run one after the other)");
+        after.push_back(r->index);
+    }
+    auto& state = session.queues[q.weak_from_this()];
+    const bool in_order = q.engine.is_in_order();
+    if (in_order && state.last_in_order) after.push_back(*state.last_in_order);
+    if (state.barrier && !c.barrier_on_everything) after.push_back(*state.barrier);
+    if (c.barrier_on_everything) after.insert(after.end(), state.captured.begin(), state.captured.end());
+    ::encore::command command = c.command ? std::move(*c.command) : ::encore::command(::encore::empty_command{});
+    const bool is_barrier = std::holds_alternative<::encore::barrier_command>(command);
+    const auto number = translate_errors([&] { return session.capture->capture(std::move(command), after); });
+    if (in_order) state.last_in_order = number;
+    if (is_barrier) state.barrier = number;
+    state.captured.push_back(number);
+    return event(std::make_shared<const recorded_node>(recorded_node{g.weak_from_this(), number, session.id}),
+                 q.dev.get_backend());
+}
+
+// The last queue stopped: the captured graph becomes one node, after the previous session's.
+void end_native_session(graph_impl& g) {
+    auto session = std::move(*g.session);
+    g.session.reset();
+    auto captured = translate_errors([&] { return session.capture->end(); });
+    std::vector<::encore::node> after;
+    if (g.last_session_node) after.push_back(g.g.node_at(*g.last_session_node));
+    const auto index = translate_errors([&] { return g.g.add(std::move(captured), after).index; });
+    g.recorded_by.push_back(nullptr);
+    g.session_nodes[session.id] = index;
+    g.last_session_node = index;
+}
+} // namespace
+
+std::uint32_t node_of_event(const graph_impl& g, const recorded_node& e, const char* call) {
+    if (e.session == 0) return e.index;
+    auto it = g.session_nodes.find(e.session);
+    if (it == g.session_nodes.end())
+        throw exception(errc::invalid, std::string(call) + ": the event was returned while natively recording " +
+                                           graph_name(g) + ", whose session has not ended; its node exists once "
+                                           "end_recording has stopped the last recording queue");
+    return it->second;
+}
+
 event record_submission(graph_impl& g, queue_impl& q, handler& h) {
     std::lock_guard lock(g.mutex);
     {
@@ -85,6 +176,7 @@ event record_submission(graph_impl& g, queue_impl& q, handler& h) {
                                                " while the command group was submitted (end_recording raced with "
                                                "the submission)");
     }
+    if (g.native) return capture_submission(g, q, h);
     const bool in_order = q.engine.is_in_order();
     const bool is_barrier =
         h.contents().command && std::holds_alternative<::encore::barrier_command>(*h.contents().command);
@@ -110,8 +202,10 @@ void stop_recording(graph_impl& g, queue_impl& q) {
         auto s = r.lock();
         return !s || s.get() == &q;
     });
-    if (g.recorders.empty())
+    if (g.recorders.empty()) {
         for (auto& [buffer, use] : g.buffers) buffer->add_recording_use(-1);
+        if (g.session) end_native_session(g);
+    }
 }
 
 } // namespace detail

@@ -44,7 +44,8 @@ struct graph_impl;
 // The node a recorded submission became, for events returned while recording.
 struct recorded_node {
     std::weak_ptr<graph_impl> graph;
-    std::uint32_t index = 0;
+    std::uint32_t index = 0;   // the node; for a native recording session, the captured command's number
+    std::uint64_t session = 0; // the native recording session (property::graph::enable_native_recording), or 0
 };
 } // namespace detail
 

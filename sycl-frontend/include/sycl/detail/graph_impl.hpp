@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "encore/backends/executable_graph.hpp"
+#include "encore/backends/native_recording.hpp"
 #include "encore/graph/graph.hpp"
 #include "sycl/detail/buffer_state.hpp"
 #include "sycl/ext/oneapi/experimental/graph.hpp"
@@ -58,6 +59,24 @@ struct graph_impl : std::enable_shared_from_this<graph_impl> {
     std::map<std::weak_ptr<const queue_impl>, queue_history, std::owner_less<>> histories;
     // Nodes added from dynamic command groups: their executable-graph update may change the kernel.
     std::unordered_map<std::uint32_t, std::shared_ptr<dynamic_command_group_impl>> dynamic_nodes;
+
+    // property::graph::enable_native_recording (recording.cpp, docs/sycl-graph.md "Native recording"): a
+    // session lasts from the first queue that starts recording to the last one that stops; the backend captures
+    // its commands, and its end adds one node holding the captured graph, after the previous session's node.
+    bool native = false;
+    struct native_session {
+        std::uint64_t id = 0;
+        std::unique_ptr<::encore::native_recording> capture;
+        struct queue_state {
+            std::optional<std::uint32_t> last_in_order, barrier; // captured command numbers
+            std::vector<std::uint32_t> captured;                 // everything the queue captured (barriers)
+        };
+        std::map<std::weak_ptr<const queue_impl>, queue_state, std::owner_less<>> queues;
+    };
+    std::optional<native_session> session;     // in progress
+    std::uint64_t sessions_started = 0;
+    std::map<std::uint64_t, std::uint32_t> session_nodes; // ended session -> its node
+    std::optional<std::uint32_t> last_session_node;
 };
 
 struct executable_impl {
@@ -101,8 +120,13 @@ bool start_recording(graph_impl& g, queue_impl& q, const char* call);
 // null when no dependency is graph-limited. Throws errc::invalid when the events come from two graphs, or from a
 // graph no queue records any more.
 std::shared_ptr<graph_impl> join_recording_through(queue_impl& q, const std::vector<event>& dependencies);
-// Stops `q` recording into `g`; the caller holds g.mutex. The last recorder releases the graph's buffers.
+// Stops `q` recording into `g`; the caller holds g.mutex. The last recorder releases the graph's buffers, and
+// ends a native recording session: the captured graph becomes a node (this can throw a driver's failure, after
+// `q` stopped).
 void stop_recording(graph_impl& g, queue_impl& q);
+// The node of a graph that `e` (returned while recording into `g`) stands for; errc::invalid while its native
+// recording session goes on. The caller holds g.mutex.
+std::uint32_t node_of_event(const graph_impl& g, const recorded_node& e, const char* call);
 
 } // namespace detail
 } // namespace _V1

@@ -22,8 +22,9 @@
 //     for (int i = 0; i < 100; ++i) q.ext_oneapi_graph(exec);
 #pragma once
 
-// The extension's feature-test macro: version 1, the base features.
-#define SYCL_EXT_ONEAPI_GRAPH 1
+// The extension's feature-test macro: version 2 has property::graph::enable_native_recording (the cuda backend
+// captures natively; other backends refuse the property with errc::feature_not_supported).
+#define SYCL_EXT_ONEAPI_GRAPH 2
 
 #include <functional>
 #include <memory>
