@@ -39,8 +39,8 @@ std::uint32_t native_recording::capture(command c, std::span<const std::uint32_t
     for (auto a : after)
         if (a >= count_)
             throw error(errc::invalid_argument, "native recording: command " + std::to_string(a) +
-                                                    " was not captured by this recording (" + std::to_string(count_) +
-                                                    " so far)");
+                                                    " was not captured by this recording (" +
+                                                    std::to_string(count_) + " so far)");
     const auto number = backend_->capture(c, after);
     ++count_;
     return number;

@@ -1,18 +1,18 @@
 // encore::native_recording — commands captured by a device's backend itself, into its native graph form
 // (sycl_ext_oneapi_graph's property::graph::enable_native_recording; on CUDA a stream capture).
 //
-// Where an encore::graph keeps plain commands and lowers them at finalize, a native recording hands each command
-// to the driver as it comes, and the driver builds its graph. The result is one native_graph_command: a node of
-// an encore::graph that only the capturing backend can run (as a child graph of the partition it falls in).
-// Captured commands cannot be updated one by one; the node as a whole can be replaced by another capture.
+// Where an encore::graph keeps plain commands and lowers them at finalize, a native recording hands each
+// command to the driver as it comes, and the driver builds its graph. The result is one native_graph_command:
+// a node of an encore::graph that only the capturing backend can run (as a child graph of the partition it
+// falls in). Captured commands cannot be updated one by one; the node as a whole can be replaced by another
+// capture.
 //
 // What can be captured: kernels, memcpy, memset, fill, prefetch and mem_advise (both kept as no work, as in a
 // lowered graph), barriers and empty commands. Host tasks, subgraphs and copies between buffers are refused
 // (encore::error(feature_not_supported)): they need the runtime, which a driver graph replays without.
 //
-//     encore::native_recording r(gpu);                       // feature_not_supported where the backend has none
-//     auto a = r.capture(encore::memset_command{p, 0, n});
-//     auto b = r.capture(kernel, std::array{a});
+//     encore::native_recording r(gpu);                       // feature_not_supported where the backend has
+//     none auto a = r.capture(encore::memset_command{p, 0, n}); auto b = r.capture(kernel, std::array{a});
 //     encore::graph g;
 //     g.add(r.end());                                        // one node
 #pragma once

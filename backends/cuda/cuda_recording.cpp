@@ -38,7 +38,8 @@ void cuda_recording::require_usable() const {
     if (!capturing_) throw error(errc::invalid_argument, "cuda native recording: the capture has ended");
     if (!broken_.empty())
         throw error(errc::backend_failure,
-                    "cuda native recording: the capture was invalidated by an earlier failure (" + broken_ + ")");
+                    "cuda native recording: the capture was invalidated by an earlier failure (" + broken_ +
+                        ")");
 }
 
 std::uint32_t cuda_recording::capture(const command& c, std::span<const std::uint32_t> after) {
@@ -51,7 +52,8 @@ std::uint32_t cuda_recording::capture(const command& c, std::span<const std::uin
                     "cuda native recording: copies between buffers run a host function over runtime-owned "
                     "storage and cannot be captured");
     std::vector<CUgraphNode> dependencies;
-    for (auto a : after) dependencies.insert(dependencies.end(), tails_.at(a).begin(), tails_.at(a).end());
+    for (auto a : after)
+        dependencies.insert(dependencies.end(), tails_.at(a).begin(), tails_.at(a).end());
     std::sort(dependencies.begin(), dependencies.end());
     dependencies.erase(std::unique(dependencies.begin(), dependencies.end()), dependencies.end());
     const auto number = static_cast<std::uint32_t>(tails_.size());
@@ -60,8 +62,8 @@ std::uint32_t cuda_recording::capture(const command& c, std::span<const std::uin
         return number;
     }
     try {
-        check(cuStreamUpdateCaptureDependencies(stream_.get(), dependencies.data(), nullptr, dependencies.size(),
-                                                CU_STREAM_SET_CAPTURE_DEPENDENCIES),
+        check(cuStreamUpdateCaptureDependencies(stream_.get(), dependencies.data(), nullptr,
+                                                dependencies.size(), CU_STREAM_SET_CAPTURE_DEPENDENCIES),
               "cuStreamUpdateCaptureDependencies");
         lowered.enqueue(stream_.get(), backend_.device_handle(device_));
         CUstreamCaptureStatus status{};

@@ -2,16 +2,18 @@
 // (backend_recording in backends/backend.hpp; the SYCL front end's property::graph::enable_native_recording).
 //
 // One stream of the device captures everything, in relaxed mode (other threads keep making any driver call).
-// The dependencies of each command are given to the driver exactly: before a command is enqueued, the stream's
-// capture dependency set is replaced by the nodes of the commands it waits for (cuStreamUpdateCaptureDependencies);
-// after it, the set holds the command's own node (cuStreamGetCaptureInfo), which is what later commands wait for.
-// So an out-of-order queue's independent commands become independent nodes, as in a lowered graph, without the
-// fork and join events a multi-stream capture needs. Commands without work (barriers, empty commands, prefetches,
-// advice) add no node: their dependents wait for what they waited for.
+// The dependencies of each command are given to the driver exactly: before a command is enqueued, the
+// stream's capture dependency set is replaced by the nodes of the commands it waits for
+// (cuStreamUpdateCaptureDependencies); after it, the set holds the command's own node
+// (cuStreamGetCaptureInfo), which is what later commands wait for. So an out-of-order queue's independent
+// commands become independent nodes, as in a lowered graph, without the fork and join events a multi-stream
+// capture needs. Commands without work (barriers, empty commands, prefetches, advice) add no node: their
+// dependents wait for what they waited for.
 //
-// end() closes the capture (cuStreamEndCapture); the CUDA graph is then a cuda_native_graph, which the lowering
-// adds to a partition's CUDA graph as a child graph node (cuda_graph_lowering.cpp). A driver failure during
-// capture invalidates the capture (CUDA's rule): the failing call throws, and so does every later one, naming it.
+// end() closes the capture (cuStreamEndCapture); the CUDA graph is then a cuda_native_graph, which the
+// lowering adds to a partition's CUDA graph as a child graph node (cuda_graph_lowering.cpp). A driver failure
+// during capture invalidates the capture (CUDA's rule): the failing call throws, and so does every later one,
+// naming it.
 #pragma once
 
 #include <cuda.h>
@@ -40,8 +42,8 @@ public:
     std::size_t size() const noexcept override { return commands_; }
     std::uint32_t device() const noexcept { return device_; }
 
-    // Adds the captured graph to `parent` as a child graph node (the driver clones it). Serialized: one CUDA graph
-    // must not be read by two threads at once.
+    // Adds the captured graph to `parent` as a child graph node (the driver clones it). Serialized: one CUDA
+    // graph must not be read by two threads at once.
     CUgraphNode add_to(CUgraph parent, std::span<const CUgraphNode> dependencies) const;
 
 private:

@@ -127,6 +127,7 @@ bool device::has(aspect a) const {
     // Every Encore backend lowers whole graphs (host tasks between partitions), so both graph aspects hold.
     case aspect::ext_oneapi_graph:
     case aspect::ext_oneapi_limited_graph: return true;
+    case aspect::ext_oneapi_async_memory_alloc: return true; // async_alloc.cpp: on every backend's USM
     case aspect::custom:
     case aspect::emulated:
     case aspect::fp16:

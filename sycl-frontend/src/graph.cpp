@@ -56,6 +56,9 @@ std::uint32_t graph_impl::add_locked(handler& h, std::vector<std::uint32_t> pred
     if (c.executable) {
         if (c.executable->source.get() == this)
             throw exception(errc::invalid, "ext_oneapi_graph: a graph cannot contain an executable graph made from itself");
+        if (!c.executable->allocations.empty())
+            throw exception(errc::invalid, "ext_oneapi_graph: an executable graph with graph-owned allocations "
+                                           "(async_malloc) cannot be a sub-graph");
         command = ::encore::subgraph_command{c.executable->snapshot};
         requirements.insert(requirements.end(), c.executable->buffers.begin(), c.executable->buffers.end());
     } else if (c.command)
@@ -66,6 +69,19 @@ std::uint32_t graph_impl::add_locked(handler& h, std::vector<std::uint32_t> pred
             throw exception(errc::invalid, "set_arg: the dynamic_parameter belongs to another graph");
     if (!c.dynamic_arguments.empty() && !std::holds_alternative<::encore::kernel_command>(command))
         throw exception(errc::invalid, "set_arg: a dynamic_parameter can only be an argument of a kernel command");
+    // Graph-owned allocations: the memory exists from now on, for the graph's life; the nodes only order its use.
+    if (c.allocation && c.allocation->zero_init && c.allocation->bytes)
+        command = ::encore::memset_command{c.allocation->pointer, 0, c.allocation->bytes};
+    if (c.frees && c.freed) {
+        if (!allocations.contains(c.freed))
+            throw exception(errc::invalid, "async_free: in graph " + std::to_string(g.id()) +
+                                               ", only memory the graph allocated (async_malloc in one of its nodes) "
+                                               "can be freed");
+        if (freed_allocations.contains(c.freed))
+            throw exception(errc::invalid, "async_free: graph " + std::to_string(g.id()) +
+                                               " frees this allocation already (node " +
+                                               std::to_string(freed_allocations.at(c.freed)) + ")");
+    }
 
     if (c.barrier_on_everything)
         for (auto leaf : g.leaves())
@@ -82,6 +98,15 @@ std::uint32_t graph_impl::add_locked(handler& h, std::vector<std::uint32_t> pred
     for (auto p : predecessors) dependencies.push_back(g.node_at(p));
     const auto index = translate_errors([&] { return g.add(std::move(command), dependencies).index; });
     recorded_by.push_back(recorder);
+    if (c.allocation) {
+        async_nodes[index] = ext::oneapi::experimental::node_type::async_malloc;
+        allocated_bytes += c.allocation->bytes;
+        if (c.allocation->pointer) allocations.emplace(c.allocation->pointer, std::move(c.allocation));
+    }
+    if (c.frees) {
+        async_nodes[index] = ext::oneapi::experimental::node_type::async_free;
+        if (c.freed) freed_allocations.emplace(c.freed, index);
+    }
 
     for (const auto& r : requirements) {
         auto [it, first_use] = buffers.try_emplace(r.buffer);
@@ -135,6 +160,7 @@ std::vector<node> wrap(const std::shared_ptr<sycl::detail::graph_impl>& g, const
 
 node_type node::get_type() const {
     std::lock_guard lock(graph_->mutex);
+    if (auto it = graph_->async_nodes.find(index_); it != graph_->async_nodes.end()) return it->second;
     return type_of(graph_->g.kind(graph_->g.node_at(index_)));
 }
 std::vector<node> node::get_predecessors() const {
@@ -324,6 +350,17 @@ command_graph<graph_state::executable> command_graph<graph_state::modifiable>::f
         exec->buffers.push_back({buffer, use.strongest});
         exec->kept_buffers.push_back(use.keep);
     }
+    exec->async_nodes = !impl_->async_nodes.empty();
+    if (exec->async_nodes) {
+        // The graph's allocations are one set of memory: two live executable graphs would share it.
+        if (!impl_->allocating_executable.expired())
+            throw exception(errc::invalid, "finalize: graph " + std::to_string(impl_->g.id()) +
+                                               " has graph-owned allocations (async_malloc) and an executable graph "
+                                               "finalized from it still exists; destroy that one first");
+        for (const auto& [pointer, block] : impl_->allocations) exec->allocations.push_back(block);
+        exec->required_mem_size = impl_->allocated_bytes;
+        impl_->allocating_executable = exec;
+    }
     return command_graph<graph_state::executable>(std::move(exec));
 }
 
@@ -393,6 +430,8 @@ void require_updatable(const sycl::detail::executable_impl& e) {
 }
 } // namespace
 
+std::size_t command_graph<graph_state::executable>::get_required_mem_size() const { return impl_->required_mem_size; }
+
 void command_graph<graph_state::executable>::update(const node& n) { update(std::vector<node>{n}); }
 
 void command_graph<graph_state::executable>::update(const std::vector<node>& nodes) {
@@ -418,6 +457,12 @@ void command_graph<graph_state::executable>::update(const std::vector<node>& nod
 
 void command_graph<graph_state::executable>::update(const command_graph<graph_state::modifiable>& source) {
     require_updatable(*impl_);
+    {
+        std::lock_guard lock(source.impl()->mutex);
+        if (!source.impl()->async_nodes.empty() || impl_->async_nodes)
+            throw exception(errc::invalid, "command_graph<executable>::update: graphs with async_malloc or async_free "
+                                           "nodes (graph-owned allocations) cannot take part in whole-graph update");
+    }
     std::lock_guard lock(source.impl()->mutex);
     sycl::detail::translate_errors([&] { impl_->engine->update(source.impl()->g); });
     // The commands now point into the source's buffers too: keep them for this graph's runs.
@@ -498,7 +543,7 @@ event queue::ext_oneapi_graph(exp::command_graph<exp::graph_state::executable>& 
 }
 
 void handler::ext_oneapi_graph(exp::command_graph<exp::graph_state::executable>& g) {
-    if (collected_.command || collected_.executable)
+    if (collected_.command || collected_.executable || collected_.allocation || collected_.frees)
         throw exception(errc::invalid, "handler::ext_oneapi_graph: the command group already holds a command");
     if (!(g.impl()->source->dev == device_))
         throw exception(errc::invalid, "handler::ext_oneapi_graph: the graph was finalized for another device than "

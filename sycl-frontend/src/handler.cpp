@@ -24,6 +24,10 @@ handler::handler(device d, context c, std::shared_ptr<detail::queue_impl> queue)
     : device_(std::move(d)), context_(std::move(c)), queue_(std::move(queue)) {}
 
 void handler::set_command(encore::command c, const char* name) {
+    if (collected_.allocation || collected_.frees)
+        throw exception(errc::invalid, std::string("handler::") + name + ": the command group is an " +
+                                           (collected_.frees ? "async_free" : "async_malloc") +
+                                           ", which is a command group of its own");
     if (collected_.command || collected_.executable)
         throw exception(errc::invalid, std::string("handler::") + name + ": the command group already holds a " +
                                            (collected_.command_name ? collected_.command_name : "command") +

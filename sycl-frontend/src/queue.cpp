@@ -4,6 +4,7 @@
 #include <cstdio>
 #include <utility>
 
+#include "sycl/detail/async_alloc_impl.hpp"
 #include "sycl/detail/engine_error.hpp"
 #include "sycl/detail/graph_impl.hpp"
 
@@ -92,6 +93,7 @@ event queue_impl::finish(handler& h) {
     auto& c = h.contents();
     if (!c.dynamic_arguments.empty())
         throw exception(errc::invalid, "a dynamic_parameter can only be an argument of a command added to its graph");
+    if (c.allocation || c.frees) prepare_eager_async(c);
     std::vector<encore::event> waits;
     // join_recording_through took every graph-limited event: these are eager work.
     for (const auto& e : c.dependencies)

@@ -159,6 +159,8 @@ TEST_CASE("native recording: what cannot be captured is refused and the recordin
         },
         sycl::errc::feature_not_supported, "a buffer accessor was captured");
     require_error([&] { add(q, data, 1, n, eager); }, sycl::errc::invalid, "a dependency on eager work was captured");
+    require_error([&] { exp_ext::async_malloc(q, sycl::usm::alloc::device, 64); }, sycl::errc::feature_not_supported,
+                  "a graph-owned allocation was captured");
     require_error([&] { q.wait(); }, sycl::errc::invalid, "queue::wait while recording was accepted");
     add(q, data, 9, n);
     g.end_recording();

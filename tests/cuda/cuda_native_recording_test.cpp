@@ -1,6 +1,6 @@
-// Native recording on CUDA (encore::native_recording over cuda_recording: a stream capture): commands captured
-// with exact dependencies, the captured graph run as one node of an encore::graph (a child graph), replays,
-// refusals, and replacing the captured graph of an executable graph.
+// Native recording on CUDA (encore::native_recording over cuda_recording: a stream capture): commands
+// captured with exact dependencies, the captured graph run as one node of an encore::graph (a child graph),
+// replays, refusals, and replacing the captured graph of an executable graph.
 #include <doctest/doctest.h>
 
 #include <array>
@@ -13,7 +13,8 @@ using namespace encore::cuda_testing;
 
 namespace {
 kernel_command set_value(int* data, int value, std::size_t n) {
-    return {test_kernel("set_value"), {kernel_argument::from_pointer(data), kernel_argument::from_scalar(value)},
+    return {test_kernel("set_value"),
+            {kernel_argument::from_pointer(data), kernel_argument::from_scalar(value)},
             range(n)};
 }
 kernel_command add_one(int* data, std::size_t n) {
@@ -45,7 +46,8 @@ TEST_CASE("native recording: a CUDA stream capture replayed as one node, with th
     CHECK(captured.graph->size() == 6);
     g.add(captured);
     executable_graph exec(g, d);
-    for (int replay = 0; replay < 3; ++replay) q.launch(exec);
+    for (int replay = 0; replay < 3; ++replay)
+        q.launch(exec);
     q.wait_and_throw();
     for (int i = 0; i < 1024; ++i) {
         REQUIRE(b[i] == 6);
@@ -121,7 +123,8 @@ TEST_CASE("native recording: the captured graph runs only on the cuda backend, n
     }
 }
 
-TEST_CASE("native recording: a captured node and ordinary nodes in one graph; replacing the capture by update") {
+TEST_CASE(
+    "native recording: a captured node and ordinary nodes in one graph; replacing the capture by update") {
     const device d = cuda_device();
     queue q(d, {.in_order = true});
     usm<int> x(512, memory_kind::shared), y(512, memory_kind::shared);

@@ -51,6 +51,7 @@ struct queue_impl;
 struct executable_impl;
 struct dynamic_parameter_impl;
 struct dynamic_command_group_impl;
+struct async_block;
 struct requirement {
     buffer_state* buffer;
     access_mode mode;
@@ -191,11 +192,20 @@ public:
         std::shared_ptr<detail::executable_impl> executable; // ext_oneapi_graph
         // set_arg with a dynamic_parameter: (argument index, parameter)
         std::vector<std::pair<int, std::shared_ptr<detail::dynamic_parameter_impl>>> dynamic_arguments;
+        // sycl_ext_oneapi_async_memory_alloc: the command group allocates (the block, owned until a queue or a
+        // graph takes it) or frees `freed`.
+        std::shared_ptr<detail::async_block> allocation;
+        void* freed = nullptr;
+        bool frees = false;
     };
     collected& contents() noexcept { return collected_; }
 
     // Encore: a handler for a command group of `queue` (null when a graph's add() runs it) on `d` in `c`.
     handler(device d, context c, std::shared_ptr<detail::queue_impl> queue);
+    const device& encore_device() const noexcept { return device_; }
+    const context& encore_context() const noexcept { return context_; }
+    // Encore: makes this command group an allocation or a free (async_alloc.hpp); it then holds nothing else.
+    void set_async(std::shared_ptr<detail::async_block> allocation, void* freed, bool frees);
 
     template <typename KernelName, int D, typename... Rest> void parallel_for_range(range<D> r, Rest&&... rest) {
         // parallel_for(range, Rest&&...) is a better match than the deprecated (range, id, kernel) overload, so

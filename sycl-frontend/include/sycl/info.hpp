@@ -33,6 +33,7 @@ enum class aspect {
     usm_system_allocations,
     ext_oneapi_graph,
     ext_oneapi_limited_graph,
+    ext_oneapi_async_memory_alloc,
 };
 
 namespace info {

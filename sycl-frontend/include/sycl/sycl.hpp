@@ -9,6 +9,7 @@
 #include "device.hpp"
 #include "event.hpp"
 #include "exception.hpp"
+#include "ext/oneapi/experimental/async_alloc/async_alloc.hpp"
 #include "ext/oneapi/experimental/graph.hpp"
 #include "functional.hpp"
 #include "handler.hpp"

@@ -13,6 +13,7 @@
 #include "encore/backends/executable_graph.hpp"
 #include "encore/backends/native_recording.hpp"
 #include "encore/graph/graph.hpp"
+#include "sycl/detail/async_alloc_impl.hpp"
 #include "sycl/detail/buffer_state.hpp"
 #include "sycl/ext/oneapi/experimental/graph.hpp"
 
@@ -60,6 +61,15 @@ struct graph_impl : std::enable_shared_from_this<graph_impl> {
     // Nodes added from dynamic command groups: their executable-graph update may change the kernel.
     std::unordered_map<std::uint32_t, std::shared_ptr<dynamic_command_group_impl>> dynamic_nodes;
 
+    // Graph-owned allocations (async_malloc in a command group of this graph; async_alloc.cpp): the memory, by
+    // pointer, kept by the graph and its executable graphs; the pointers async_free nodes name; each async node's
+    // node_type (the engine sees an empty command, or a memset of zero for a zero_init pool's allocation).
+    std::map<void*, std::shared_ptr<async_block>> allocations;
+    std::size_t allocated_bytes = 0;
+    std::map<void*, std::uint32_t> freed_allocations; // pointer -> its async_free node
+    std::unordered_map<std::uint32_t, ext::oneapi::experimental::node_type> async_nodes;
+    std::weak_ptr<executable_impl> allocating_executable; // the live executable graph that owns the allocations
+
     // property::graph::enable_native_recording (recording.cpp, docs/sycl-graph.md "Native recording"): a
     // session lasts from the first queue that starts recording to the last one that stops; the backend captures
     // its commands, and its end adds one node holding the captured graph, after the previous session's node.
@@ -89,6 +99,9 @@ struct executable_impl {
     std::vector<std::shared_ptr<buffer_state>> kept_buffers;
     bool updatable = false;
     bool profiling = false; // finalized with property::graph::enable_profiling
+    std::vector<std::shared_ptr<async_block>> allocations; // graph-owned memory its runs use
+    std::size_t required_mem_size = 0;
+    bool async_nodes = false; // its graph had async_malloc / async_free nodes when finalized
 };
 
 struct dynamic_parameter_impl {

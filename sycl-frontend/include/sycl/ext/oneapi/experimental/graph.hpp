@@ -174,6 +174,9 @@ public:
     void update(const std::vector<node>& nodes);
     // Whole-graph update: every command of `source`, which must have this graph's topology.
     void update(const command_graph<graph_state::modifiable>& source);
+    // The bytes of graph-owned allocations (async_malloc in the graph) its runs use: allocated when the graph
+    // recorded them, kept until the modifiable graph and this one are gone.
+    std::size_t get_required_mem_size() const;
 
     // Encore.
     explicit command_graph(std::shared_ptr<detail::executable_impl> impl) : impl_(std::move(impl)) {}

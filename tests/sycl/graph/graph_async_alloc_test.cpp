@@ -1,0 +1,135 @@
+// Graph-owned memory allocations (sycl_ext_oneapi_graph with sycl_ext_oneapi_async_memory_alloc):
+// async_malloc and async_free in explicitly added and recorded command groups, node types,
+// get_required_mem_size, zero_init pools, the memory's lifetime, and the restrictions (free of foreign
+// memory, double free, one live executable graph, no sub-graph use, no whole-graph update).
+#include <doctest/doctest.h>
+
+#include <sycl/sycl.hpp>
+
+namespace syclex = sycl::ext::oneapi::experimental;
+
+namespace {
+template <typename F> void require_error(F&& f, sycl::errc code) {
+    try {
+        f();
+        FAIL("no exception");
+    } catch (const sycl::exception& e) {
+        CHECK_MESSAGE(e.code() == code, e.what());
+    }
+}
+} // namespace
+
+TEST_CASE(
+    "graph-owned allocations, explicit API: the pointer is valid at once, the memory lives with the graph") {
+    sycl::queue q{sycl::property::queue::in_order{}};
+    syclex::command_graph g{q};
+    const std::size_t n = 512;
+    int* p = nullptr;
+    auto alloc = g.add([&](sycl::handler& h) {
+        p = static_cast<int*>(syclex::async_malloc(h, sycl::usm::alloc::device, n * sizeof(int)));
+    });
+    REQUIRE(p != nullptr);
+    CHECK(alloc.get_type() == syclex::node_type::async_malloc);
+    auto fill =
+        g.add([&](sycl::handler& h) { h.fill(p, 3, n); }, {syclex::property::node::depends_on(alloc)});
+    auto twice =
+        g.add([&](sycl::handler& h) { h.parallel_for(sycl::range<1>{n}, [=](sycl::id<1> i) { p[i] *= 2; }); },
+              {syclex::property::node::depends_on(fill)});
+    int* out = sycl::malloc_shared<int>(n, q);
+    auto copy = g.add([&](sycl::handler& h) { h.memcpy(out, p, n * sizeof(int)); },
+                      {syclex::property::node::depends_on(twice)});
+    auto freed = g.add([&](sycl::handler& h) { syclex::async_free(h, p); },
+                       {syclex::property::node::depends_on(copy)});
+    CHECK(freed.get_type() == syclex::node_type::async_free);
+
+    {
+        auto exec = g.finalize();
+        CHECK(exec.get_required_mem_size() == n * sizeof(int));
+        for (int run = 0; run < 3; ++run)
+            q.ext_oneapi_graph(exec);
+        q.wait_and_throw();
+        for (std::size_t i = 0; i < n; ++i)
+            REQUIRE(out[i] == 6);
+        // One live executable graph owns the allocations.
+        require_error([&] { g.finalize(); }, sycl::errc::invalid);
+    }
+    auto again = g.finalize(); // the first one is gone
+    std::fill(out, out + n, 0);
+    q.ext_oneapi_graph(again).wait_and_throw();
+    for (std::size_t i = 0; i < n; ++i)
+        REQUIRE(out[i] == 6);
+    // Not eager memory: an eager async_free of it is refused.
+    require_error([&] { syclex::async_free(q, p); }, sycl::errc::invalid);
+    sycl::free(out, q);
+}
+
+TEST_CASE("graph-owned allocations, recorded: queue and handler forms, zero_init pools, memory back with the "
+          "graph") {
+    sycl::queue q{sycl::property::queue::in_order{}};
+    syclex::memory_pool pool(q, sycl::usm::alloc::device, syclex::properties{syclex::zero_init{}});
+    const std::size_t n = 256;
+    int* out = sycl::malloc_shared<int>(n, q);
+    {
+        syclex::command_graph g{q};
+        g.begin_recording(q);
+        int* a = static_cast<int*>(
+            syclex::async_malloc_from_pool(q, n * sizeof(int), pool)); // zeroed at every run
+        int* b = static_cast<int*>(syclex::async_malloc(q, sycl::usm::alloc::shared, n * sizeof(int)));
+        q.parallel_for(sycl::range<1>{n}, [=](sycl::id<1> i) {
+            a[i] += 1;
+            b[i] = a[i] * 10;
+        });
+        q.memcpy(out, b, n * sizeof(int));
+        syclex::async_free(q, a);
+        syclex::async_free(q, b);
+        g.end_recording();
+        CHECK(pool.get_used_size_current() == n * sizeof(int)); // the pool's memory, in use by the graph
+        const auto nodes = g.get_nodes();
+        REQUIRE(nodes.size() == 6);
+        CHECK(nodes[0].get_type() == syclex::node_type::async_malloc);
+        CHECK(nodes[1].get_type() == syclex::node_type::async_malloc);
+        CHECK(nodes[4].get_type() == syclex::node_type::async_free);
+        auto exec = g.finalize();
+        CHECK(exec.get_required_mem_size() == 2 * n * sizeof(int));
+        for (int run = 0; run < 3; ++run)
+            q.ext_oneapi_graph(exec);
+        q.wait_and_throw();
+        for (std::size_t i = 0; i < n; ++i)
+            REQUIRE(out[i] == 10); // a is zeroed at each run, so not 30
+    }
+    CHECK(pool.get_used_size_current() == 0); // back to the pool with the graph
+    sycl::free(out, q);
+}
+
+TEST_CASE("graph-owned allocations: what is refused, leaving the graph as it was") {
+    sycl::queue q{sycl::property::queue::in_order{}};
+    syclex::command_graph g{q};
+    int* plain = sycl::malloc_device<int>(8, q);
+    require_error([&] { g.add([&](sycl::handler& h) { syclex::async_free(h, plain); }); },
+                  sycl::errc::invalid);
+    void* p = nullptr;
+    auto alloc = g.add([&](sycl::handler& h) { p = syclex::async_malloc(h, sycl::usm::alloc::device, 64); });
+    auto free1 = g.add([&](sycl::handler& h) { syclex::async_free(h, p); },
+                       {syclex::property::node::depends_on(alloc)});
+    require_error(
+        [&] {
+            g.add([&](sycl::handler& h) { syclex::async_free(h, p); },
+                  {syclex::property::node::depends_on(free1)});
+        },
+        sycl::errc::invalid); // freed twice
+    CHECK(g.get_nodes().size() == 2);
+
+    auto exec = g.finalize({syclex::property::graph::updatable{}});
+    syclex::command_graph parent{q};
+    require_error([&] { parent.add([&](sycl::handler& h) { h.ext_oneapi_graph(exec); }); },
+                  sycl::errc::invalid);
+    syclex::command_graph same_shape{q};
+    void* p2 = nullptr;
+    auto alloc2 =
+        same_shape.add([&](sycl::handler& h) { p2 = syclex::async_malloc(h, sycl::usm::alloc::device, 64); });
+    same_shape.add([&](sycl::handler& h) { syclex::async_free(h, p2); },
+                   {syclex::property::node::depends_on(alloc2)});
+    require_error([&] { exec.update(same_shape); }, sycl::errc::invalid);
+    q.ext_oneapi_graph(exec).wait_and_throw(); // still runs
+    sycl::free(plain, q);
+}
