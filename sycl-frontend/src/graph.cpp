@@ -60,12 +60,18 @@ std::uint32_t graph_impl::add_locked(handler& h, std::vector<std::uint32_t> pred
             throw exception(errc::invalid, "ext_oneapi_graph: an executable graph with graph-owned allocations "
                                            "(async_malloc) cannot be a sub-graph");
         command = ::encore::subgraph_command{c.executable->snapshot};
-        requirements.insert(requirements.end(), c.executable->buffers.begin(), c.executable->buffers.end());
+        for (const auto& r : c.executable->buffer_requirements()) requirements.push_back(r);
     } else if (c.command)
         command = std::move(*c.command);
+    for (const auto& parameter : c.dynamic_requirements) {
+        if (!parameter->belongs_to(*this))
+            throw exception(errc::invalid, "handler::require: the dynamic_parameter belongs to another graph");
+        std::lock_guard lock(parameter->mutex);
+        requirements.push_back({parameter->buffer.get(), parameter->mode});
+    }
     requirements = merge_requirements(requirements);
     for (const auto& [index, parameter] : c.dynamic_arguments)
-        if (parameter->graph.lock().get() != this)
+        if (!parameter->belongs_to(*this))
             throw exception(errc::invalid, "set_arg: the dynamic_parameter belongs to another graph");
     if (!c.dynamic_arguments.empty() && !std::holds_alternative<::encore::kernel_command>(command))
         throw exception(errc::invalid, "set_arg: a dynamic_parameter can only be an argument of a kernel command");
@@ -124,7 +130,33 @@ std::uint32_t graph_impl::add_locked(handler& h, std::vector<std::uint32_t> pred
         std::lock_guard lock(parameter->mutex);
         parameter->uses.emplace_back(index, argument);
     }
+    for (const auto& parameter : c.dynamic_requirements) {
+        std::lock_guard lock(parameter->mutex);
+        parameter->requiring_nodes.push_back(index);
+    }
     return index;
+}
+
+bool dynamic_parameter_impl::belongs_to(graph_impl& g) {
+    std::lock_guard lock(mutex);
+    if (!bound) {
+        graph = g.weak_from_this();
+        bound = true;
+    }
+    return graph.lock().get() == &g;
+}
+
+void executable_impl::adopt_buffers(const graph_impl& g) {
+    std::lock_guard lock(kept_mutex);
+    for (const auto& [buffer, use] : g.buffers) {
+        auto it = std::find_if(buffers.begin(), buffers.end(), [&](const requirement& r) { return r.buffer == buffer; });
+        if (it == buffers.end())
+            buffers.push_back({buffer, use.strongest});
+        else if (writes(use.strongest))
+            it->mode = access_mode::read_write;
+        if (std::find(kept_buffers.begin(), kept_buffers.end(), use.keep) == kept_buffers.end())
+            kept_buffers.push_back(use.keep);
+    }
 }
 
 } // namespace detail
@@ -263,7 +295,7 @@ dynamic_command_group::dynamic_command_group(const command_graph<graph_state::mo
             throw exception(errc::invalid, which + " has other dependencies than command group 0 (events or "
                                                    "buffer accesses); that would change the graph's topology");
         for (const auto& [argument, parameter] : c.dynamic_arguments) {
-            if (parameter->graph.lock() != g.impl())
+            if (!parameter->belongs_to(*g.impl()))
                 throw exception(errc::invalid, which + ": a dynamic_parameter belongs to another graph");
             if (!std::holds_alternative<::encore::kernel_command>(*c.command))
                 throw exception(errc::invalid, which + ": a dynamic_parameter can only be an argument of a kernel");
@@ -453,6 +485,7 @@ void command_graph<graph_state::executable>::update(const std::vector<node>& nod
                 impl_->engine->update(handle, source.g.command_at(handle));
         });
     }
+    impl_->adopt_buffers(source); // a dynamic accessor parameter may have brought another buffer
 }
 
 void command_graph<graph_state::executable>::update(const command_graph<graph_state::modifiable>& source) {
@@ -466,8 +499,7 @@ void command_graph<graph_state::executable>::update(const command_graph<graph_st
     std::lock_guard lock(source.impl()->mutex);
     sycl::detail::translate_errors([&] { impl_->engine->update(source.impl()->g); });
     // The commands now point into the source's buffers too: keep them for this graph's runs.
-    std::lock_guard kept_lock(impl_->kept_mutex);
-    for (const auto& [buffer, use] : source.impl()->buffers) impl_->kept_buffers.push_back(use.keep);
+    impl_->adopt_buffers(*source.impl());
 }
 
 namespace detail_dynamic {
@@ -479,7 +511,21 @@ std::shared_ptr<sycl::detail::dynamic_parameter_impl> make(const command_graph<g
     return p;
 }
 
+std::shared_ptr<sycl::detail::dynamic_parameter_impl> make_unbound(::encore::kernel_argument initial) {
+    auto p = std::make_shared<sycl::detail::dynamic_parameter_impl>();
+    p->bound = false;
+    p->value = std::move(initial);
+    return p;
+}
+
 void update(const std::shared_ptr<sycl::detail::dynamic_parameter_impl>& p, ::encore::kernel_argument value) {
+    {
+        std::lock_guard lock(p->mutex);
+        if (!p->bound) { // no node uses it yet
+            p->value = std::move(value);
+            return;
+        }
+    }
     auto g = p->graph.lock();
     if (!g) throw exception(errc::invalid, "dynamic_parameter::update: the graph no longer exists");
     std::lock_guard graph_lock(g->mutex);
@@ -498,6 +544,34 @@ void update(const std::shared_ptr<sycl::detail::dynamic_parameter_impl>& p, ::en
         k.arguments.at(argument) = p->value;
         if (which == group->active)
             for (auto n : group->nodes) g->g.replace_command(g->g.node_at(n), k);
+    }
+}
+void set_buffer(const std::shared_ptr<sycl::detail::dynamic_parameter_impl>& p, sycl::detail::buffer_state* b,
+                access_mode mode) {
+    std::lock_guard lock(p->mutex);
+    p->buffer = b->shared_from_this();
+    p->mode = mode;
+}
+
+void update(const std::shared_ptr<sycl::detail::dynamic_parameter_impl>& p, ::encore::kernel_argument value,
+            sycl::detail::buffer_state* b, access_mode mode) {
+    update(p, std::move(value));
+    auto g = p->graph.lock(); // update() checked it exists
+    std::lock_guard graph_lock(g->mutex);
+    std::lock_guard lock(p->mutex);
+    p->buffer = b->shared_from_this();
+    p->mode = mode;
+    // The graph keeps the new buffer too, and its nodes that require the parameter are its users (for the edges of
+    // later nodes and for the executable graphs' ordering, which update(node) refreshes).
+    auto [it, first_use] = g->buffers.try_emplace(b);
+    auto& use = it->second;
+    if (first_use) use.keep = p->buffer;
+    for (auto n : p->requiring_nodes) {
+        if (sycl::detail::writes(mode)) {
+            use.last_writer = n;
+            use.strongest = access_mode::read_write;
+        } else if (std::find(use.readers.begin(), use.readers.end(), n) == use.readers.end())
+            use.readers.push_back(n);
     }
 }
 } // namespace detail_dynamic
@@ -553,11 +627,25 @@ void handler::ext_oneapi_graph(exp::command_graph<exp::graph_state::executable>&
 }
 
 void handler::set_dynamic_argument(int index, const std::shared_ptr<detail::dynamic_parameter_impl>& p) {
+    bool accessor = false;
     {
         std::lock_guard lock(p->mutex);
         store_argument(index, p->value);
+        accessor = p->buffer != nullptr;
     }
     collected_.dynamic_arguments.emplace_back(index, p);
+    if (accessor) require_dynamic(p); // as set_arg with an accessor requires it
+}
+
+void handler::require_dynamic(const std::shared_ptr<detail::dynamic_parameter_impl>& p) {
+    {
+        std::lock_guard lock(p->mutex);
+        if (!p->buffer)
+            throw exception(errc::invalid, "handler::require: the dynamic_parameter does not hold an accessor");
+    }
+    for (const auto& r : collected_.dynamic_requirements)
+        if (r == p) return;
+    collected_.dynamic_requirements.push_back(p);
 }
 
 } // namespace _V1

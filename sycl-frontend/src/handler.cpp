@@ -18,6 +18,9 @@ std::uint32_t handler_access::add_local(handler& h, std::size_t bytes) {
     h.locals_.push_back(encore::kernel_argument::local(bytes));
     return static_cast<std::uint32_t>(h.locals_.size() - 1);
 }
+void handler_access::add_dynamic_local(handler& h, std::uint32_t index, std::shared_ptr<dynamic_parameter_impl> p) {
+    h.collected_.dynamic_arguments.emplace_back(static_cast<int>(index), std::move(p));
+}
 } // namespace detail
 
 handler::handler(device d, context c, std::shared_ptr<detail::queue_impl> queue)

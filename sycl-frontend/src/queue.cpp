@@ -93,6 +93,9 @@ event queue_impl::finish(handler& h) {
     auto& c = h.contents();
     if (!c.dynamic_arguments.empty())
         throw exception(errc::invalid, "a dynamic_parameter can only be an argument of a command added to its graph");
+    if (!c.dynamic_requirements.empty())
+        throw exception(errc::invalid, "handler::require: a dynamic_parameter can only be required by a command added "
+                                       "to its graph");
     if (c.allocation || c.frees) prepare_eager_async(c);
     std::vector<encore::event> waits;
     // join_recording_through took every graph-limited event: these are eager work.
@@ -100,7 +103,7 @@ event queue_impl::finish(handler& h) {
         if (e.engine().state()) waits.push_back(e.engine());
     auto requirements = c.requirements;
     if (c.executable)
-        requirements.insert(requirements.end(), c.executable->buffers.begin(), c.executable->buffers.end());
+        for (const auto& r : c.executable->buffer_requirements()) requirements.push_back(r);
     requirements = merge_requirements(requirements);
 
     const bool is_barrier = c.command && std::holds_alternative<encore::barrier_command>(*c.command);

@@ -103,7 +103,7 @@ event capture_submission(graph_impl& g, queue_impl& q, handler& h) {
     if (c.executable) refuse("a sub-graph (ext_oneapi_graph)");
     if (c.allocation || c.frees) refuse("async_malloc / async_free (graph-owned allocations)");
     if (!c.requirements.empty()) refuse("a command group with buffer accessors (the runtime moves buffer data)");
-    if (!c.dynamic_arguments.empty()) refuse("a kernel with dynamic_parameter arguments (captured commands are not updated one by one)");
+    if (!c.dynamic_arguments.empty() || !c.dynamic_requirements.empty()) refuse("a kernel with dynamic_parameter arguments (captured commands are not updated one by one)");
     if (c.command && std::holds_alternative<::encore::host_task_command>(*c.command))
         refuse("a host task (the driver's graph replays without the runtime)");
 

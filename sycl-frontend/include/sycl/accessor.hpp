@@ -47,11 +47,14 @@ inline constexpr mode_target_tag_t<access_mode::write, target::host_task> write_
 namespace detail {
 
 // What accessors tell the handler of their command group (defined with the handler).
+struct dynamic_parameter_impl;
 struct handler_access {
     static void require(handler& h, buffer_state& state, access_mode mode);
     // Reserves `bytes` of work-group local memory for the command's kernel; returns its index among the
     // kernel's local allocations.
     static std::uint32_t add_local(handler& h, std::size_t bytes);
+    // dynamic_local_accessor::get: local allocation `index` follows dynamic parameter `p` (its size).
+    static void add_dynamic_local(handler& h, std::uint32_t index, std::shared_ptr<dynamic_parameter_impl> p);
 };
 
 // The local memory of the work-group whose item runs on this thread, set by the kernel wrapper before it calls
@@ -156,6 +159,7 @@ public:
     using reference = value_type&;
     using const_reference = const DataT&;
     static constexpr int dimensions = Dimensions;
+    static constexpr access_mode ext_encore_mode = AccessMode; // what a dynamic_parameter of it requires
 
     accessor() = default; // an empty placeholder
 
@@ -323,6 +327,8 @@ public:
     }
     // This work-group's array; only inside the kernel.
     DataT* get_pointer() const noexcept { return data(); }
+    // Encore: its index among the kernel's local allocations.
+    std::uint32_t ext_encore_index() const noexcept { return index_; }
 
 private:
     DataT* data() const noexcept { return reinterpret_cast<DataT*>(detail::current_local_memory[index_]); }

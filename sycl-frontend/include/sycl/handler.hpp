@@ -69,6 +69,12 @@ public:
     void depends_on(const std::vector<event>& events) {
         collected_.dependencies.insert(collected_.dependencies.end(), events.begin(), events.end());
     }
+    // sycl_ext_oneapi_graph: the buffer of a dynamic_parameter of an accessor (only in a graph's command groups).
+    template <typename P>
+        requires requires(const P& p) { p.ext_encore_impl(); }
+    void require(const P& p) {
+        require_dynamic(p.ext_encore_impl());
+    }
     // Binds a placeholder accessor (or repeats a bound one's requirement) to this command group.
     template <typename T, int D, access_mode M, target Tg, access::placeholder P> void require(accessor<T, D, M, Tg, P> a) {
         if (a.empty()) throw exception(errc::invalid, "handler::require: the accessor is empty (default-constructed)");
@@ -192,6 +198,8 @@ public:
         std::shared_ptr<detail::executable_impl> executable; // ext_oneapi_graph
         // set_arg with a dynamic_parameter: (argument index, parameter)
         std::vector<std::pair<int, std::shared_ptr<detail::dynamic_parameter_impl>>> dynamic_arguments;
+        // require() of (and set_arg with) dynamic_parameters of accessors: their buffers, as of the add.
+        std::vector<std::shared_ptr<detail::dynamic_parameter_impl>> dynamic_requirements;
         // sycl_ext_oneapi_async_memory_alloc: the command group allocates (the block, owned until a queue or a
         // graph takes it) or frees `freed`.
         std::shared_ptr<detail::async_block> allocation;
@@ -267,6 +275,7 @@ public:
 
     void set_command(encore::command c, const char* name);
     void set_dynamic_argument(int index, const std::shared_ptr<detail::dynamic_parameter_impl>& p);
+    void require_dynamic(const std::shared_ptr<detail::dynamic_parameter_impl>& p);
     // `arguments`: the kernel's local allocations (lambda kernels) or its set_arg values (kernel objects).
     void set_kernel(std::shared_ptr<const encore::kernel> k, encore::nd_range r,
                     std::vector<encore::kernel_argument> arguments);

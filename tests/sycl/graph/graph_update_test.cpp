@@ -305,3 +305,124 @@ TEST_CASE("profiling the submissions of a graph needs property::graph::enable_pr
           e2.get_profiling_info<sycl::info::event_profiling::command_start>());
     sycl::free(v, q);
 }
+
+TEST_CASE("dynamic_parameter of an accessor: the node switches buffers, and ordering follows the new buffer") {
+    for (auto style : styles) {
+        CAPTURE(to_string(style));
+        sycl::queue q;
+        constexpr std::size_t n = 16;
+        std::vector<int> host_a(n, 1), host_b(n, 50);
+        int* out = sycl::malloc_shared<int>(n, q);
+        {
+            sycl::buffer<int> a{host_a.data(), sycl::range<1>{n}}, b{host_b.data(), sycl::range<1>{n}};
+            graph_builder builder(style, q);
+            sycl::accessor<int, 1, sycl::access_mode::read_write> acc_a{a}, acc_b{b}; // placeholders
+            sycl_ext::dynamic_parameter input(builder.graph(), acc_a);
+            sycl_ext::dynamic_parameter factor(builder.graph(), 2);
+            auto k = scale_kernel();
+            auto node = builder.add([&](sycl::handler& h) {
+                h.require(input);
+                h.set_arg(0, out);
+                h.set_arg(1, input);
+                h.set_arg(2, factor);
+                h.parallel_for(sycl::range<1>{n}, k);
+            });
+            auto exec = builder.done().finalize({sycl_ext::property::graph::updatable{}});
+            q.ext_oneapi_graph(exec).wait();
+            CHECK(out[3] == 2);
+
+            input.update(acc_b);
+            exec.update(node.node);
+            // Eager work writing b first: the graph's launch now uses b, so it runs after this write.
+            q.submit([&](sycl::handler& h) {
+                sycl::accessor w{b, h, sycl::write_only};
+                h.single_task([=] {
+                    for (std::size_t i = 0; i < n; ++i) w[i] = 7;
+                });
+            });
+            q.ext_oneapi_graph(exec).wait();
+            CHECK(out[3] == 14);
+        } // b is destroyed after the graph: it writes back what the kernel left (7s)
+        CHECK(host_b[3] == 7);
+        sycl::free(out, q);
+    }
+}
+
+TEST_CASE("dynamic_parameter of an accessor: misuse is errc::invalid") {
+    sycl::queue q;
+    sycl::buffer<int> a{sycl::range<1>{4}};
+    sycl_ext::command_graph g{q};
+    sycl::accessor<int, 1, sycl::access_mode::read_write> acc{a};
+    sycl_ext::dynamic_parameter param(g, acc);
+    auto expect_invalid = [](auto&& f) {
+        try {
+            f();
+            FAIL("no exception");
+        } catch (const sycl::exception& e) {
+            CHECK(e.code() == sycl::errc::invalid);
+        }
+    };
+    expect_invalid([&] { q.submit([&](sycl::handler& h) { h.require(param); }); }); // eagerly
+    sycl_ext::command_graph other{q};
+    expect_invalid([&] { other.add([&](sycl::handler& h) { h.require(param); }); });
+    expect_invalid([&] { sycl_ext::dynamic_parameter empty(g, sycl::accessor<int, 1, sycl::access_mode::read>{}); });
+    sycl_ext::dynamic_parameter scalar(g, 5);
+    expect_invalid([&] { g.add([&](sycl::handler& h) { h.require(scalar); }); });
+}
+
+TEST_CASE("dynamic_local_accessor: the local memory of a node is resized by update") {
+    sycl::queue q;
+    constexpr std::size_t n = 64;
+    std::size_t* seen = sycl::malloc_shared<std::size_t>(n, q);
+    int* out = sycl::malloc_shared<int>(n, q);
+    sycl_ext::command_graph g{q};
+    sycl_ext::dynamic_local_accessor<int, 1> local_k(g, sycl::range<1>{8});
+    sycl_ext::dynamic_local_accessor<int, 1> local_l(sycl::range<1>{8}); // no graph: joins g at its first use
+    // A kernel object sees the size of its local memory argument.
+    auto sizes = sycl::ext::encore::make_kernel(encore::make_kernel(
+        "local_size", [](const encore::work_item& it, std::span<const encore::kernel_argument> args) {
+            static_cast<std::size_t*>(args[0].pointer())[it.global_id[0]] = args[1].local_bytes;
+        }));
+    auto object_node = g.add([&](sycl::handler& h) {
+        h.set_arg(0, seen);
+        h.set_arg(1, local_k);
+        h.parallel_for(sycl::nd_range<1>{{n}, {8}}, sizes);
+    });
+    // A lambda kernel uses its group's local memory: each item reads its neighbour's value.
+    auto lambda_node = g.add([&](sycl::handler& h) {
+        auto mem = local_l.get(h);
+        h.parallel_for(sycl::nd_range<1>{{n}, {8}}, [=](sycl::nd_item<1> it) {
+            const auto lid = it.get_local_id(0), size = it.get_local_range(0);
+            mem[lid] = static_cast<int>(it.get_global_id(0));
+            sycl::group_barrier(it.get_group());
+            out[it.get_global_id(0)] = mem[(lid + 1) % size];
+        });
+    });
+    auto exec = g.finalize({sycl_ext::property::graph::updatable{}});
+    q.ext_oneapi_graph(exec).wait();
+    CHECK(seen[0] == 8 * sizeof(int));
+    CHECK(out[7] == 0); // group of 8: item 7 reads item 0
+
+    local_k.update(sycl::range<1>{32});
+    local_l.update(sycl::range<1>{32});
+    lambda_node.update_nd_range(sycl::nd_range<1>{{n}, {32}});
+    exec.update({object_node, lambda_node});
+    q.ext_oneapi_graph(exec).wait();
+    CHECK(seen[0] == 32 * sizeof(int));
+    CHECK(out[7] == 8);  // group of 32 now
+    CHECK(out[31] == 0);
+    CHECK(out[63] == 32);
+
+    sycl_ext::command_graph other{q};
+    try {
+        other.add([&](sycl::handler& h) {
+            auto mem = local_l.get(h);
+            h.parallel_for(sycl::nd_range<1>{{8}, {8}}, [=](sycl::nd_item<1> it) { mem[it.get_local_id(0)] = 0; });
+        });
+        FAIL("a dynamic_local_accessor of graph g was used in another graph");
+    } catch (const sycl::exception& e) {
+        CHECK(e.code() == sycl::errc::invalid);
+    }
+    sycl::free(seen, q);
+    sycl::free(out, q);
+}

@@ -93,8 +93,9 @@ struct executable_impl {
     std::shared_ptr<encore::executable_graph> engine;
     std::shared_ptr<graph_impl> source;
     std::shared_ptr<const encore::graph> snapshot; // what a subgraph node embeds
-    std::vector<requirement> buffers;              // the buffers its launches use, and how
-    // The buffers it keeps alive: its source graph's, and those of graphs it was updated from (under kept_mutex).
+    // The buffers its launches use, and how; and the buffers it keeps alive: its source graph's, and those of graphs
+    // it was updated from or that dynamic accessor parameters switched to. Both under kept_mutex: update() adds.
+    std::vector<requirement> buffers;
     std::mutex kept_mutex;
     std::vector<std::shared_ptr<buffer_state>> kept_buffers;
     bool updatable = false;
@@ -102,15 +103,29 @@ struct executable_impl {
     std::vector<std::shared_ptr<async_block>> allocations; // graph-owned memory its runs use
     std::size_t required_mem_size = 0;
     bool async_nodes = false; // its graph had async_malloc / async_free nodes when finalized
+
+    std::vector<requirement> buffer_requirements() {
+        std::lock_guard lock(kept_mutex);
+        return buffers;
+    }
+    // Takes in the buffers `g` uses now (the caller holds g.mutex): after an update, launches use them too.
+    void adopt_buffers(const graph_impl& g);
 };
 
 struct dynamic_parameter_impl {
     std::weak_ptr<graph_impl> graph;
+    bool bound = true; // false: made without a graph and not used yet (dynamic_local_accessor)
+    // Whether it is (or, unbound, now becomes) a parameter of `g`.
+    bool belongs_to(graph_impl& g);
     std::mutex mutex;
     encore::kernel_argument value;
     std::vector<std::pair<std::uint32_t, int>> uses; // (node, argument index)
     // Uses inside the command groups of dynamic command groups: (group, index of the command group, argument).
     std::vector<std::tuple<std::weak_ptr<dynamic_command_group_impl>, std::size_t, int>> group_uses;
+    // A dynamic_parameter of an accessor: its buffer now, the accessor's mode, and the nodes that require it.
+    std::shared_ptr<buffer_state> buffer;
+    access_mode mode = access_mode::read;
+    std::vector<std::uint32_t> requiring_nodes;
 };
 
 // Under the graph's mutex once nodes use it.

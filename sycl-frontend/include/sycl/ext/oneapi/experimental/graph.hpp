@@ -194,6 +194,13 @@ namespace detail_dynamic {
 std::shared_ptr<sycl::detail::dynamic_parameter_impl> make(const command_graph<graph_state::modifiable>& g,
                                                            ::encore::kernel_argument initial);
 void update(const std::shared_ptr<sycl::detail::dynamic_parameter_impl>& p, ::encore::kernel_argument value);
+// A parameter made without a graph: it joins the graph of the first node that uses it.
+std::shared_ptr<sycl::detail::dynamic_parameter_impl> make_unbound(::encore::kernel_argument initial);
+// Accessor parameters: the buffer behind the value.
+void set_buffer(const std::shared_ptr<sycl::detail::dynamic_parameter_impl>& p, sycl::detail::buffer_state* b,
+                access_mode mode);
+void update(const std::shared_ptr<sycl::detail::dynamic_parameter_impl>& p, ::encore::kernel_argument value,
+            sycl::detail::buffer_state* b, access_mode mode);
 } // namespace detail_dynamic
 
 // A kernel argument whose value can change after the graph was made: set it with handler::set_arg in the command
@@ -216,26 +223,84 @@ private:
 };
 
 template <typename T> class dynamic_parameter {
-    static_assert(std::is_trivially_copyable_v<T>, "a dynamic_parameter holds a pointer or a trivially copyable value");
+    static constexpr bool is_accessor = requires(const T& a) {
+        a.buffer_state();
+        a.get_pointer();
+        T::ext_encore_mode;
+    };
+    static_assert(is_accessor || std::is_trivially_copyable_v<T>,
+                  "a dynamic_parameter holds a pointer, a trivially copyable value or a buffer accessor");
 
 public:
     dynamic_parameter(const command_graph<graph_state::modifiable>& g, const T& initial)
-        : impl_(detail_dynamic::make(g, argument(initial))) {}
-    void update(const T& value) { detail_dynamic::update(impl_, argument(value)); }
+        : impl_(detail_dynamic::make(g, argument(initial))) {
+        if constexpr (is_accessor) detail_dynamic::set_buffer(impl_, buffer_of(initial), T::ext_encore_mode);
+    }
+    // An accessor's buffer may change (the graph's edges stay as they were made); update(node) on an executable
+    // graph then runs on the new buffer.
+    void update(const T& value) {
+        if constexpr (is_accessor)
+            detail_dynamic::update(impl_, argument(value), buffer_of(value), T::ext_encore_mode);
+        else
+            detail_dynamic::update(impl_, argument(value));
+    }
 
-    // Encore: what handler::set_arg reads.
+    // Encore: what handler::set_arg and handler::require read.
     const std::shared_ptr<sycl::detail::dynamic_parameter_impl>& ext_encore_impl() const noexcept { return impl_; }
 
 private:
     static ::encore::kernel_argument argument(const T& value) {
         if constexpr (std::is_same_v<T, raw_kernel_arg>)
             return value.ext_encore_argument();
+        else if constexpr (is_accessor)
+            return ::encore::kernel_argument::from_pointer(value.get_pointer());
         else if constexpr (std::is_pointer_v<T>)
             return ::encore::kernel_argument::from_pointer(value);
         else
             return ::encore::kernel_argument::from_scalar(value);
     }
+    static sycl::detail::buffer_state* buffer_of(const T& a) {
+        if (a.empty() || !a.buffer_state())
+            throw exception(errc::invalid, "dynamic_parameter: the accessor is empty (default-constructed)");
+        return a.buffer_state();
+    }
     std::shared_ptr<sycl::detail::dynamic_parameter_impl> impl_;
+};
+
+// sycl_ext_oneapi_graph's dynamic local accessor: work-group local memory whose size can change after the graph
+// was made. get(h) in a command group gives the kernel its local_accessor (set_arg(i, it) does the same for kernel
+// objects); update(range) then update(node) on an executable graph resizes it there. Made with or without a
+// graph (DPC++ dropped the graph argument); it belongs to the graph of the first node that uses it.
+template <typename DataT, int Dimensions = 1> class dynamic_local_accessor {
+public:
+    dynamic_local_accessor(const command_graph<graph_state::modifiable>& g, range<Dimensions> size,
+                           const sycl::property_list& = {})
+        : impl_(detail_dynamic::make(g, bytes(size))), size_(std::make_shared<range<Dimensions>>(size)) {}
+    explicit dynamic_local_accessor(range<Dimensions> size, const sycl::property_list& = {})
+        : impl_(detail_dynamic::make_unbound(bytes(size))), size_(std::make_shared<range<Dimensions>>(size)) {}
+
+    // The local_accessor of this command group's kernel (a lambda kernel captures it).
+    local_accessor<DataT, Dimensions> get(handler& h) const {
+        local_accessor<DataT, Dimensions> a(*size_, h);
+        sycl::detail::handler_access::add_dynamic_local(h, a.ext_encore_index(), impl_);
+        return a;
+    }
+    void update(range<Dimensions> size) {
+        detail_dynamic::update(impl_, bytes(size));
+        *size_ = size;
+    }
+
+    // Encore: what handler::set_arg reads.
+    const std::shared_ptr<sycl::detail::dynamic_parameter_impl>& ext_encore_impl() const noexcept { return impl_; }
+
+private:
+    static ::encore::kernel_argument bytes(range<Dimensions> size) {
+        if (size.size() == 0)
+            throw exception(errc::invalid, "dynamic_local_accessor: the range must hold at least one element");
+        return ::encore::kernel_argument::local(size.size() * sizeof(DataT));
+    }
+    std::shared_ptr<sycl::detail::dynamic_parameter_impl> impl_;
+    std::shared_ptr<range<Dimensions>> size_;
 };
 
 template <int D> void node::update_nd_range(nd_range<D> r) {
