@@ -21,6 +21,7 @@
 #include <oneapi/tbb/task_arena.h>
 
 #include "encore/backends/backend.hpp"
+#include "encore/backends/native/detail/start_order.hpp"
 
 namespace encore::native {
 
@@ -46,6 +47,8 @@ public:
     // alive; the destructor lets them finish instead of dropping them with the arena. Shared, so that a task
     // still running after a destructor that gave up waiting counts down memory that is still there.
     const std::shared_ptr<std::atomic<std::size_t>>& enqueued_launches() const noexcept { return enqueued_launches_; }
+    // Eager commands not started yet, in submission order (detail/start_order.hpp).
+    detail::start_order& start_order() noexcept { return start_order_; }
 
 private:
     void check_device(std::uint32_t device) const;
@@ -54,6 +57,7 @@ private:
     tbb::global_control parallelism_;
     tbb::task_arena arena_;
     std::shared_ptr<std::atomic<std::size_t>> enqueued_launches_ = std::make_shared<std::atomic<std::size_t>>(0);
+    detail::start_order start_order_;
     std::mutex allocations_mutex_;
     std::unordered_map<void*, std::size_t> allocations_; // pointer -> bytes
 };

@@ -11,23 +11,39 @@
 
 namespace encore::native {
 
-// One eager command on its way through the arena; it keeps itself alive (`self`) until its task has run.
-struct detail::eager_work {
+// One eager command on its way through the arena; it keeps itself alive (`self`) until its task has run. It runs
+// once: on the worker that runs its task, or earlier on a thread that drives a later graph launch
+// (detail/start_order.hpp), whichever claims it first.
+struct detail::eager_work : ordered_start {
+    eager_work(command command_, std::shared_ptr<encore::detail::completion_event> d, std::shared_ptr<error_sink> e,
+               native_backend& b)
+        : c(std::move(command_)), done(std::move(d)), errors(std::move(e)), backend(b) {}
     command c;
     std::shared_ptr<encore::detail::completion_event> done;
     std::shared_ptr<error_sink> errors;
+    native_backend& backend;
     std::shared_ptr<eager_work> self;
+
+    void run() noexcept {
+        done->mark_running();
+        try {
+            execute(c);
+        } catch (...) {
+            errors->report(std::current_exception());
+        }
+        done->complete();
+    }
 };
 
 void detail::run_eager(eager_work& work) noexcept {
     const auto keep = std::move(work.self);
-    work.done->mark_running();
-    try {
-        execute(work.c);
-    } catch (...) {
-        work.errors->report(std::current_exception());
-    }
-    work.done->complete();
+    if (!work.claim()) return; // a launch's driver ran it
+    work.backend.start_order().started(work);
+    work.run();
+}
+
+void detail::run_claimed_eager(ordered_start& s) noexcept {
+    static_cast<eager_work&>(s).run();
 }
 
 native_queue::native_queue(native_backend& backend, const queue_properties& properties,
@@ -54,12 +70,13 @@ event_ptr native_queue::submit(command c, std::span<const event_ptr> wait_list) 
         break;
     }
     auto done = std::make_shared<encore::detail::completion_event>(properties_.enable_profiling);
-    auto work =
-        std::make_shared<detail::eager_work>(detail::eager_work{std::move(c), done, errors_, nullptr});
-    encore::detail::when_all(wait_list, [work, arena = &backend_.arena()] {
+    auto work = std::make_shared<detail::eager_work>(std::move(c), done, errors_, backend_);
+    encore::detail::when_all(wait_list, [work, backend = &backend_] {
         work->self = work;
+        work->owner = work;
+        backend->start_order().enqueued(*work);
         ENCORE_TSAN_RELEASE(work.get());
-        arena->enqueue(detail::eager_task{work.get()});
+        backend->arena().enqueue(detail::eager_task{work.get()});
     });
     return done;
 }

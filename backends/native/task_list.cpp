@@ -21,6 +21,7 @@ struct detail::launch_claim final : encore::detail::wait_helper {
     std::shared_ptr<error_sink> errors;
     std::shared_ptr<std::atomic<std::size_t>> enqueued; // the backend's count of launch tasks not yet run
     std::atomic<bool> ready{false}, claimed{false};
+    std::uint64_t ticket = 0; // start_order: eager commands with earlier tickets start before this launch
     struct {
         std::shared_ptr<launch_claim> claim;
         std::shared_ptr<encore::detail::completion_event> done;
@@ -33,7 +34,11 @@ struct detail::launch_claim final : encore::detail::wait_helper {
     bool claim() noexcept { return !claimed.exchange(true, std::memory_order_acq_rel); }
     void help() noexcept override {
         if (!ready.load(std::memory_order_acquire) || !claim()) return;
-        list->backend_.arena().execute([this] { list->run(*done, *errors); });
+        list->backend_.arena().execute([this] {
+            // Not ahead of eager commands submitted before this launch that no worker has started.
+            list->backend_.start_order().claim_before(ticket, [](ordered_start& s) { run_claimed_eager(s); });
+            list->run(*done, *errors);
+        });
     }
 };
 
@@ -124,6 +129,7 @@ event_ptr task_list::launch(backend_queue& queue, std::span<const event_ptr> wai
     done->set_helper(claim);
     encore::detail::when_all(wait_list, [this, claim, done] {
         claim->pending = {claim, done};
+        claim->ticket = backend_.start_order().ticket();
         ENCORE_TSAN_RELEASE(claim.get());
         claim->ready.store(true, std::memory_order_release);
         claim->enqueued->fetch_add(1, std::memory_order_relaxed);

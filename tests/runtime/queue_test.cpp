@@ -254,3 +254,39 @@ TEST_CASE("queues are shared handles") {
     CHECK(b.get_device() == a.get_device());
     CHECK_FALSE(queue(a.get_device()) == a);
 }
+
+namespace {
+device native_device() {
+    for (const auto& d : device::all())
+        if (d.backend_name() == "native") return d;
+    throw error(errc::backend_failure, "no native device");
+}
+} // namespace
+
+TEST_CASE("native: independent commands start in submission order; a graph launch's waiter does not overtake") {
+    // Every worker is held by a spinning kernel, so an eager copy submitted next stays queued. A graph launch
+    // submitted after it and waited for is driven by the waiting thread: it must start the copy first.
+    queue q(native_device());
+    const int workers = static_cast<int>(std::thread::hardware_concurrency());
+    std::atomic<int> started{0};
+    std::atomic<bool> release{false};
+    std::vector<event> blockers;
+    for (int i = 0; i < workers; ++i)
+        blockers.push_back(q.parallel_for(range(1), [&](const work_item&) {
+            started.fetch_add(1);
+            while (!release.load()) std::this_thread::yield();
+        }));
+    while (started.load() < workers) std::this_thread::yield();
+
+    usm_array<int> source(1024, native_device()), copied(1024, native_device()), graph_out(16, native_device());
+    std::fill(source.data(), source.data() + 1024, 42);
+    auto copy = q.memcpy(copied.data(), source.data(), 1024 * sizeof(int));
+    graph g;
+    g.add(memset_command{graph_out.data(), 1, 16 * sizeof(int)});
+    executable_graph exec(g, native_device());
+    q.launch(exec).wait();
+    CHECK(copy.is_complete()); // started (and here run) before the launch it was submitted before
+    CHECK(copied[1023] == 42);
+    release = true;
+    q.wait();
+}

@@ -31,6 +31,9 @@ struct launch_claim; // task_list.cpp
 
 // The work behind each functor.
 void run_eager(eager_work& work) noexcept;
+struct ordered_start;
+// An eager command a launch's driver claimed (start_order::claim_before), run on the driver's thread.
+void run_claimed_eager(ordered_start& s) noexcept;
 void run_launch(launch_claim& claim) noexcept;
 void run_ready(task_list& list, const std::uint32_t* first, std::uint32_t count,
                std::uint32_t grain) noexcept;
