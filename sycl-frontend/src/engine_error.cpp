@@ -1,5 +1,6 @@
 #include "sycl/detail/engine_error.hpp"
 
+#include <new>
 #include <utility>
 
 namespace sycl {
@@ -43,6 +44,9 @@ std::exception_ptr as_sycl_error(std::exception_ptr error) {
         return error;
     } catch (const encore::error& e) {
         return nesting_current(exception(to_errc(e.code()), e.what()));
+    } catch (const std::bad_alloc& e) {
+        return nesting_current(exception(errc::memory_allocation, std::string("a kernel or host task ran out of "
+                                                                              "memory: ") + e.what()));
     } catch (const std::exception& e) {
         return nesting_current(exception(errc::runtime, std::string("a kernel or host task threw: ") + e.what()));
     } catch (...) {

@@ -105,3 +105,21 @@ TEST_CASE("an executable graph for the cuda device cannot be launched on a nativ
     queue cpu(native_device());
     CHECK(code_of([&] { cpu.launch(exec); }) == errc::invalid_argument);
 }
+
+TEST_CASE("after a driver failure the device, its queues and graphs go on working") {
+    const device d = cuda_device();
+    queue q(d, {.in_order = true});
+    usm<int> data(256, memory_kind::shared);
+    graph g;
+    g.add(kernel_command{test_kernel("add_one"), {kernel_argument::from_pointer(data.data())}, range(256)});
+    executable_graph exec(g, d);
+    for (int round = 0; round < 3; ++round) {
+        // CUDA_ERROR_OUT_OF_MEMORY, once per round, from the allocation itself (a synchronous error).
+        CHECK(code_of([&] { encore::malloc(std::size_t(1) << 50, d, memory_kind::device); }) == errc::backend_failure);
+        q.submit(kernel_command{test_kernel("add_one"), {kernel_argument::from_pointer(data.data())}, range(256)});
+        q.launch(exec);
+        q.wait_and_throw(); // nothing asynchronous was reported
+    }
+    for (int i = 0; i < 256; ++i)
+        REQUIRE(data[i] == 6);
+}
