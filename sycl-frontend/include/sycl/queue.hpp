@@ -164,6 +164,9 @@ public:
     // makes that command group's queue join the recording (transitive queue recording); errc::invalid on an
     // out-of-order queue.
     void ext_oneapi_set_external_event(const event& e) { impl_->set_external_event(e); }
+    // sycl_ext_oneapi_prod: a hint to start submitted work; Encore's queues start work when it is submitted, so
+    // there is nothing to do (also while the queue records a graph).
+    void ext_oneapi_prod() {}
 
     // sycl_ext_oneapi_graph (defined in sycl/ext/oneapi/experimental/graph.hpp).
     ext::oneapi::experimental::queue_state ext_oneapi_get_state() const;

@@ -10,6 +10,7 @@
 #include "event.hpp"
 #include "exception.hpp"
 #include "ext/oneapi/experimental/async_alloc/async_alloc.hpp"
+#include "ext/oneapi/experimental/enqueue_functions.hpp"
 #include "ext/oneapi/experimental/graph.hpp"
 #include "functional.hpp"
 #include "handler.hpp"
