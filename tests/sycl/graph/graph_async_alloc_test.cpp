@@ -6,6 +6,10 @@
 
 #include <sycl/sycl.hpp>
 
+#include <atomic>
+#include <chrono>
+#include <thread>
+
 namespace syclex = sycl::ext::oneapi::experimental;
 
 namespace {
@@ -132,4 +136,56 @@ TEST_CASE("graph-owned allocations: what is refused, leaving the graph as it was
     require_error([&] { exec.update(same_shape); }, sycl::errc::invalid);
     q.ext_oneapi_graph(exec).wait_and_throw(); // still runs
     sycl::free(plain, q);
+}
+
+TEST_CASE("an executable graph destroyed while its launch runs: the launch finishes, its memory outlives it") {
+    // The graph's own allocation and a buffer the program destroyed before the launch are used by the launch after
+    // the executable graph is gone: both must outlive the launch (ASan sees a use after free otherwise).
+    sycl::queue q{sycl::property::queue::in_order{}};
+    const std::size_t n = 1024;
+    std::atomic<bool> release{false};
+    int* out = sycl::malloc_shared<int>(n, q);
+    int* out_buffer = sycl::malloc_shared<int>(n, q);
+    sycl::event launch;
+    std::thread releaser;
+    {
+        syclex::command_graph g{q};
+        g.begin_recording(q);
+        auto* p = static_cast<int*>(syclex::async_malloc(q, sycl::usm::alloc::shared, n * sizeof(int)));
+        q.submit([&](sycl::handler& h) {
+            h.host_task([&release] {
+                while (!release.load()) std::this_thread::yield();
+            });
+        });
+        q.parallel_for(sycl::range<1>{n}, [=](sycl::id<1> i) { p[i] = static_cast<int>(i[0]); });
+        q.memcpy(out, p, n * sizeof(int));
+        syclex::async_free(q, p);
+        {
+            sycl::buffer<int> b{sycl::range<1>{n}};
+            q.submit([&](sycl::handler& h) {
+                sycl::accessor acc{b, h, sycl::write_only};
+                h.parallel_for(sycl::range<1>{n}, [=](sycl::id<1> i) { acc[i] = 2 * static_cast<int>(i[0]); });
+            });
+            q.submit([&](sycl::handler& h) {
+                sycl::accessor acc{b, h, sycl::read_only};
+                h.copy(acc, out_buffer);
+            });
+        } // the program's buffer is gone before any launch: the graph keeps its storage
+        g.end_recording();
+        auto exec = g.finalize();
+        launch = q.ext_oneapi_graph(exec);
+        releaser = std::thread([&] {
+            std::this_thread::sleep_for(std::chrono::milliseconds(20));
+            release = true;
+        });
+    } // the graph and the executable graph go while the launch waits for the host task
+    launch.wait_and_throw();
+    releaser.join();
+    q.wait_and_throw();
+    for (std::size_t i = 0; i < n; ++i) {
+        REQUIRE(out[i] == static_cast<int>(i));
+        REQUIRE(out_buffer[i] == 2 * static_cast<int>(i));
+    }
+    sycl::free(out, q);
+    sycl::free(out_buffer, q);
 }

@@ -90,6 +90,10 @@ struct graph_impl : std::enable_shared_from_this<graph_impl> {
 };
 
 struct executable_impl {
+    // Destroyed while a launch runs: the engine's executable waits for it, and must do so before the buffers and
+    // the graph-owned memory below go (members go in reverse order, the engine last).
+    ~executable_impl() { engine.reset(); }
+
     std::shared_ptr<encore::executable_graph> engine;
     std::shared_ptr<graph_impl> source;
     std::shared_ptr<const encore::graph> snapshot; // what a subgraph node embeds
