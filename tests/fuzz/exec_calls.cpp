@@ -67,7 +67,9 @@ std::string session::launch(const call& c) {
         events_.push_back({event, g.model.uid, index});
         return "ok (recorded)";
     }
-    if (!memory_.all_alive(*command.child)) return "skipped"; // it would use freed memory
+    // A launch that would use freed memory, or whose nodes race (unordered, touching the same array), is a
+    // program with undefined behaviour: not made.
+    if (!memory_.all_alive(*command.child) || !memory_model::races(*command.child).empty()) return "skipped";
     const auto deps = eager_dependencies(command, c.queue, e.model.uid);
     auto event = expect_ok("ext_oneapi_graph", [&] { return submit(deps); });
     std::vector<int> thrown;

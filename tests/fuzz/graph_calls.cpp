@@ -308,6 +308,8 @@ std::string session::submit(const call& c) {
         return "invalid";
     }
     if (!memory_.all_alive(p->model)) return "skipped";
+    if (p->model.kind == command_kind::subgraph && !memory_model::races(*p->model.child).empty())
+        return "skipped";
     std::vector<sycl::event> extra;
     if (eager_dependency) extra.push_back(events.back());
     run_eager(c.queue, *p, extra);

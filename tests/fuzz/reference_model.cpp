@@ -239,12 +239,11 @@ void memory_model::apply_one(const resolved_command& c, const std::vector<alloc_
     }
 }
 
-void memory_model::replay(const snapshot& s, std::vector<int>& thrown) {
+std::vector<alloc_id> memory_model::races(const snapshot& s) {
     flat_graph f;
     flatten_into(s, f, -1);
     const auto order = topological_order(f);
     const auto n = f.commands.size();
-
     // Which nodes each node follows (transitively): bit sets, O(V^2 / 64) per edge.
     const std::size_t words = (n + 63) / 64;
     std::vector<std::vector<std::uint64_t>> before(n, std::vector<std::uint64_t>(words, 0));
@@ -254,28 +253,33 @@ void memory_model::replay(const snapshot& s, std::vector<int>& thrown) {
                 before[v][w] |= before[p][w];
             before[v][p / 64] |= std::uint64_t{1} << (p % 64);
         }
-    auto ordered = [&](int a, int b) {
+    auto ordered = [&](std::size_t a, std::size_t b) {
         return (before[b][a / 64] >> (a % 64) & 1) || (before[a][b / 64] >> (b % 64) & 1);
     };
-    // Unordered pairs where one writes what the other touches: the program made a race on those arrays.
     std::vector<std::vector<alloc_id>> reads(n), writes(n);
     for (std::size_t v = 0; v < n; ++v)
         if (f.commands[v]) {
             f.commands[v]->reads(reads[v]);
             f.commands[v]->writes(writes[v]);
         }
-    std::vector<alloc_id> racy;
     auto touches = [](const std::vector<alloc_id>& list, alloc_id a) {
         return std::find(list.begin(), list.end(), a) != list.end();
     };
+    std::vector<alloc_id> racy;
     for (std::size_t a = 0; a < n; ++a)
         for (alloc_id w : writes[a])
             for (std::size_t b = 0; b < n; ++b)
-                if (a != b && (touches(reads[b], w) || touches(writes[b], w)) &&
-                    !ordered(static_cast<int>(a), static_cast<int>(b)) && !touches(racy, w))
+                if (a != b && (touches(reads[b], w) || touches(writes[b], w)) && !ordered(a, b) &&
+                    !touches(racy, w))
                     racy.push_back(w);
+    return racy;
+}
 
-    for (int v : order)
+void memory_model::replay(const snapshot& s, std::vector<int>& thrown) {
+    flat_graph f;
+    flatten_into(s, f, -1);
+    const auto racy = races(s);
+    for (int v : topological_order(f))
         if (f.commands[v]) apply_one(*f.commands[v], racy, thrown);
     for (alloc_id a : racy)
         arrays_.at(a).known = false;

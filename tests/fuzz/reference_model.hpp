@@ -88,6 +88,10 @@ public:
     // One replay of a graph: nodes in a topological order; arrays that two unordered nodes of the graph both
     // touch (one writing) become unknown, and so does what is computed from them.
     void replay(const snapshot& s, std::vector<int>& thrown);
+    // The arrays two unordered nodes of `s` (sub-graphs inlined) both touch, one of them writing: a race the
+    // program made. The fuzzer does not launch such graphs (a data race is undefined behaviour, and
+    // ThreadSanitizer would rightly report it).
+    static std::vector<alloc_id> races(const snapshot& s);
 
 private:
     void apply_one(const resolved_command& c, const std::vector<alloc_id>& racy, std::vector<int>& thrown);
