@@ -231,11 +231,13 @@ bool call_generator::fill(const session& s, call& c) {
     case call_kind::begin_recording:
         c.graph = live_graph(s);
         c.queue = pick(queue_count);
+        c.flag = chance(0.2);
         return c.graph >= 0;
     case call_kind::end_recording: {
         c.graph = live_graph(s);
         if (c.graph < 0 || (s.graph(c.graph).recorders.empty() && chance(0.8))) return false;
         c.queue = chance(0.5) ? -1 : pick(queue_count);
+        c.flag = chance(0.2);
         return true;
     }
     case call_kind::submit: {

@@ -166,9 +166,13 @@ std::string describe(const call& c) {
         return g(c.graph) + ".make_edge(" + node(c.graph, c.nodes.at(0)) + ", " +
                (c.other_graph >= 0 ? node(c.other_graph, c.index) : node(c.graph, c.nodes.at(1))) + ")";
     case call_kind::begin_recording:
-        return g(c.graph) + ".begin_recording(" + q(c.queue) + ")";
+        return g(c.graph) + ".begin_recording(" + (c.flag ? "{" + q(c.queue) + "}" : q(c.queue)) + ")";
     case call_kind::end_recording:
-        return g(c.graph) + ".end_recording(" + (c.queue >= 0 ? q(c.queue) : "") + ")";
+        return g(c.graph) + ".end_recording(" +
+               (c.queue < 0 ? ""
+                : c.flag    ? "{" + q(c.queue) + "}"
+                            : q(c.queue)) +
+               ")";
     case call_kind::submit: {
         std::string deps = events(c.events);
         if (c.flag)

@@ -34,8 +34,8 @@ enum class call_kind : std::uint8_t {
     add,       // graph, command, nodes (depends_on), other_graph + index (a foreign node), events, flag (all
                // leaves)
     make_edge, // graph, nodes[0] -> nodes[1], or -> node `index` of other_graph
-    begin_recording, // graph, queue
-    end_recording,   // graph, queue (-1: every queue)
+    begin_recording, // graph, queue, flag (the overload taking a vector of queues)
+    end_recording,   // graph, queue (-1: every queue), flag (the overload taking a vector)
     submit,          // queue, command, events, flag (also an eager event as dependency)
     finalize,        // graph, exec, flag (updatable)
     drop_exec,       // exec

@@ -200,14 +200,17 @@ std::string session::make_edge(const call& c) {
 std::string session::begin_recording(const call& c) {
     auto& g = graphs_[c.graph];
     if (!g.graph) return "skipped";
+    // flag: the overload taking a vector of queues.
+    auto begin = [&] {
+        return c.flag ? g.graph->begin_recording(std::vector<sycl::queue>{queues_[c.queue]})
+                      : g.graph->begin_recording(queues_[c.queue]);
+    };
     const int recording = queue_recording(c.queue);
     if (recording >= 0 && recording != c.graph) {
-        expect_invalid("begin_recording on a queue recording another graph",
-                       [&] { g.graph->begin_recording(queues_[c.queue]); });
+        expect_invalid("begin_recording on a queue recording another graph", [&] { begin(); });
         return "invalid";
     }
-    const bool changed =
-        expect_ok("begin_recording", [&] { return g.graph->begin_recording(queues_[c.queue]); });
+    const bool changed = expect_ok("begin_recording", [&] { return begin(); });
     if (changed != (recording < 0))
         throw check_failure(std::string("begin_recording returned ") + (changed ? "true" : "false"));
     g.model.recorders.insert(c.queue);
@@ -217,6 +220,11 @@ std::string session::begin_recording(const call& c) {
 std::string session::end_recording(const call& c) {
     auto& g = graphs_[c.graph];
     if (!g.graph) return "skipped";
+    // flag: the overload taking a vector of queues.
+    auto end = [&] {
+        return c.flag ? g.graph->end_recording(std::vector<sycl::queue>{queues_[c.queue]})
+                      : g.graph->end_recording(queues_[c.queue]);
+    };
     bool expected = false;
     bool changed = false;
     if (c.queue < 0) {
@@ -226,12 +234,11 @@ std::string session::end_recording(const call& c) {
     } else {
         const int recording = queue_recording(c.queue);
         if (recording >= 0 && recording != c.graph) {
-            expect_invalid("end_recording(q) of a queue recording another graph",
-                           [&] { g.graph->end_recording(queues_[c.queue]); });
+            expect_invalid("end_recording(q) of a queue recording another graph", [&] { end(); });
             return "invalid";
         }
         expected = recording == c.graph;
-        changed = expect_ok("end_recording(q)", [&] { return g.graph->end_recording(queues_[c.queue]); });
+        changed = expect_ok("end_recording(q)", [&] { return end(); });
         g.model.recorders.erase(c.queue);
     }
     if (changed != expected)
