@@ -34,13 +34,20 @@ struct detail::launch_claim final : encore::detail::wait_helper {
     bool claim() noexcept { return !claimed.exchange(true, std::memory_order_acq_rel); }
     void help() noexcept override {
         if (!ready.load(std::memory_order_acquire) || !claim()) return;
-        list->backend_.arena().execute([this] {
-            // Not ahead of eager commands submitted before this launch that no worker has started.
-            list->backend_.start_order().claim_before(ticket, [](ordered_start& s) { run_claimed_eager(s); });
-            list->run(*done, *errors);
-        });
+        ENCORE_TSAN_RELEASE(this);
+        list->backend_.arena().execute(detail::help_task{this}); // may run on a worker of the arena
+        ENCORE_TSAN_ACQUIRE(this);
+    }
+    void drive() noexcept {
+        // Not ahead of eager commands submitted before this launch that no worker has started.
+        list->backend_.start_order().claim_before(ticket, [](ordered_start& s) { run_claimed_eager(s); });
+        list->run(*done, *errors);
     }
 };
+
+void detail::run_helped(launch_claim& claim) noexcept {
+    claim.drive();
+}
 
 void detail::run_launch(launch_claim& claim) noexcept {
     const auto enqueued = claim.enqueued;
@@ -128,12 +135,16 @@ event_ptr task_list::launch(backend_queue& queue, std::span<const event_ptr> wai
     auto claim = std::make_shared<detail::launch_claim>(this, done.get(), q.errors(), backend_.enqueued_launches());
     done->set_helper(claim);
     encore::detail::when_all(wait_list, [this, claim, done] {
+        // Nothing of the task list is read once `ready` is set: from then on a thread waiting for `done` may
+        // drive the launch to its end, and the executable graph (with this task list) may be destroyed before
+        // the enqueue below. The arena is the backend's, which outlives every task list.
+        auto& arena = backend_.arena();
         claim->pending = {claim, done};
         claim->ticket = backend_.start_order().ticket();
         ENCORE_TSAN_RELEASE(claim.get());
         claim->ready.store(true, std::memory_order_release);
         claim->enqueued->fetch_add(1, std::memory_order_relaxed);
-        backend_.arena().enqueue(detail::launch_task{claim.get()});
+        arena.enqueue(detail::launch_task{claim.get()});
     });
     return done;
 }

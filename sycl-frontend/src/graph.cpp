@@ -1,6 +1,7 @@
 #include "sycl/detail/graph_impl.hpp"
 
 #include <algorithm>
+#include <cstdio>
 
 #include "encore/graph/dot_export.hpp"
 #include "sycl/detail/engine_error.hpp"
@@ -34,6 +35,38 @@ void graph_impl::require_not_recording(const char* call) const {
                                                "cannot be mixed (end_recording first)");
 }
 
+bool graph_impl::stop_all_recordings() {
+    bool stopped = false;
+    for (auto& weak : std::vector(recorders))
+        if (auto q = weak.lock()) {
+            stop_recording(*this, *q);
+            stopped = true;
+        }
+    recorders.clear();
+    return stopped;
+}
+
+graph_owner::~graph_owner() {
+    std::lock_guard lock(graph->mutex);
+    try {
+        graph->stop_all_recordings();
+    } catch (const std::exception& e) { // ending a native recording session failed in the driver
+        std::fprintf(stderr, "encore: the last command_graph of graph %llu went while recording; ending its native "
+                             "recording session failed: %s\n",
+                     static_cast<unsigned long long>(graph->g.id()), e.what());
+    }
+}
+
+std::shared_ptr<graph_owner> graph_owner::of(const std::shared_ptr<graph_impl>& g) {
+    std::lock_guard lock(g->mutex);
+    auto owner = g->owner.lock();
+    if (!owner) {
+        owner = std::make_shared<graph_owner>(g);
+        g->owner = owner;
+    }
+    return owner;
+}
+
 std::uint32_t graph_impl::add_locked(handler& h, std::vector<std::uint32_t> predecessors, const queue_impl* recorder) {
     auto& c = h.contents();
     for (const auto& e : c.dependencies) {
@@ -59,7 +92,7 @@ std::uint32_t graph_impl::add_locked(handler& h, std::vector<std::uint32_t> pred
         if (!c.executable->allocations.empty())
             throw exception(errc::invalid, "ext_oneapi_graph: an executable graph with graph-owned allocations "
                                            "(async_malloc) cannot be a sub-graph");
-        command = ::encore::subgraph_command{c.executable->snapshot};
+        command = ::encore::subgraph_command{c.executable->current_snapshot()};
         for (const auto& r : c.executable->buffer_requirements()) requirements.push_back(r);
     } else if (c.command)
         command = std::move(*c.command);
@@ -235,7 +268,8 @@ void node::update_engine_range(const ::encore::nd_range& r, bool nd) {
 }
 
 command_graph<graph_state::modifiable>::command_graph(const context& c, const device& d, const sycl::property_list& p)
-    : impl_(std::make_shared<sycl::detail::graph_impl>(c, d, p)), device_(d), context_(c) {
+    : impl_(std::make_shared<sycl::detail::graph_impl>(c, d, p)), owner_(sycl::detail::graph_owner::of(impl_)),
+      device_(d), context_(c) {
     if (!d.has(aspect::ext_oneapi_limited_graph))
         throw exception(errc::invalid, "command_graph: the device does not support sycl_ext_oneapi_graph");
 }
@@ -333,7 +367,8 @@ void dynamic_command_group::set_active_index(std::size_t index) {
 }
 
 command_graph<graph_state::modifiable>::command_graph(std::shared_ptr<sycl::detail::graph_impl> impl)
-    : impl_(std::move(impl)), device_(impl_->dev), context_(impl_->ctx) {}
+    : impl_(std::move(impl)), owner_(sycl::detail::graph_owner::of(impl_)), device_(impl_->dev),
+      context_(impl_->ctx) {}
 
 node command_graph<graph_state::modifiable>::add_collected(handler& h, const sycl::property_list& p) {
     if (h.contents().command && std::holds_alternative<::encore::barrier_command>(*h.contents().command))
@@ -375,7 +410,7 @@ command_graph<graph_state::executable> command_graph<graph_state::modifiable>::f
     exec->source = impl_;
     exec->updatable = p.has_property<property::graph::updatable>();
     exec->profiling = p.has_property<property::graph::enable_profiling>();
-    exec->snapshot = std::make_shared<const ::encore::graph>(impl_->g);
+    exec->snapshot = std::make_shared<::encore::graph>(impl_->g);
     exec->engine = sycl::detail::translate_errors(
         [&] { return std::make_shared<::encore::executable_graph>(impl_->g, device_.engine()); });
     for (const auto& [buffer, use] : impl_->buffers) {
@@ -410,14 +445,7 @@ bool command_graph<graph_state::modifiable>::begin_recording(const std::vector<q
 
 bool command_graph<graph_state::modifiable>::end_recording() {
     std::lock_guard lock(impl_->mutex);
-    bool changed = false;
-    for (auto& weak : std::vector(impl_->recorders))
-        if (auto q = weak.lock()) {
-            sycl::detail::stop_recording(*impl_, *q);
-            changed = true;
-        }
-    impl_->recorders.clear();
-    return changed;
+    return impl_->stop_all_recordings();
 }
 
 bool command_graph<graph_state::modifiable>::end_recording(queue& q) {
@@ -474,6 +502,14 @@ void command_graph<graph_state::executable>::update(const std::vector<node>& nod
             throw exception(errc::invalid, "command_graph<executable>::update: a node belongs to another graph than "
                                            "the one this executable graph was finalized from");
     std::lock_guard lock(source.mutex);
+    // Every node is checked before any is updated, so that a refused call changes nothing: nodes added to the
+    // source graph after finalize are not in this executable graph.
+    const auto finalized_nodes = impl_->current_snapshot()->size();
+    for (const auto& n : nodes)
+        if (n.index() >= finalized_nodes)
+            throw exception(errc::invalid, "command_graph<executable>::update: node " + std::to_string(n.index()) +
+                                               " was added to the graph after this executable graph was finalized "
+                                               "from it");
     for (const auto& n : nodes) {
         auto handle = source.g.node_at(n.index());
         // A dynamic command group's node may switch to another kernel; other nodes keep theirs.
@@ -485,6 +521,13 @@ void command_graph<graph_state::executable>::update(const std::vector<node>& nod
                 impl_->engine->update(handle, source.g.command_at(handle));
         });
     }
+    // The sub-graph snapshot follows. Copy on write: sub-graph nodes made earlier keep what they embedded; when
+    // none holds the snapshot (readers copy the pointer under the mutex), it is changed in place, O(nodes given).
+    std::lock_guard snapshot_lock(impl_->snapshot_mutex);
+    if (impl_->snapshot.use_count() > 1) impl_->snapshot = std::make_shared<::encore::graph>(*impl_->snapshot);
+    auto& snapshot = *impl_->snapshot;
+    for (const auto& n : nodes)
+        snapshot.replace_command(snapshot.node_at(n.index()), source.g.command_at(source.g.node_at(n.index())));
     impl_->adopt_buffers(source); // a dynamic accessor parameter may have brought another buffer
 }
 
@@ -498,6 +541,12 @@ void command_graph<graph_state::executable>::update(const command_graph<graph_st
     }
     std::lock_guard lock(source.impl()->mutex);
     sycl::detail::translate_errors([&] { impl_->engine->update(source.impl()->g); });
+    {
+        // Same topology, the source's commands: what a sub-graph node made from this graph now embeds.
+        auto snapshot = std::make_shared<::encore::graph>(source.impl()->g);
+        std::lock_guard snapshot_lock(impl_->snapshot_mutex);
+        impl_->snapshot = std::move(snapshot);
+    }
     // The commands now point into the source's buffers too: keep them for this graph's runs.
     impl_->adopt_buffers(*source.impl());
 }
@@ -594,10 +643,14 @@ exp::queue_state queue::ext_oneapi_get_state() const {
 }
 
 exp::command_graph<exp::graph_state::modifiable> queue::ext_oneapi_get_graph() const {
-    std::lock_guard lock(impl_->mutex);
-    if (!impl_->recording)
-        throw exception(errc::invalid, "queue::ext_oneapi_get_graph: the queue is not recording a graph");
-    return exp::command_graph<exp::graph_state::modifiable>(impl_->recording);
+    std::shared_ptr<detail::graph_impl> graph;
+    {
+        std::lock_guard lock(impl_->mutex);
+        graph = impl_->recording;
+    }
+    if (!graph) throw exception(errc::invalid, "queue::ext_oneapi_get_graph: the queue is not recording a graph");
+    // Made outside the queue's mutex: the command_graph takes the graph's (the lock order is graph, then queue).
+    return exp::command_graph<exp::graph_state::modifiable>(std::move(graph));
 }
 
 event queue::ext_oneapi_graph(exp::command_graph<exp::graph_state::executable>& g) {

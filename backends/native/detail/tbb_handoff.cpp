@@ -18,6 +18,14 @@ namespace encore::native::detail {
     run_launch(*c);
 }
 
+[[gnu::noinline]] void help_task::operator()() const {
+    launch_claim* c = claim;
+    ENCORE_TSAN_ACQUIRE(c);
+    // The waiting thread goes on when execute() returns, which oneTBB signals out of TSan's sight.
+    const encore::detail::tsan_release_on_exit publish(c);
+    run_helped(*c);
+}
+
 [[gnu::noinline]] void ready_task::operator()() const {
     task_list* l = list;
     const std::uint32_t* f = first;

@@ -35,6 +35,7 @@ struct ordered_start;
 // An eager command a launch's driver claimed (start_order::claim_before), run on the driver's thread.
 void run_claimed_eager(ordered_start& s) noexcept;
 void run_launch(launch_claim& claim) noexcept;
+void run_helped(launch_claim& claim) noexcept;
 void run_ready(task_list& list, const std::uint32_t* first, std::uint32_t count,
                std::uint32_t grain) noexcept;
 void run_range_chunk(const launch_shape& shape, std::size_t first, std::size_t last);
@@ -48,6 +49,13 @@ struct eager_task {
 
 // task_arena::enqueue: the driver of one graph-partition launch.
 struct launch_task {
+    launch_claim* claim;
+    void operator()() const;
+};
+
+// task_arena::execute: a thread waiting for a launch's event drives the launch it claimed (oneTBB may run it on
+// a worker of the arena rather than on the waiting thread).
+struct help_task {
     launch_claim* claim;
     void operator()() const;
 };

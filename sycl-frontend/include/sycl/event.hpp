@@ -41,6 +41,7 @@ struct command_end { using return_type = std::uint64_t; };
 namespace detail {
 struct queue_impl;
 struct graph_impl;
+struct graph_owner;
 // The node a recorded submission became, for events returned while recording.
 struct recorded_node {
     std::weak_ptr<graph_impl> graph;

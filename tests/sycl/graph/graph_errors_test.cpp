@@ -1,6 +1,8 @@
 // What the graph extension forbids throws sycl::exception with errc::invalid (and says why).
 #include <doctest/doctest.h>
 
+#include <optional>
+
 #include "graph_builder.hpp"
 
 namespace {
@@ -141,4 +143,30 @@ TEST_CASE("a queue destroyed while recording ends its recording") {
     CHECK(h[0] == 0);
     CHECK(g.get_nodes().size() == 1);
     g.add(); // explicit changes are allowed again too
+}
+
+// sycl_ext_oneapi_graph, "Exception Safety": when the last copy of a modifiable graph goes, recording ends on the
+// queues recording into it. Found by the API fuzzer (tests/fuzz): the queues kept recording a graph nobody held.
+TEST_CASE("the last copy of a graph destroyed while queues record into it ends their recording") {
+    sycl::queue q, q2{q.get_context(), q.get_device()};
+    int* v = sycl::malloc_shared<int>(1, q);
+    v[0] = 0;
+    std::optional<sycl_ext::command_graph<sycl_ext::graph_state::executable>> exec;
+    {
+        sycl_ext::command_graph g{q};
+        g.begin_recording({q, q2});
+        q.single_task([=] { v[0] = 1; });
+        {
+            auto copy = q.ext_oneapi_get_graph(); // a copy made by the queue is a copy like any other
+            CHECK(copy == g);
+        }
+        CHECK(q.ext_oneapi_get_state() == sycl_ext::queue_state::recording); // g still has a copy
+        exec.emplace(g.finalize());
+    }
+    CHECK(q.ext_oneapi_get_state() == sycl_ext::queue_state::executing);
+    CHECK(q2.ext_oneapi_get_state() == sycl_ext::queue_state::executing);
+    q.wait(); // allowed again
+    q.ext_oneapi_graph(*exec).wait(); // the executable graph made from it keeps working
+    CHECK(v[0] == 1);
+    sycl::free(v, q);
 }

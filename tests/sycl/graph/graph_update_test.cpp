@@ -1,6 +1,8 @@
 // Updating executable graphs: dynamic parameters, node ranges, and whole-graph update; explicit and recorded.
 #include <doctest/doctest.h>
 
+#include <algorithm>
+
 #include "encore/backends/kernel_function.hpp"
 #include "graph_builder.hpp"
 
@@ -150,6 +152,71 @@ TEST_CASE("update needs property::graph::updatable and nodes of the source graph
     CHECK_THROWS_WITH_AS(updatable.update(foreign), doctest::Contains("another graph"), sycl::exception);
     auto added_later = g.add([&](sycl::handler& h) { h.single_task([=] { v[2] = 1; }); });
     CHECK_THROWS_AS(updatable.update(added_later), sycl::exception); // not in the finalized graph
+    sycl::free(v, q);
+}
+
+// Found by the API fuzzer (tests/fuzz): the first node was updated before the second was refused.
+TEST_CASE("a refused node update changes nothing, also for the nodes listed before the refused one") {
+    sycl::queue q;
+    int* v = sycl::malloc_shared<int>(8, q);
+    std::fill(v, v + 8, 0);
+    sycl_ext::command_graph g{q};
+    auto k = g.add([&](sycl::handler& h) { h.parallel_for(sycl::range<1>{8}, [=](sycl::id<1> i) { v[i] += 1; }); });
+    auto exec = g.finalize({sycl_ext::property::graph::updatable{}});
+    auto added_later = g.add([&](sycl::handler& h) { h.single_task([=] { v[0] = 100; }); });
+    k.update_range(sycl::range<1>{2});
+    CHECK_THROWS_WITH_AS(exec.update({k, added_later}), doctest::Contains("after this executable graph was finalized"),
+                         sycl::exception);
+    q.ext_oneapi_graph(exec).wait();
+    CHECK(v[7] == 1); // still the range of 8 it was finalized with
+    exec.update(k);
+    q.ext_oneapi_graph(exec).wait();
+    CHECK(v[1] == 2);
+    CHECK(v[7] == 1); // the update took the range of 2
+    sycl::free(v, q);
+}
+
+// Found by the API fuzzer (tests/fuzz): the sub-graph node embedded the executable graph as finalized, so it ran
+// other commands than a launch of that same executable graph.
+TEST_CASE("a sub-graph made from an updated executable graph runs the updated commands") {
+    sycl::queue q;
+    int* v = sycl::malloc_shared<int>(2, q);
+    v[0] = v[1] = 0;
+    auto k = sycl::ext::encore::make_kernel(encore::make_kernel(
+        "set", [](const encore::work_item&, std::span<const encore::kernel_argument> args) {
+            *static_cast<int*>(args[0].pointer()) = args[1].scalar<int>();
+        }));
+    sycl_ext::command_graph g{q};
+    sycl_ext::dynamic_parameter value(g, 1);
+    auto n = g.add([&](sycl::handler& h) {
+        h.set_args(v, value);
+        h.single_task(k);
+    });
+    auto child = g.finalize({sycl_ext::property::graph::updatable{}});
+    value.update(2);
+    child.update(n); // node update
+    sycl_ext::command_graph parent{q};
+    parent.add([&](sycl::handler& h) { h.ext_oneapi_graph(child); });
+    auto parent_exec = parent.finalize();
+    q.ext_oneapi_graph(parent_exec).wait();
+    CHECK(v[0] == 2);
+
+    sycl_ext::command_graph same_shape{q}; // whole-graph update
+    same_shape.add([&](sycl::handler& h) {
+        h.set_args(v + 1, 3);
+        h.single_task(k);
+    });
+    child.update(same_shape);
+    sycl_ext::command_graph parent2{q};
+    parent2.add([&](sycl::handler& h) { h.ext_oneapi_graph(child); });
+    auto parent2_exec = parent2.finalize();
+    q.ext_oneapi_graph(parent2_exec).wait();
+    CHECK(v[1] == 3);
+    // A sub-graph node made before the update keeps what it embedded.
+    v[0] = 0;
+    q.ext_oneapi_graph(parent_exec).wait();
+    CHECK(v[0] == 2);
+    CHECK(v[1] == 3);
     sycl::free(v, q);
 }
 

@@ -28,6 +28,8 @@ struct graph_impl : std::enable_shared_from_this<graph_impl> {
     // `recorder` is the recording queue, or null for an explicit add(). Under `mutex`.
     std::uint32_t add_locked(handler& h, std::vector<std::uint32_t> predecessors, const queue_impl* recorder);
     void require_not_recording(const char* call) const;
+    // Stops every queue recording into this graph (end_recording()); returns whether there was one. Under `mutex`.
+    bool stop_all_recordings();
 
     context ctx;
     device dev;
@@ -87,6 +89,24 @@ struct graph_impl : std::enable_shared_from_this<graph_impl> {
     std::uint64_t sessions_started = 0;
     std::map<std::uint64_t, std::uint32_t> session_nodes; // ended session -> its node
     std::optional<std::uint32_t> last_session_node;
+
+    // The owner shared by the program's command_graph copies (under `mutex`); see graph_owner.
+    std::weak_ptr<graph_owner> owner;
+};
+
+// What the program's copies of one modifiable command_graph share, and nothing else holds (nodes, executable
+// graphs, events and recording queues hold the graph_impl): when the last copy goes, the recordings into the graph
+// end, as end_recording() would (sycl_ext_oneapi_graph, "Exception Safety"). A command_graph made again from the
+// graph_impl (queue::ext_oneapi_get_graph) joins the existing owner.
+struct graph_owner {
+    explicit graph_owner(std::shared_ptr<graph_impl> g) : graph(std::move(g)) {}
+    ~graph_owner();
+    graph_owner(const graph_owner&) = delete;
+    graph_owner& operator=(const graph_owner&) = delete;
+    // The owner of `g`'s copies, made when there is none. Takes g->mutex.
+    static std::shared_ptr<graph_owner> of(const std::shared_ptr<graph_impl>& g);
+
+    std::shared_ptr<graph_impl> graph; // alive until the recordings are ended
 };
 
 struct executable_impl {
@@ -96,7 +116,15 @@ struct executable_impl {
 
     std::shared_ptr<encore::executable_graph> engine;
     std::shared_ptr<graph_impl> source;
-    std::shared_ptr<const encore::graph> snapshot; // what a subgraph node embeds
+    // What a sub-graph node made from this executable graph embeds: its source graph as finalized, with the
+    // node and whole-graph updates made since (so that the sub-graph runs what a launch of it would run).
+    // Under snapshot_mutex; changed in place only while nobody else holds it (executable graph update).
+    std::shared_ptr<encore::graph> snapshot;
+    mutable std::mutex snapshot_mutex;
+    std::shared_ptr<const encore::graph> current_snapshot() const {
+        std::lock_guard lock(snapshot_mutex);
+        return snapshot;
+    }
     // The buffers its launches use, and how; and the buffers it keeps alive: its source graph's, and those of graphs
     // it was updated from or that dynamic accessor parameters switched to. Both under kept_mutex: update() adds.
     std::vector<requirement> buffers;

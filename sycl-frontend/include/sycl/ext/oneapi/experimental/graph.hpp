@@ -162,6 +162,9 @@ public:
 private:
     node add_collected(handler& h, const sycl::property_list& p);
     std::shared_ptr<detail::graph_impl> impl_;
+    // Shared by the program's copies of this graph (not by nodes or executable graphs): when the last copy goes,
+    // the queues recording into the graph stop (the specification's "Exception Safety").
+    std::shared_ptr<detail::graph_owner> owner_;
     device device_;
     context context_;
 };
