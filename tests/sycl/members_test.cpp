@@ -28,7 +28,7 @@ template <typename F> sycl::errc error_of(F&& f) {
 }
 } // namespace
 
-// --- buffer ------------------------------------------------------------------------------------------------------
+// --- buffer ------------------------------------------------------------------------------------------------
 
 TEST_CASE("buffer: the allocator forms keep the allocator, and get_allocator returns it") {
     std::allocator<int> a;
@@ -92,7 +92,8 @@ TEST_CASE("buffer: shared_ptr host data is copied in, co-owned, and receives the
     CHECK(watch.expired());
 }
 
-TEST_CASE("buffer: set_final_data takes a weak_ptr, a shared_ptr or an output iterator; no argument means nowhere") {
+TEST_CASE("buffer: set_final_data takes a weak_ptr, a shared_ptr or an output iterator; no argument means "
+          "nowhere") {
     sycl::queue q;
     std::vector<int> v{1, 2, 3};
     auto target = std::make_shared<std::array<int, 3>>();
@@ -162,7 +163,8 @@ TEST_CASE("buffer: get_access and get_host_access with tags, and the deprecated 
 #if defined(__GNUC__)
 #pragma GCC diagnostic pop
 #endif
-    CHECK(error_of([&] { (void)b.get_host_access(sycl::range<1>{4}, sycl::id<1>{6}); }) == sycl::errc::invalid);
+    CHECK(error_of([&] { (void)b.get_host_access(sycl::range<1>{4}, sycl::id<1>{6}); }) ==
+          sycl::errc::invalid);
 }
 
 TEST_CASE("buffer, queue, event, device, context and platform hash like they compare") {
@@ -177,11 +179,12 @@ TEST_CASE("buffer, queue, event, device, context and platform hash like they com
     std::unordered_set<sycl::device> devices{q.get_device(), sycl::device{}};
     CHECK(devices.size() == 1);
     CHECK(std::hash<sycl::context>()(q.get_context()) == std::hash<sycl::context>()(q.get_context()));
-    CHECK(std::hash<sycl::platform>()(q.get_device().get_platform()) == std::hash<sycl::platform>()(sycl::platform{}));
+    CHECK(std::hash<sycl::platform>()(q.get_device().get_platform()) ==
+          std::hash<sycl::platform>()(sycl::platform{}));
     e.wait();
 }
 
-// --- accessor, host_accessor, local_accessor -----------------------------------------------------------------------
+// --- accessor, host_accessor, local_accessor ---------------------------------------------------------------
 
 TEST_CASE("accessor: static members, member types, size queries and properties") {
     using acc = sycl::accessor<float, 2, sycl::access_mode::read_write>;
@@ -196,12 +199,14 @@ TEST_CASE("accessor: static members, member types, size queries and properties")
     sycl::queue q;
     sycl::buffer<float, 2> b{sycl::range<2>{4, 3}};
     q.submit([&](sycl::handler& h) {
-        sycl::accessor a{b, h, sycl::write_only, sycl::property_list{sycl::no_init, sycl::ext::oneapi::no_alias}};
+        sycl::accessor a{b, h, sycl::write_only,
+                         sycl::property_list{sycl::no_init, sycl::ext::oneapi::no_alias}};
         CHECK(a.has_property<sycl::property::no_init>());
         CHECK(a.has_property<sycl::ext::oneapi::property::no_alias>());
         CHECK_FALSE(a.has_property<sycl::ext::oneapi::property::no_offset>());
         (void)a.get_property<sycl::property::no_init>();
-        CHECK(error_of([&] { (void)a.get_property<sycl::ext::oneapi::property::no_offset>(); }) == sycl::errc::invalid);
+        CHECK(error_of([&] { (void)a.get_property<sycl::ext::oneapi::property::no_offset>(); }) ==
+              sycl::errc::invalid);
         CHECK(a.max_size() >= a.size());
 #if defined(__GNUC__)
 #pragma GCC diagnostic push
@@ -212,11 +217,14 @@ TEST_CASE("accessor: static members, member types, size queries and properties")
 #if defined(__GNUC__)
 #pragma GCC diagnostic pop
 #endif
-        h.parallel_for(sycl::range<2>{4, 3}, [=](sycl::item<2> it) { a[it] = static_cast<float>(it.get_linear_id()); });
+        h.parallel_for(sycl::range<2>{4, 3},
+                       [=](sycl::item<2> it) { a[it] = static_cast<float>(it.get_linear_id()); });
     });
     // no_init with a read-only accessor is errc::invalid.
     q.submit([&](sycl::handler& h) {
-        CHECK(error_of([&] { sycl::accessor r{b, h, sycl::read_only, sycl::no_init}; }) == sycl::errc::invalid);
+        CHECK(error_of([&] {
+                  sycl::accessor r{b, h, sycl::read_only, sycl::no_init};
+              }) == sycl::errc::invalid);
     });
     CHECK(error_of([&] { sycl::host_accessor r{b, sycl::read_only, sycl::no_init}; }) == sycl::errc::invalid);
     sycl::host_accessor h{b, sycl::read_only};
@@ -268,8 +276,8 @@ TEST_CASE("accessor: the placeholder forms with a range or a target tag, bound b
                                  sycl::accessor<int, 1, sycl::access_mode::write, sycl::target::device,
                                                 sycl::access::placeholder::true_t>>);
     static_assert(std::is_same_v<decltype(host_task_tag),
-                                 sycl::accessor<int, 1, sycl::access_mode::read_write, sycl::target::host_task,
-                                                sycl::access::placeholder::true_t>>);
+                                 sycl::accessor<int, 1, sycl::access_mode::read_write,
+                                                sycl::target::host_task, sycl::access::placeholder::true_t>>);
     CHECK(ranged.is_placeholder());
     CHECK(ranged_offset_tag.get_offset() == sycl::id<1>{8});
     q.submit([&](sycl::handler& h) {
@@ -317,6 +325,19 @@ TEST_CASE("accessors compare equal to their copies, swap, and default-construct 
     CHECK(x.size() == 2);
     CHECK(y == x2);
 
+    sycl::local_accessor<int> no_memory;
+    CHECK(no_memory.empty());
+    sycl::accessor<int> no_buffer;
+    CHECK(no_buffer.empty());
+    CHECK_FALSE(x.empty());
+    sycl::accessor zero_range{b, sycl::range<1>{0}};
+    CHECK(zero_range.empty());
+    q.submit([&](sycl::handler& h) {
+        h.require(zero_range); // an empty range is still a buffer's accessor
+        h.single_task([] {});
+    });
+
+    // Last: a live host accessor holds the buffer's later command groups back.
     sycl::host_accessor<int> none;
     CHECK(none.empty());
     sycl::host_accessor<int> some{b};
@@ -325,9 +346,6 @@ TEST_CASE("accessors compare equal to their copies, swap, and default-construct 
     none.swap(some);
     CHECK(some.empty());
     CHECK(none.size() == 4);
-
-    sycl::local_accessor<int> no_memory;
-    CHECK(no_memory.empty());
 }
 
 TEST_CASE("local_accessor: iterators, max_size, const view, in an nd_range kernel") {
@@ -338,20 +356,98 @@ TEST_CASE("local_accessor: iterators, max_size, const view, in an nd_range kerne
         sycl::local_accessor<const int> view = scratch;
         CHECK(scratch.max_size() >= 4);
         CHECK_FALSE(scratch.has_property<sycl::property::no_init>());
-        CHECK(error_of([&] { (void)scratch.get_property<sycl::property::no_init>(); }) == sycl::errc::invalid);
+        CHECK(error_of([&] { (void)scratch.get_property<sycl::property::no_init>(); }) ==
+              sycl::errc::invalid);
         CHECK(view == sycl::local_accessor<const int>(scratch));
         h.parallel_for(sycl::nd_range<1>{sycl::range<1>{8}, sycl::range<1>{4}}, [=](sycl::nd_item<1> it) {
-            scratch[it.get_local_id(0)] = static_cast<int>(it.get_local_id(0));
-            sycl::group_barrier(it.get_group());
-            if (it.get_local_id(0) == 0) out[it.get_group(0)] = std::accumulate(view.begin(), view.end(), 0);
-        });
+           scratch[it.get_local_id(0)] = static_cast<int>(it.get_local_id(0));
+           sycl::group_barrier(it.get_group());
+           if (it.get_local_id(0) == 0) out[it.get_group(0)] = std::accumulate(view.begin(), view.end(), 0);
+       });
     }).wait();
     CHECK(out[0] == 6);
     CHECK(out[1] == 6);
     sycl::free(out, q);
 }
 
-// --- handler and queue ---------------------------------------------------------------------------------------------
+TEST_CASE("zero-dimensional accessor, host_accessor and local_accessor reach one element") {
+    sycl::queue q;
+    sycl::buffer<int> b{sycl::range<1>{3}};
+    q.submit([&](sycl::handler& h) {
+        sycl::accessor<int, 0> one{b, h};
+        static_assert(decltype(one)::dimensions == 0);
+        CHECK(one.size() == 1);
+        h.single_task([=] {
+            one = 41;
+            int v = one;
+            one = v + 1;
+        });
+    });
+    {
+        sycl::host_accessor<int, 0, sycl::access_mode::read> r{b};
+        CHECK(static_cast<int>(r) == 42);
+    }
+    {
+        sycl::host_accessor<int, 0> w{b};
+        w = 7;
+    }
+    sycl::accessor<int, 0, sycl::access_mode::read_write, sycl::target::device,
+                   sycl::access::placeholder::true_t>
+        placeholder{b};
+    int* out = sycl::malloc_shared<int>(2, q);
+    q.submit([&](sycl::handler& h) {
+        h.require(placeholder);
+        sycl::local_accessor<int, 0> shared{h};
+        CHECK(shared.size() == 1);
+        h.parallel_for(sycl::nd_range<1>{sycl::range<1>{8}, sycl::range<1>{4}}, [=](sycl::nd_item<1> it) {
+           if (it.get_local_id(0) == 0) shared = static_cast<int>(it.get_group(0)) + placeholder;
+           sycl::group_barrier(it.get_group());
+           if (it.get_local_id(0) == 3) out[it.get_group(0)] = shared;
+       });
+    }).wait();
+    CHECK(out[0] == 7);
+    CHECK(out[1] == 8);
+    sycl::free(out, q);
+    CHECK(error_of([&] {
+              sycl::host_accessor<int, 0, sycl::access_mode::read> bad{b, sycl::no_init};
+          }) == sycl::errc::invalid);
+}
+
+TEST_CASE("the deprecated constant_buffer target and discard modes work as read, write and read_write") {
+    sycl::queue q;
+    std::vector<int> in{1, 2, 3, 4};
+    sycl::buffer<int> source{in};
+    sycl::buffer<int> target{sycl::range<1>{4}};
+    q.submit([&](sycl::handler& h) {
+        sycl::accessor<int, 1, sycl::access_mode::read, sycl::target::constant_buffer> c{source, h};
+        sycl::accessor<int, 1, sycl::access_mode::discard_write> w{target, h};
+        h.parallel_for(4, [=](sycl::id<1> i) { w[i] = c[i] * 10; });
+    });
+    q.submit([&](sycl::handler& h) {
+        sycl::accessor<int, 1, sycl::access_mode::discard_read_write> rw{target, h};
+        h.parallel_for(4, [=](sycl::id<1> i) { rw[i] += 1; });
+    });
+    sycl::host_accessor r{target, sycl::read_only};
+    CHECK(std::vector<int>(r.begin(), r.end()) == std::vector<int>{11, 21, 31, 41});
+}
+
+TEST_CASE("local_accessor::get_pointer gives this work-group's array inside the kernel") {
+    sycl::queue q;
+    int* out = sycl::malloc_shared<int>(1, q);
+    q.submit([&](sycl::handler& h) {
+        sycl::local_accessor<int, 2> tile{sycl::range<2>{2, 2}, h};
+        h.parallel_for(sycl::nd_range<1>{sycl::range<1>{4}, sycl::range<1>{4}}, [=](sycl::nd_item<1> it) {
+           tile.get_pointer()[it.get_local_id(0)] = 1;
+           sycl::group_barrier(it.get_group());
+           if (it.get_local_id(0) == 0)
+               *out = tile[1][0] + tile[1][1] + static_cast<int>(tile.get_range().size());
+       });
+    }).wait();
+    CHECK(*out == 2 + 4);
+    sycl::free(out, q);
+}
+
+// --- handler and queue -------------------------------------------------------------------------------------
 
 TEST_CASE("handler::copy with shared_ptr host memory, and the queue's placeholder accessor shortcuts") {
     sycl::queue q;
@@ -404,7 +500,8 @@ TEST_CASE("handler::copy with shared_ptr host memory, and the queue's placeholde
 TEST_CASE("queue: a context and selector with an async handler") {
     int handled = 0;
     sycl::context c;
-    sycl::queue q{c, sycl::default_selector_v, [&](sycl::exception_list errors) { handled += int(errors.size()); }};
+    sycl::queue q{c, sycl::default_selector_v,
+                  [&](sycl::exception_list errors) { handled += int(errors.size()); }};
     CHECK(q.get_context() == c);
     q.single_task([] { throw sycl::exception(sycl::errc::kernel, "from the kernel"); });
     q.wait_and_throw();
@@ -427,7 +524,13 @@ TEST_CASE("queue::submit with a secondary queue: a submission the primary refuse
     CHECK(secondary.khr_empty());
     // Accepted by the primary: runs once.
     calls = 0;
-    primary.submit([&](sycl::handler& h) { ++calls; h.host_task([] {}); }, secondary).wait();
+    auto accepted = primary.submit(
+        [&](sycl::handler& h) {
+            ++calls;
+            h.host_task([] {});
+        },
+        secondary);
+    accepted.wait();
     CHECK(calls == 1);
     // Refused by both: the secondary's error propagates.
     CHECK(error_of([&] {
@@ -448,7 +551,8 @@ TEST_CASE("queue::khr_empty and ext_oneapi_empty tell whether everything submitt
         std::atomic<bool> release{false};
         auto blocked = q.submit([&](sycl::handler& h) {
             h.host_task([&] {
-                while (!release) std::this_thread::sleep_for(std::chrono::milliseconds(1));
+                while (!release)
+                    std::this_thread::sleep_for(std::chrono::milliseconds(1));
             });
         });
         CHECK_FALSE(q.khr_empty());
@@ -462,7 +566,7 @@ TEST_CASE("queue::khr_empty and ext_oneapi_empty tell whether everything submitt
     }
 }
 
-// --- event ---------------------------------------------------------------------------------------------------------
+// --- event -------------------------------------------------------------------------------------------------
 
 TEST_CASE("event::get_wait_list lists what the command group waited for") {
     sycl::queue q;
@@ -496,7 +600,7 @@ TEST_CASE("event::get_wait_list lists what the command group waited for") {
     q.wait();
 }
 
-// --- device ----------------------------------------------------------------------------------------------------------
+// --- device ------------------------------------------------------------------------------------------------
 
 TEST_CASE("device: the remaining info descriptors answer what the native CPU device is") {
     sycl::device d;
@@ -537,7 +641,8 @@ TEST_CASE("device: the remaining info descriptors answer what the native CPU dev
     CHECK(d.get_info<device::is_available>());
     CHECK_FALSE(d.get_info<device::is_compiler_available>());
     CHECK_FALSE(d.get_info<device::is_linker_available>());
-    CHECK(d.get_info<device::execution_capabilities>() == std::vector<execution_capability>{execution_capability::exec_kernel});
+    CHECK(d.get_info<device::execution_capabilities>() ==
+          std::vector<execution_capability>{execution_capability::exec_kernel});
     CHECK(d.get_info<device::built_in_kernels>().empty());
     CHECK(d.get_info<device::platform>() == d.get_platform());
     CHECK(d.get_info<device::profile>() == "FULL_PROFILE");
@@ -549,13 +654,16 @@ TEST_CASE("device: the remaining info descriptors answer what the native CPU dev
     (void)d.get_info<device::max_clock_frequency>();
     (void)d.get_info<device::global_mem_cache_line_size>();
     (void)d.get_info<device::global_mem_cache_size>();
-    for (auto w : {d.get_info<device::preferred_vector_width_char>(), d.get_info<device::preferred_vector_width_short>(),
-                   d.get_info<device::preferred_vector_width_int>(), d.get_info<device::preferred_vector_width_long>(),
-                   d.get_info<device::native_vector_width_char>(), d.get_info<device::native_vector_width_short>(),
-                   d.get_info<device::native_vector_width_int>(), d.get_info<device::native_vector_width_long>(),
-                   d.get_info<device::native_vector_width_float>()})
+    for (auto w :
+         {d.get_info<device::preferred_vector_width_char>(),
+          d.get_info<device::preferred_vector_width_short>(),
+          d.get_info<device::preferred_vector_width_int>(), d.get_info<device::preferred_vector_width_long>(),
+          d.get_info<device::native_vector_width_char>(), d.get_info<device::native_vector_width_short>(),
+          d.get_info<device::native_vector_width_int>(), d.get_info<device::native_vector_width_long>(),
+          d.get_info<device::native_vector_width_float>()})
         CHECK(w == 1);
-    for (auto z : {d.get_info<device::max_read_image_args>(), d.get_info<device::max_write_image_args>()}) CHECK(z == 0);
+    for (auto z : {d.get_info<device::max_read_image_args>(), d.get_info<device::max_write_image_args>()})
+        CHECK(z == 0);
     for (auto z : {d.get_info<device::image2d_max_height>(), d.get_info<device::image3d_max_height>(),
                    d.get_info<device::image3d_max_width>(), d.get_info<device::image3d_max_depth>(),
                    d.get_info<device::image_max_buffer_size>(), d.get_info<device::image_max_array_size>()})
@@ -569,7 +677,8 @@ TEST_CASE("device: aspects lists has(); partitioning is refused as unsupported")
     const auto aspects = d.get_info<sycl::info::device::aspects>();
     CHECK(std::find(aspects.begin(), aspects.end(), sycl::aspect::cpu) != aspects.end());
     CHECK(std::find(aspects.begin(), aspects.end(), sycl::aspect::fp16) == aspects.end());
-    for (auto a : aspects) CHECK(d.has(a));
+    for (auto a : aspects)
+        CHECK(d.has(a));
 
     using sycl::info::partition_property;
     CHECK(d.get_info<sycl::info::device::partition_max_sub_devices>() == 0);
@@ -581,9 +690,11 @@ TEST_CASE("device: aspects lists has(); partitioning is refused as unsupported")
     CHECK(error_of([&] { (void)d.get_info<sycl::info::device::parent_device>(); }) == sycl::errc::invalid);
     CHECK(error_of([&] { (void)d.create_sub_devices<partition_property::partition_equally>(2); }) ==
           sycl::errc::feature_not_supported);
-    CHECK(error_of([&] { (void)d.create_sub_devices<partition_property::partition_equally>(0); }) == sycl::errc::invalid);
-    CHECK(error_of([&] { (void)d.create_sub_devices<partition_property::partition_by_counts>({1, 1}); }) ==
-          sycl::errc::feature_not_supported);
+    CHECK(error_of([&] { (void)d.create_sub_devices<partition_property::partition_equally>(0); }) ==
+          sycl::errc::invalid);
+    CHECK(error_of([&] {
+              (void)d.create_sub_devices<partition_property::partition_by_counts>({1, 1});
+          }) == sycl::errc::feature_not_supported);
     CHECK(error_of([&] {
               (void)d.create_sub_devices<partition_property::partition_by_affinity_domain>(
                   sycl::info::partition_affinity_domain::numa);

@@ -184,8 +184,12 @@ inline std::uint8_t accessor_properties(const property_list& p, access_mode mode
 template <typename P> P accessor_property(std::uint8_t properties, const char* what) {
     if constexpr (accessor_property_bit<P>() != 0)
         if (properties & accessor_property_bit<P>()) return P{};
-    throw exception(errc::invalid, std::string(what) + "::get_property: the accessor was not made with that property");
+    throw exception(errc::invalid,
+                    std::string(what) + "::get_property: the accessor was not made with that property");
 }
+// A zero-dimensional accessor is a one-element region of a one-dimensional buffer.
+template <int D> inline constexpr int region_dimensions = D == 0 ? 1 : D;
+
 // A buffer lvalue for the length of one full-expression (a delegating constructor's).
 template <typename B> B& as_lvalue(B&& b) { return b; }
 
@@ -280,8 +284,8 @@ private:
 template <typename DataT, int Dimensions = 1,
           access_mode AccessMode = (std::is_const_v<DataT> ? access_mode::read : access_mode::read_write),
           target AccessTarget = target::device, access::placeholder IsPlaceholder = access::placeholder::false_t>
-class accessor
-    : public detail::region<std::conditional_t<AccessMode == sycl::access_mode::read, const DataT, DataT>, Dimensions> {
+class accessor : public detail::region<std::conditional_t<AccessMode == sycl::access_mode::read, const DataT, DataT>,
+                                       detail::region_dimensions<Dimensions>> {
     static_assert(AccessTarget == target::device || AccessTarget == target::host_task ||
                       AccessTarget == target::constant_buffer,
                   "Encore's accessor supports the device, constant_buffer and host_task targets; use host_accessor "
@@ -383,7 +387,38 @@ public:
                  std::is_same_v<std::remove_const_t<U>, std::remove_const_t<DataT>> &&
                  (M == sycl::access_mode::read || (M == sycl::access_mode::read_write && std::is_const_v<DataT>)))
     accessor(const accessor<U, Dimensions, M, AccessTarget, IsPlaceholder>& o)
-        : detail::region<value_type, Dimensions>(o), state_(o.state_), bound_(o.bound_), properties_(o.properties_) {}
+        : detail::region<value_type, detail::region_dimensions<Dimensions>>(o), state_(o.state_), bound_(o.bound_),
+          properties_(o.properties_) {}
+
+    // Zero dimensions: the first element of a one-dimensional buffer, read by conversion and written by
+    // assignment.
+    template <typename A>
+        requires(Dimensions == 0)
+    accessor(buffer<DataT, 1, A>& b, const property_list& p = {})
+        : detail::region<value_type, 1>(b.storage(), b.get_range(), range<1>(1), id<1>()), state_(b.state().get()),
+          properties_(detail::accessor_properties(p, AccessMode, "accessor")) {}
+    template <typename A>
+        requires(Dimensions == 0)
+    accessor(buffer<DataT, 1, A>& b, handler& h, const property_list& p = {}) : accessor(b, p) {
+        bind(h);
+    }
+    operator reference() const
+        requires(Dimensions == 0)
+    {
+        return (*this)[id<1>()];
+    }
+    const accessor& operator=(const value_type& v) const
+        requires(Dimensions == 0 && AccessMode != sycl::access_mode::read)
+    {
+        (*this)[id<1>()] = v;
+        return *this;
+    }
+    const accessor& operator=(value_type&& v) const
+        requires(Dimensions == 0 && AccessMode != sycl::access_mode::read)
+    {
+        (*this)[id<1>()] = std::move(v);
+        return *this;
+    }
 
     bool is_placeholder() const noexcept { return !bound_; }
     bool empty() const noexcept { return state_ == nullptr || this->size() == 0; }
@@ -469,8 +504,8 @@ accessor(buffer<T, D, A>&, handler&, range<D>, id<D>, mode_target_tag_t<M, Tg>, 
 // The host's view of a buffer.
 template <typename DataT, int Dimensions = 1,
           access_mode AccessMode = (std::is_const_v<DataT> ? access_mode::read : access_mode::read_write)>
-class host_accessor
-    : public detail::region<std::conditional_t<AccessMode == access_mode::read, const DataT, DataT>, Dimensions> {
+class host_accessor : public detail::region<std::conditional_t<AccessMode == access_mode::read, const DataT, DataT>,
+                                            detail::region_dimensions<Dimensions>> {
 public:
     using value_type = std::conditional_t<AccessMode == access_mode::read, const DataT, DataT>;
     using reference = value_type&;
@@ -507,14 +542,42 @@ public:
     template <typename A, typename... Rest>
         requires(std::is_const_v<DataT>)
     host_accessor(buffer<std::remove_const_t<DataT>, Dimensions, A>& b, Rest&&... rest)
-        : host_accessor(detail::as_lvalue(b.template reinterpret<DataT, Dimensions>()), std::forward<Rest>(rest)...) {}
+        : host_accessor(detail::as_lvalue(b.template reinterpret<DataT, Dimensions>()),
+                        std::forward<Rest>(rest)...) {}
     // The implicit conversions to a read-only host accessor (as for accessor).
     template <typename U, access_mode M>
         requires(AccessMode == access_mode::read && !std::is_same_v<U, DataT> &&
                  std::is_same_v<std::remove_const_t<U>, std::remove_const_t<DataT>> &&
                  (M == access_mode::read || (M == access_mode::read_write && std::is_const_v<DataT>)))
     host_accessor(const host_accessor<U, Dimensions, M>& o)
-        : detail::region<value_type, Dimensions>(o), hold_(o.hold_), properties_(o.properties_) {}
+        : detail::region<value_type, detail::region_dimensions<Dimensions>>(o), hold_(o.hold_),
+          properties_(o.properties_) {}
+
+    // Zero dimensions: the first element of a one-dimensional buffer.
+    template <typename A>
+        requires(Dimensions == 0)
+    host_accessor(buffer<DataT, 1, A>& b, const property_list& p = {})
+        : detail::region<value_type, 1>(b.storage(), b.get_range(), range<1>(1), id<1>()),
+          properties_(detail::accessor_properties(p, AccessMode, "host_accessor")) {
+        hold_ = detail::begin_host_access(b.state(), AccessMode);
+    }
+    operator reference() const
+        requires(Dimensions == 0)
+    {
+        return (*this)[id<1>()];
+    }
+    const host_accessor& operator=(const value_type& v) const
+        requires(Dimensions == 0 && AccessMode != access_mode::read)
+    {
+        (*this)[id<1>()] = v;
+        return *this;
+    }
+    const host_accessor& operator=(value_type&& v) const
+        requires(Dimensions == 0 && AccessMode != access_mode::read)
+    {
+        (*this)[id<1>()] = std::move(v);
+        return *this;
+    }
 
     void swap(host_accessor& other) noexcept { std::swap(*this, other); }
     template <typename P> bool has_property() const noexcept {
@@ -562,6 +625,27 @@ public:
     static constexpr int dimensions = Dimensions;
 
     local_accessor() = default; // empty: reserves no memory
+    // Zero dimensions: one element per work-group.
+    local_accessor(handler& h, const property_list& = {})
+        requires(Dimensions == 0)
+        : range_(1), index_(detail::handler_access::add_local(h, sizeof(DataT))) {}
+    operator reference() const
+        requires(Dimensions == 0)
+    {
+        return *data();
+    }
+    const local_accessor& operator=(const value_type& v) const
+        requires(Dimensions == 0 && !std::is_const_v<DataT>)
+    {
+        *data() = v;
+        return *this;
+    }
+    const local_accessor& operator=(value_type&& v) const
+        requires(Dimensions == 0 && !std::is_const_v<DataT>)
+    {
+        *data() = std::move(v);
+        return *this;
+    }
     local_accessor(range<Dimensions> r, handler& h, const property_list& = {})
         : range_(r), index_(detail::handler_access::add_local(h, r.size() * sizeof(DataT))) {
         for (int d = 0; d < Dimensions; ++d) extents_[d] = r[d];
@@ -569,7 +653,8 @@ public:
     // local_accessor<const T> from local_accessor<T>.
     template <typename U>
         requires(std::is_same_v<const U, DataT> && !std::is_const_v<U>)
-    local_accessor(const local_accessor<U, Dimensions>& o) : range_(o.range_), extents_(o.extents_), index_(o.index_) {}
+    local_accessor(const local_accessor<U, Dimensions>& o)
+        : range_(o.range_), extents_(o.extents_), index_(o.index_) {}
 
     bool empty() const noexcept { return size() == 0; }
     std::size_t max_size() const noexcept { return std::numeric_limits<difference_type>::max(); }
@@ -615,7 +700,7 @@ public:
 private:
     template <typename, int> friend class local_accessor;
     DataT* data() const noexcept { return reinterpret_cast<DataT*>(detail::current_local_memory[index_]); }
-    range<Dimensions> range_;
+    range<detail::region_dimensions<Dimensions>> range_; // {1} for zero dimensions
     std::array<std::size_t, Dimensions> extents_{};
     std::uint32_t index_ = std::numeric_limits<std::uint32_t>::max(); // the default: an empty accessor
 };

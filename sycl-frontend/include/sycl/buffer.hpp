@@ -94,7 +94,8 @@ public:
                      : const_cast<void*>(static_cast<const void*>(std::ranges::data(container))),
                  props) {}
     // The same with an allocator, which get_allocator() returns (the storage itself is always USM shared memory).
-    buffer(std::remove_const_t<T>* host_data, const range<Dimensions>& r, AllocatorT a, const property_list& props = {})
+    buffer(std::remove_const_t<T>* host_data, const range<Dimensions>& r, AllocatorT a,
+           const property_list& props = {})
         requires detail::allocator_like<AllocatorT>
         : buffer(host_data, r, props) {
         allocator_ = std::move(a);
@@ -106,8 +107,8 @@ public:
         allocator_ = std::move(a);
     }
     template <typename Container>
-        requires(Dimensions == 1 && std::ranges::contiguous_range<Container> && std::ranges::sized_range<Container> &&
-                 detail::allocator_like<AllocatorT>)
+        requires(Dimensions == 1 && std::ranges::contiguous_range<Container> &&
+                 std::ranges::sized_range<Container> && detail::allocator_like<AllocatorT>)
     buffer(Container& container, AllocatorT a, const property_list& props = {}) : buffer(container, props) {
         allocator_ = std::move(a);
     }
@@ -117,7 +118,8 @@ public:
         : buffer(r, host_data.get(), nullptr, props) {
         write_back_into(host_data);
     }
-    buffer(const std::shared_ptr<T>& host_data, const range<Dimensions>& r, AllocatorT a, const property_list& props = {})
+    buffer(const std::shared_ptr<T>& host_data, const range<Dimensions>& r, AllocatorT a,
+           const property_list& props = {})
         requires detail::allocator_like<AllocatorT>
         : buffer(host_data, r, props) {
         allocator_ = std::move(a);
@@ -171,8 +173,8 @@ public:
         if constexpr (std::is_default_constructible_v<AllocatorT>)
             return AllocatorT();
         else
-            throw exception(errc::invalid, "buffer::get_allocator: the buffer was made without an allocator, and its "
-                                           "allocator type cannot be default-constructed");
+            throw exception(errc::invalid, "buffer::get_allocator: the buffer was made without an allocator, and "
+                                           "its allocator type cannot be default-constructed");
     }
     bool is_sub_buffer() const noexcept { return sub_buffer_; }
     template <typename P> bool has_property() const noexcept { return properties_.template has_property<P>(); }
@@ -216,9 +218,10 @@ public:
         if constexpr (std::is_null_pointer_v<Destination>)
             state_->set_final_data(nullptr);
         else if constexpr (detail::is_owning_or_weak_ptr<Destination>)
-            state_->set_final_writer([target = std::weak_ptr(destination)](const std::byte* contents, std::size_t bytes) {
-                if (auto alive = target.lock()) std::memcpy(static_cast<void*>(alive.get()), contents, bytes);
-            });
+            state_->set_final_writer(
+                [target = std::weak_ptr(destination)](const std::byte* contents, std::size_t bytes) {
+                    if (auto alive = target.lock()) std::memcpy(static_cast<void*>(alive.get()), contents, bytes);
+                });
         else if constexpr (std::is_pointer_v<Destination> || std::contiguous_iterator<Destination>)
             state_->set_final_data(static_cast<void*>(std::to_address(destination)));
         else if constexpr (std::output_iterator<Destination, const std::remove_const_t<T>&>)

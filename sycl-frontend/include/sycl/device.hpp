@@ -146,5 +146,7 @@ template <> struct std::hash<sycl::platform> {
     std::size_t operator()(const sycl::platform& p) const noexcept { return std::hash<const void*>()(p.backend_); }
 };
 template <> struct std::hash<sycl::context> {
-    std::size_t operator()(const sycl::context& c) const noexcept { return std::hash<std::uint64_t>()(c.engine_id()); }
+    std::size_t operator()(const sycl::context& c) const noexcept {
+        return std::hash<std::uint64_t>()(c.engine_id());
+    }
 };

@@ -86,7 +86,9 @@ public:
     // Non-null for a graph-limited event.
     const std::shared_ptr<const detail::recorded_node>& recorded() const noexcept { return node_; }
     // What get_wait_list answers (set by the queue when the command group had dependencies).
-    void set_wait_list(std::shared_ptr<const std::vector<encore::event>> waits) noexcept { waits_ = std::move(waits); }
+    void set_wait_list(std::shared_ptr<const std::vector<encore::event>> waits) noexcept {
+        waits_ = std::move(waits);
+    }
 
 private:
     void require_not_graph_limited(const char* call) const;

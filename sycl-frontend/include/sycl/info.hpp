@@ -48,7 +48,12 @@ enum class aspect {
 namespace info {
 
 enum class device_type : std::uint32_t { cpu, gpu, accelerator, custom, automatic, host, all };
-enum class partition_property : int { no_partition, partition_equally, partition_by_counts, partition_by_affinity_domain };
+enum class partition_property : int {
+    no_partition,
+    partition_equally,
+    partition_by_counts,
+    partition_by_affinity_domain
+};
 enum class partition_affinity_domain : int {
     not_applicable,
     numa,
