@@ -212,6 +212,16 @@ event queue::launch(executable_graph& g, event_list dependencies) {
     return event(std::move(e));
 }
 
+bool queue::empty() const {
+    auto& s = *state_;
+    std::lock_guard lock(s.mutex);
+    // `last` completes after everything before it on an in-order queue; out-of-order, `outstanding` holds every
+    // submission not yet seen complete.
+    if (s.last && s.last->status() != event_status::complete) return false;
+    return std::all_of(s.outstanding.begin(), s.outstanding.end(),
+                       [](const event_ptr& o) { return o->status() == event_status::complete; });
+}
+
 void queue::wait() {
     state_->wait_all();
 }

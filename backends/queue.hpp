@@ -83,6 +83,8 @@ public:
     // Runs every node of `g` once. Launches of one executable graph run one after the other, in launch order.
     event launch(executable_graph& g, event_list dependencies = {});
 
+    // Whether everything submitted so far has completed (a snapshot: work may complete right after). Never blocks.
+    bool empty() const;
     // Blocks until everything submitted so far has completed. Does not throw what the work threw.
     void wait();
     void wait_and_throw();

@@ -38,9 +38,17 @@ buffer_state::~buffer_state() {
 
 void buffer_state::write_back() {
     void* destination = nullptr;
+    final_writer writer;
     {
         std::lock_guard lock(mutex_);
         if (write_back_) destination = std::exchange(final_data_, nullptr); // once
+        if (write_back_) writer = std::exchange(final_writer_, nullptr);
+    }
+    if (writer) {
+        std::unique_lock<std::mutex> user_lock;
+        if (user_mutex_) user_lock = std::unique_lock(*user_mutex_);
+        writer(storage_, bytes_);
+        return;
     }
     if (!destination) return;
     std::unique_lock<std::mutex> user_lock;
@@ -54,8 +62,17 @@ void buffer_state::release_by_user() {
 }
 
 void buffer_state::set_final_data(void* destination) {
+    final_writer previous; // released outside the lock: it may own the program's memory
     std::lock_guard lock(mutex_);
     final_data_ = destination;
+    previous = std::exchange(final_writer_, nullptr);
+}
+
+void buffer_state::set_final_writer(final_writer write) {
+    final_writer previous;
+    std::lock_guard lock(mutex_);
+    final_data_ = nullptr;
+    previous = std::exchange(final_writer_, std::move(write));
 }
 
 void buffer_state::set_user_mutex(std::mutex* m) {

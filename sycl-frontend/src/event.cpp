@@ -1,5 +1,7 @@
 #include "sycl/event.hpp"
 
+#include <algorithm>
+
 #include "sycl/detail/engine_error.hpp"
 #include "sycl/detail/queue_impl.hpp"
 
@@ -32,6 +34,17 @@ void event::wait_and_throw(const std::vector<event>& events) {
 }
 
 backend event::get_backend() const noexcept { return backend_; }
+
+std::vector<event> event::get_wait_list() {
+    require_not_graph_limited("get_wait_list");
+    std::vector<event> out;
+    if (!waits_) return out;
+    auto queue = queue_.lock();
+    for (const auto& w : *waits_)
+        if (std::none_of(out.begin(), out.end(), [&](const event& o) { return o.engine() == w; }))
+            out.emplace_back(w, queue, backend_);
+    return out;
+}
 
 template <> info::event_command_status event::get_info<info::event::command_execution_status>() const {
     require_not_graph_limited("get_info");

@@ -126,6 +126,7 @@ event queue_impl::finish(handler& h) {
         barrier = e;
     }
     event result(std::move(e), shared_from_this(), dev.get_backend());
+    if (!waits.empty()) result.set_wait_list(std::make_shared<const std::vector<encore::event>>(std::move(waits)));
     if (c.executable && !c.executable->profiling)
         result.refuse_profiling("get_profiling_info: the executable graph was finalized without "
                                 "property::graph::enable_profiling");
@@ -169,6 +170,17 @@ queue::queue(const device& d, const async_handler& h, const property_list& p)
 
 queue::queue(const context& c, const device& d, const async_handler& h, const property_list& p)
     : impl_(std::make_shared<detail::queue_impl>(c, d, h, p)) {}
+
+bool queue::khr_empty() const {
+    event external;
+    {
+        std::lock_guard lock(impl_->mutex);
+        external = impl_->external_event;
+    }
+    // An external event (ext_oneapi_set_external_event) is work the next command group waits for.
+    if (external.engine().state() && !external.engine().is_complete()) return false;
+    return impl_->engine.empty();
+}
 
 } // namespace _V1
 } // namespace sycl

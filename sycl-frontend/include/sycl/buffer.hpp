@@ -17,7 +17,11 @@
 #pragma once
 
 #include <iterator>
+#include <algorithm>
+#include <cstring>
+#include <functional>
 #include <memory>
+#include <optional>
 #include <ranges>
 #include <type_traits>
 #include <vector>
@@ -48,6 +52,14 @@ template <int D> std::size_t checked_count(const range<D>& r) {
     if (r.size() == 0) throw exception(errc::invalid, "sycl::buffer: a buffer needs at least one element");
     return r.size();
 }
+// What a buffer constructor or deduction guide accepts as an allocator (a property or a property_list is not one).
+template <typename A> concept allocator_like = requires(A& a, std::size_t n) {
+    typename A::value_type;
+    a.allocate(n);
+};
+template <typename P> inline constexpr bool is_owning_or_weak_ptr = false;
+template <typename U> inline constexpr bool is_owning_or_weak_ptr<std::shared_ptr<U>> = true;
+template <typename U> inline constexpr bool is_owning_or_weak_ptr<std::weak_ptr<U>> = true;
 } // namespace detail
 
 template <typename T, int Dimensions = 1, typename AllocatorT = buffer_allocator<std::remove_const_t<T>>>
@@ -63,7 +75,9 @@ public:
 
     buffer(const range<Dimensions>& r, const property_list& props = {})
         : buffer(r, nullptr, nullptr, props) {}
-    buffer(const range<Dimensions>& r, AllocatorT, const property_list& props = {}) : buffer(r, props) {}
+    buffer(const range<Dimensions>& r, AllocatorT a, const property_list& props = {}) : buffer(r, props) {
+        allocator_ = std::move(a);
+    }
     // Copies from `host_data` now and back to it at the end.
     buffer(std::remove_const_t<T>* host_data, const range<Dimensions>& r, const property_list& props = {})
         : buffer(r, host_data, host_data, props) {}
@@ -79,11 +93,58 @@ public:
                      ? nullptr
                      : const_cast<void*>(static_cast<const void*>(std::ranges::data(container))),
                  props) {}
+    // The same with an allocator, which get_allocator() returns (the storage itself is always USM shared memory).
+    buffer(std::remove_const_t<T>* host_data, const range<Dimensions>& r, AllocatorT a,
+           const property_list& props = {})
+        requires detail::allocator_like<AllocatorT>
+        : buffer(host_data, r, props) {
+        allocator_ = std::move(a);
+    }
+    buffer(const std::remove_const_t<T>* host_data, const range<Dimensions>& r, AllocatorT a,
+           const property_list& props = {})
+        requires detail::allocator_like<AllocatorT>
+        : buffer(host_data, r, props) {
+        allocator_ = std::move(a);
+    }
+    template <typename Container>
+        requires(Dimensions == 1 && std::ranges::contiguous_range<Container> &&
+                 std::ranges::sized_range<Container> && detail::allocator_like<AllocatorT>)
+    buffer(Container& container, AllocatorT a, const property_list& props = {}) : buffer(container, props) {
+        allocator_ = std::move(a);
+    }
+    // Host data owned by a shared_ptr: copied in now; the buffer shares ownership and writes the final contents
+    // back into it when its last copy goes (nothing for const elements).
+    buffer(const std::shared_ptr<T>& host_data, const range<Dimensions>& r, const property_list& props = {})
+        : buffer(r, host_data.get(), nullptr, props) {
+        write_back_into(host_data);
+    }
+    buffer(const std::shared_ptr<T>& host_data, const range<Dimensions>& r, AllocatorT a,
+           const property_list& props = {})
+        requires detail::allocator_like<AllocatorT>
+        : buffer(host_data, r, props) {
+        allocator_ = std::move(a);
+    }
+    buffer(const std::shared_ptr<T[]>& host_data, const range<Dimensions>& r, const property_list& props = {})
+        : buffer(r, host_data.get(), nullptr, props) {
+        write_back_into(host_data);
+    }
+    buffer(const std::shared_ptr<T[]>& host_data, const range<Dimensions>& r, AllocatorT a,
+           const property_list& props = {})
+        requires detail::allocator_like<AllocatorT>
+        : buffer(host_data, r, props) {
+        allocator_ = std::move(a);
+    }
     // Copies [first, last) in; nothing is written back.
     template <std::input_iterator InputIterator>
         requires(Dimensions == 1)
     buffer(InputIterator first, InputIterator last, const property_list& props = {})
         : buffer(copied_values{std::vector<std::remove_const_t<T>>(first, last)}, props) {}
+    template <std::input_iterator InputIterator>
+        requires(Dimensions == 1 && detail::allocator_like<AllocatorT>)
+    buffer(InputIterator first, InputIterator last, AllocatorT a, const property_list& props = {})
+        : buffer(first, last, props) {
+        allocator_ = std::move(a);
+    }
     // A sub-buffer: `sub_range` elements of `parent` from `offset`; the region must be contiguous.
     buffer(buffer& parent, const id<Dimensions>& offset, const range<Dimensions>& sub_range)
         : state_(parent.state_), user_(parent.user_), range_(sub_range), byte_offset_(parent.byte_offset_),
@@ -98,6 +159,7 @@ public:
                                                "the first dimension may be narrower)");
         if (sub_range.size() == 0) throw exception(errc::invalid, "sycl::buffer: a sub-buffer needs at least one element");
         byte_offset_ += detail::linearize<Dimensions>(offset, parent.range_) * sizeof(T);
+        allocator_ = parent.allocator_;
     }
 
     range<Dimensions> get_range() const noexcept { return range_; }
@@ -105,7 +167,15 @@ public:
     std::size_t byte_size() const noexcept { return size() * sizeof(T); }
     [[deprecated("use size()")]] std::size_t get_count() const noexcept { return size(); }
     [[deprecated("use byte_size()")]] std::size_t get_size() const noexcept { return byte_size(); }
-    AllocatorT get_allocator() const { return AllocatorT(); }
+    // The allocator the buffer was made with, else a default-constructed one.
+    AllocatorT get_allocator() const {
+        if (allocator_) return *allocator_;
+        if constexpr (std::is_default_constructible_v<AllocatorT>)
+            return AllocatorT();
+        else
+            throw exception(errc::invalid, "buffer::get_allocator: the buffer was made without an allocator, and "
+                                           "its allocator type cannot be default-constructed");
+    }
     bool is_sub_buffer() const noexcept { return sub_buffer_; }
     template <typename P> bool has_property() const noexcept { return properties_.template has_property<P>(); }
     template <typename P> P get_property() const { return properties_.template get_property<P>(); }
@@ -122,13 +192,45 @@ public:
     template <access_mode Mode = access_mode::read_write> host_accessor<T, Dimensions, Mode> get_host_access() {
         return host_accessor<T, Dimensions, Mode>(*this);
     }
+    // As if the arguments followed the buffer in an accessor's (host_accessor's) constructor, tags included:
+    // b.get_access(h, sycl::read_only), b.get_host_access(sycl::write_only).
+    template <typename... Ts> auto get_access(Ts&&... args) { return accessor{*this, std::forward<Ts>(args)...}; }
+    template <typename... Ts> auto get_host_access(Ts&&... args) {
+        return host_accessor{*this, std::forward<Ts>(args)...};
+    }
+    // SYCL 1.2.1's host accessors (target::host_buffer), deprecated by SYCL 2020: Encore returns a host_accessor,
+    // which `auto` code cannot tell apart.
+    template <access_mode Mode>
+    [[deprecated("use get_host_access() or host_accessor")]] host_accessor<T, Dimensions, Mode> get_access() {
+        return host_accessor<T, Dimensions, Mode>(*this);
+    }
+    template <access_mode Mode>
+    [[deprecated("use get_host_access() or host_accessor")]] host_accessor<T, Dimensions, Mode>
+    get_access(range<Dimensions> access_range, id<Dimensions> offset = {}) {
+        return host_accessor<T, Dimensions, Mode>(*this, access_range, offset);
+    }
 
-    // Where the contents go when the last copy of the buffer is destroyed (nullptr: nowhere).
-    template <typename Destination> void set_final_data(Destination destination) {
+    // Where the contents go when the last copy of the buffer is destroyed (nullptr: nowhere): a pointer or
+    // contiguous iterator (the bytes are copied there), a std::weak_ptr or std::shared_ptr (copied there if it
+    // is still alive then; the buffer does not keep it alive), or any output iterator (the elements are
+    // assigned through it).
+    template <typename Destination = std::nullptr_t> void set_final_data(Destination destination = nullptr) {
         if constexpr (std::is_null_pointer_v<Destination>)
             state_->set_final_data(nullptr);
-        else
+        else if constexpr (detail::is_owning_or_weak_ptr<Destination>)
+            state_->set_final_writer(
+                [target = std::weak_ptr(destination)](const std::byte* contents, std::size_t bytes) {
+                    if (auto alive = target.lock()) std::memcpy(static_cast<void*>(alive.get()), contents, bytes);
+                });
+        else if constexpr (std::is_pointer_v<Destination> || std::contiguous_iterator<Destination>)
             state_->set_final_data(static_cast<void*>(std::to_address(destination)));
+        else if constexpr (std::output_iterator<Destination, const std::remove_const_t<T>&>)
+            state_->set_final_writer([out = destination](const std::byte* contents, std::size_t bytes) mutable {
+                const auto* values = reinterpret_cast<const std::remove_const_t<T>*>(contents);
+                std::copy(values, values + bytes / sizeof(T), out);
+            });
+        else
+            state_->set_final_data(static_cast<void*>(std::to_address(destination))); // a fancy pointer
     }
     void set_write_back(bool on = true) { state_->set_write_back(on); }
 
@@ -170,6 +272,13 @@ public:
 
 private:
     template <typename, int, typename> friend class buffer;
+    template <typename Owner> void write_back_into(const Owner& host_data) {
+        if constexpr (!std::is_const_v<T>)
+            if (host_data)
+                state_->set_final_writer([host_data](const std::byte* contents, std::size_t bytes) {
+                    std::memcpy(static_cast<void*>(host_data.get()), contents, bytes);
+                });
+    }
     // reinterpret(): another view of `other`'s memory.
     template <typename U, int UD, typename UA>
     buffer(const buffer<U, UD, UA>& other, const range<Dimensions>& r)
@@ -195,6 +304,7 @@ private:
     std::size_t byte_offset_ = 0;
     bool sub_buffer_ = false;
     property_list properties_;
+    std::optional<AllocatorT> allocator_; // what get_allocator() returns, when one was given
 };
 
 template <typename T, int D> buffer(T*, const range<D>&, const property_list& = {}) -> buffer<T, D>;
@@ -203,6 +313,21 @@ template <typename Container>
 buffer(Container&, const property_list& = {}) -> buffer<std::remove_const_t<std::ranges::range_value_t<Container>>, 1>;
 template <std::input_iterator It>
 buffer(It, It, const property_list& = {}) -> buffer<typename std::iterator_traits<It>::value_type, 1>;
+template <std::input_iterator It, detail::allocator_like A>
+buffer(It, It, A, const property_list& = {}) -> buffer<typename std::iterator_traits<It>::value_type, 1, A>;
+template <typename T, int D, detail::allocator_like A>
+buffer(T*, const range<D>&, A, const property_list& = {}) -> buffer<T, D, A>;
+template <typename T, int D, detail::allocator_like A>
+buffer(const T*, const range<D>&, A, const property_list& = {}) -> buffer<T, D, A>;
+template <typename Container, detail::allocator_like A>
+buffer(Container&, A, const property_list& = {})
+    -> buffer<std::remove_const_t<std::ranges::range_value_t<Container>>, 1, A>;
 
 } // namespace _V1
 } // namespace sycl
+
+template <typename T, int D, typename A> struct std::hash<sycl::buffer<T, D, A>> {
+    std::size_t operator()(const sycl::buffer<T, D, A>& b) const noexcept {
+        return std::hash<const void*>()(b.state().get()) ^ std::hash<std::size_t>()(b.byte_offset());
+    }
+};

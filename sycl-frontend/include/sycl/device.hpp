@@ -45,6 +45,27 @@ public:
     backend get_backend() const noexcept;
     bool has(aspect a) const;
     template <typename Descriptor> typename Descriptor::return_type get_info() const;
+    // Deprecated by SYCL 2020 (aspects replace extension strings): whether get_info<info::device::extensions>()
+    // lists `extension`; Encore's devices list none.
+    [[deprecated("use device::has(aspect)")]] bool has_extension(const std::string& extension) const;
+
+    // Sub-devices: no Encore device can be partitioned (info::device::partition_properties is empty), so each
+    // form throws errc::feature_not_supported, as SYCL 2020 specifies for an unsupported partition property.
+    template <info::partition_property Prop>
+        requires(Prop == info::partition_property::partition_equally)
+    std::vector<device> create_sub_devices(std::size_t count) const {
+        return refuse_partition("partition_equally", count == 0);
+    }
+    template <info::partition_property Prop>
+        requires(Prop == info::partition_property::partition_by_counts)
+    std::vector<device> create_sub_devices(const std::vector<std::size_t>& counts) const {
+        return refuse_partition("partition_by_counts", counts.empty());
+    }
+    template <info::partition_property Prop>
+        requires(Prop == info::partition_property::partition_by_affinity_domain)
+    std::vector<device> create_sub_devices(info::partition_affinity_domain) const {
+        return refuse_partition("partition_by_affinity_domain", false);
+    }
 
     friend bool operator==(const device&, const device&) = default;
 
@@ -54,6 +75,8 @@ public:
 
 private:
     static device select(const std::function<int(const device&)>& selector);
+    // errc::invalid for a malformed request (`empty`), otherwise errc::feature_not_supported.
+    [[noreturn]] std::vector<device> refuse_partition(const char* property, bool empty) const;
     encore::device engine_;
 };
 
@@ -72,6 +95,7 @@ public:
     // The context of all this platform's devices that queues made without a context share (DPC++'s extension).
     class context ext_oneapi_get_default_context() const;
     friend bool operator==(const platform& a, const platform& b) noexcept { return a.backend_ == b.backend_; }
+    friend struct std::hash<platform>;
 
     explicit platform(encore::backend& b) : backend_(&b) {}
 
@@ -111,3 +135,18 @@ private:
 
 } // namespace _V1
 } // namespace sycl
+
+// Common reference semantics (SYCL 2020 4.5.2): equal objects hash equally.
+template <> struct std::hash<sycl::device> {
+    std::size_t operator()(const sycl::device& d) const noexcept {
+        return std::hash<const void*>()(&d.engine().owner()) ^ (std::size_t{d.engine().index()} << 1);
+    }
+};
+template <> struct std::hash<sycl::platform> {
+    std::size_t operator()(const sycl::platform& p) const noexcept { return std::hash<const void*>()(p.backend_); }
+};
+template <> struct std::hash<sycl::context> {
+    std::size_t operator()(const sycl::context& c) const noexcept {
+        return std::hash<std::uint64_t>()(c.engine_id());
+    }
+};

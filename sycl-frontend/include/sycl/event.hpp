@@ -12,6 +12,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <vector>
 
@@ -61,6 +62,10 @@ public:
     static void wait_and_throw(const std::vector<event>& events);
 
     backend get_backend() const noexcept;
+    // The events this event's command group waited for: those it named (depends_on, a barrier's list), those its
+    // accessors implied, and the queue's pending barrier; without duplicates, completed ones included. The
+    // previous command of an in-order queue is not listed. Throws errc::invalid for a graph-limited event.
+    std::vector<event> get_wait_list();
     template <typename Descriptor> typename Descriptor::return_type get_info() const;
     // Waits for the command, then returns the time in nanoseconds. Throws errc::invalid when the queue was not
     // made with property::queue::enable_profiling, or when the event is graph-limited.
@@ -81,6 +86,10 @@ public:
     void refuse_profiling(const char* reason) noexcept { no_profiling_reason_ = reason; }
     // Non-null for a graph-limited event.
     const std::shared_ptr<const detail::recorded_node>& recorded() const noexcept { return node_; }
+    // What get_wait_list answers (set by the queue when the command group had dependencies).
+    void set_wait_list(std::shared_ptr<const std::vector<encore::event>> waits) noexcept {
+        waits_ = std::move(waits);
+    }
 
 private:
     void require_not_graph_limited(const char* call) const;
@@ -90,7 +99,14 @@ private:
     std::shared_ptr<const detail::recorded_node> node_;
     backend backend_ = backend::ext_oneapi_native_cpu;
     const char* no_profiling_reason_ = nullptr;
+    std::shared_ptr<const std::vector<encore::event>> waits_;
 };
 
 } // namespace _V1
 } // namespace sycl
+
+template <> struct std::hash<sycl::event> {
+    std::size_t operator()(const sycl::event& e) const noexcept {
+        return std::hash<const void*>()(e.engine().state().get()) ^ std::hash<const void*>()(e.recorded().get());
+    }
+};

@@ -77,7 +77,8 @@ public:
     }
     // Binds a placeholder accessor (or repeats a bound one's requirement) to this command group.
     template <typename T, int D, access_mode M, target Tg, access::placeholder P> void require(accessor<T, D, M, Tg, P> a) {
-        if (a.empty()) throw exception(errc::invalid, "handler::require: the accessor is empty (default-constructed)");
+        if (!a.buffer_state())
+            throw exception(errc::invalid, "handler::require: the accessor is empty (default-constructed)");
         detail::handler_access::require(*this, *a.buffer_state(), M);
     }
 
@@ -170,6 +171,29 @@ public:
                                                std::to_string(destination.byte_size()) + " bytes, the source " +
                                                std::to_string(source.byte_size()));
         copy_bytes(contiguous(destination, "copy"), contiguous(source, "copy"), source.byte_size());
+    }
+    // With host memory held by a shared_ptr: the command group shares ownership until the copy has run (a
+    // host task, which is where shared_ptr memory lives).
+    template <typename T, int D, access_mode M, target Tg, access::placeholder P, typename U>
+    void copy(accessor<T, D, M, Tg, P> source, std::shared_ptr<U> destination) {
+        if (!destination) throw exception(errc::invalid, "handler::copy: the destination shared_ptr is null");
+        require(source);
+        const T* from = contiguous(source, "copy");
+        set_command(encore::host_task_command{[from, destination, bytes = source.byte_size()] {
+                        std::memcpy(static_cast<void*>(destination.get()), from, bytes);
+                    }},
+                    "copy");
+    }
+    template <typename U, typename T, int D, access_mode M, target Tg, access::placeholder P>
+    void copy(std::shared_ptr<U> source, accessor<T, D, M, Tg, P> destination) {
+        static_assert(M != access_mode::read, "handler::copy: the destination accessor is read-only");
+        if (!source) throw exception(errc::invalid, "handler::copy: the source shared_ptr is null");
+        require(destination);
+        T* to = contiguous(destination, "copy");
+        set_command(encore::host_task_command{[to, source, bytes = destination.byte_size()] {
+                        std::memcpy(static_cast<void*>(to), static_cast<const void*>(source.get()), bytes);
+                    }},
+                    "copy");
     }
     template <typename T, int D, access_mode M, target Tg, access::placeholder P>
     void fill(accessor<T, D, M, Tg, P> destination, const T& value) {

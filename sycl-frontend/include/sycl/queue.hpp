@@ -20,6 +20,8 @@
 #include "handler.hpp"
 #include "usm.hpp"
 
+#define SYCL_KHR_QUEUE_EMPTY_QUERY 1
+
 namespace sycl {
 inline namespace _V1 {
 
@@ -53,6 +55,10 @@ public:
         requires std::is_invocable_r_v<int, const Selector&, const device&>
     explicit queue(const context& c, const Selector& selector, const property_list& p = {})
         : queue(c, device(selector), async_handler{}, p) {}
+    template <typename Selector>
+        requires std::is_invocable_r_v<int, const Selector&, const device&>
+    explicit queue(const context& c, const Selector& selector, const async_handler& h, const property_list& p = {})
+        : queue(c, device(selector), h, p) {}
 
     backend get_backend() const noexcept { return impl_->dev.get_backend(); }
     context get_context() const { return impl_->ctx; }
@@ -70,6 +76,21 @@ public:
     template <typename P> P get_property() const { return impl_->properties.template get_property<P>(); }
 
     template <typename F> event submit(F&& cgf) { return impl_->submit(std::forward<F>(cgf)); }
+    // When submitting to this queue throws a sycl::exception, the command group function runs again for
+    // `secondary` (so it may run twice) and its event is returned; what that submission throws propagates.
+    // Errors of the work itself, found after submission, reach the async handler as usual.
+    template <typename F> event submit(F cgf, const queue& secondary) {
+        try {
+            return impl_->submit(cgf);
+        } catch (const exception&) {
+            return secondary.impl_->submit(cgf);
+        }
+    }
+
+    // sycl_khr_queue_empty_query (and DPC++'s name for it): whether every command submitted to this queue has
+    // completed. Never blocks; the answer may be stale as soon as it is returned.
+    bool khr_empty() const;
+    bool ext_oneapi_empty() const { return khr_empty(); }
 
     // Blocks until everything submitted has completed. Throws errc::invalid while the queue records a graph.
     void wait() { impl_->wait(); }
@@ -152,6 +173,38 @@ public:
     event mem_advise(const void* pointer, std::size_t bytes, int advice, event dep) {
         return mem_advise(pointer, bytes, advice, std::vector<event>{dep});
     }
+    // Shortcuts for the explicit memory operations on (placeholder) accessors: one command group each that
+    // requires the accessors and runs handler::copy, update_host or fill.
+    template <typename T, int D, access_mode M, target Tg, access::placeholder P, typename U>
+    event copy(accessor<T, D, M, Tg, P> source, std::shared_ptr<U> destination) {
+        return submit([&](handler& h) { h.copy(source, destination); });
+    }
+    template <typename T, typename U, int D, access_mode M, target Tg, access::placeholder P>
+    event copy(std::shared_ptr<T> source, accessor<U, D, M, Tg, P> destination) {
+        return submit([&](handler& h) { h.copy(source, destination); });
+    }
+    template <typename T, int D, access_mode M, target Tg, access::placeholder P, typename U>
+    event copy(accessor<T, D, M, Tg, P> source, U* destination) {
+        return submit([&](handler& h) { h.copy(source, destination); });
+    }
+    template <typename T, typename U, int D, access_mode M, target Tg, access::placeholder P>
+    event copy(const T* source, accessor<U, D, M, Tg, P> destination) {
+        return submit([&](handler& h) { h.copy(source, destination); });
+    }
+    template <typename T, int D, access_mode M, target Tg, access::placeholder P, typename U, int D2, access_mode M2,
+              target Tg2, access::placeholder P2>
+    event copy(accessor<T, D, M, Tg, P> source, accessor<U, D2, M2, Tg2, P2> destination) {
+        return submit([&](handler& h) { h.copy(source, destination); });
+    }
+    template <typename T, int D, access_mode M, target Tg, access::placeholder P>
+    event update_host(accessor<T, D, M, Tg, P> a) {
+        return submit([&](handler& h) { h.update_host(a); });
+    }
+    template <typename T, int D, access_mode M, target Tg, access::placeholder P>
+    event fill(accessor<T, D, M, Tg, P> destination, const T& value) {
+        return submit([&](handler& h) { h.fill(destination, value); });
+    }
+
     event ext_oneapi_submit_barrier() {
         return submit([](handler& h) { h.ext_oneapi_barrier(); });
     }
@@ -209,3 +262,7 @@ usm_allocator<T, Kind, Alignment>::usm_allocator(const queue& q, const property_
 
 } // namespace _V1
 } // namespace sycl
+
+template <> struct std::hash<sycl::queue> {
+    std::size_t operator()(const sycl::queue& q) const noexcept { return std::hash<const void*>()(q.impl().get()); }
+};

@@ -9,6 +9,7 @@
 
 #include <atomic>
 #include <cstddef>
+#include <functional>
 #include <memory>
 #include <mutex>
 #include <vector>
@@ -45,6 +46,10 @@ public:
     void release_by_user();
 
     void set_final_data(void* destination);
+    // Instead of a pointer: `write` receives the contents at the end (a weak_ptr that may have expired, an output
+    // iterator, a shared_ptr the buffer co-owns). Replaced by the next set_final_data or set_final_writer.
+    using final_writer = std::function<void(const std::byte* contents, std::size_t bytes)>;
+    void set_final_writer(final_writer write);
     void set_write_back(bool on);
     // property::buffer::use_mutex: locked while the buffer writes the user's host memory.
     void set_user_mutex(std::mutex* m);
@@ -69,6 +74,7 @@ private:
     encore::device device_;
     std::byte* storage_ = nullptr;
     void* final_data_ = nullptr;
+    final_writer final_writer_;
     bool write_back_ = true;
     std::mutex* user_mutex_ = nullptr;
     encore::event last_write_;

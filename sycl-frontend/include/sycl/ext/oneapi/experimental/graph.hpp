@@ -263,7 +263,7 @@ private:
             return ::encore::kernel_argument::from_scalar(value);
     }
     static sycl::detail::buffer_state* buffer_of(const T& a) {
-        if (a.empty() || !a.buffer_state())
+        if (!a.buffer_state())
             throw exception(errc::invalid, "dynamic_parameter: the accessor is empty (default-constructed)");
         return a.buffer_state();
     }
