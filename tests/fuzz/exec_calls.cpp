@@ -45,6 +45,7 @@ std::string session::launch(const call& c) {
     const int slot = queue_recording(c.queue);
     if (slot >= 0) {
         // Submitted to a recording queue: a sub-graph node holding the executable graph as it is now.
+        if (inlined_size(e.model.commands) > max_inlined_nodes) return "skipped";
         auto& g = graphs_[slot];
         if (e.model.source_uid == g.model.uid) {
             expect_invalid("a graph as its own sub-graph", [&] { submit({}); });

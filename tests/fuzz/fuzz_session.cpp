@@ -276,6 +276,7 @@ std::optional<session::prepared> session::prepare(const command_spec& s) {
     if (s.kind == command_kind::copy && m.src == m.dst) return std::nullopt; // memcpy of overlapping memory
     if (s.kind == command_kind::subgraph) {
         if (s.exec < 0 || !execs_[s.exec].graph) return std::nullopt;
+        if (inlined_size(execs_[s.exec].model.commands) > max_inlined_nodes) return std::nullopt;
         p.exec = &*execs_[s.exec].graph;
         m.child = p.node.child = std::make_shared<const snapshot>(execs_[s.exec].model.commands);
     }

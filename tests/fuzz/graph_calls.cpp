@@ -388,7 +388,8 @@ std::string session::clone_graph(const call& c) {
         target.nodes.push_back(n);
         target.model.nodes.push_back(p.node);
     }
-    for (auto [from, to] : edges) {
+    for (const auto& edge : edges) {
+        const int from = edge.first, to = edge.second; // named, not bound: lambdas capture them (clang < 16)
         expect_ok("make_edge (clone)",
                   [&] { target.graph->make_edge(target.nodes[from], target.nodes[to]); });
         target.model.nodes[to].predecessors.insert(from);

@@ -146,6 +146,13 @@ std::vector<int> topological_order(const flat_graph& f) {
 
 } // namespace
 
+std::size_t inlined_size(const snapshot& s) {
+    std::size_t n = 0;
+    for (const auto& c : s.commands)
+        n += c.kind == command_kind::subgraph ? 2 + inlined_size(*c.child) : 1;
+    return n;
+}
+
 std::optional<std::string> topology_difference(const snapshot& a, const snapshot& b) {
     if (a.commands.size() != b.commands.size())
         return std::to_string(a.commands.size()) + " and " + std::to_string(b.commands.size()) + " nodes";

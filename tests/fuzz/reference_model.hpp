@@ -61,6 +61,12 @@ struct snapshot {
     std::vector<std::vector<int>> predecessors;
 };
 
+// How many nodes `s` has with its sub-graphs inlined (each sub-graph node also counts as an entry and an
+// exit). Sub-graphs of sub-graphs grow it exponentially; the fuzzer embeds no graph above max_inlined_nodes
+// (finalize inlines sub-graphs, and a long sequence would otherwise make graphs of millions of nodes).
+std::size_t inlined_size(const snapshot& s);
+constexpr std::size_t max_inlined_nodes = 256;
+
 // Why two graphs differ for whole-graph update (Encore's rule: same node count, node kinds, kernels and
 // edges, sub-graphs included), or nothing when they do not.
 std::optional<std::string> topology_difference(const snapshot& a, const snapshot& b);

@@ -14,9 +14,8 @@ minimized minimize(std::vector<call> calls, const std::string& signature, std::s
     // Chunks of halving size; after the single-call pass, repeat it while it still removes something
     // (removing one call can make another removable).
     std::size_t chunk = calls.size() / 2;
-    bool removed_singles = true;
     while (chunk >= 1 && out.candidate_runs < budget) {
-        removed_singles = false;
+        bool removed_singles = false;
         for (std::size_t start = 0; start < calls.size() && out.candidate_runs < budget;) {
             std::vector<call> candidate(calls.begin(), calls.begin() + static_cast<std::ptrdiff_t>(start));
             const std::size_t end = std::min(calls.size(), start + chunk);
