@@ -1,4 +1,4 @@
-// The API fuzzer (docs/reliability-fuzz-soak.md): seeded random sequences of sycl_ext_oneapi_graph and queue
+// The API fuzzer (docs/reliability.md): seeded random sequences of sycl_ext_oneapi_graph and queue
 // calls, checked against a reference model.
 //
 //   fuzz_api_test                               the CI-sized doctest case (about a second)
