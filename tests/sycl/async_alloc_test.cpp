@@ -9,18 +9,11 @@
 #include <chrono>
 #include <thread>
 
+#include "../support/sycl_error.hpp"
+
 namespace syclex = sycl::ext::oneapi::experimental;
 
-namespace {
-template <typename F> void require_error(F&& f, sycl::errc code) {
-    try {
-        f();
-        FAIL("no exception");
-    } catch (const sycl::exception& e) {
-        CHECK_MESSAGE(e.code() == code, e.what());
-    }
-}
-} // namespace
+using encore::testing::require_sycl_error;
 
 TEST_CASE("async_malloc on an in-order queue: the memory is usable by the next commands, freed after them") {
     sycl::queue q{sycl::property::queue::in_order{}};
@@ -67,15 +60,15 @@ TEST_CASE("async_free waits for the commands it depends on (out-of-order queue, 
 
 TEST_CASE("async_malloc / async_free errors") {
     sycl::queue q{sycl::property::queue::in_order{}};
-    require_error([&] { syclex::async_malloc(q, sycl::usm::alloc::unknown, 16); }, sycl::errc::invalid);
+    require_sycl_error([&] { syclex::async_malloc(q, sycl::usm::alloc::unknown, 16); }, sycl::errc::invalid);
     int* plain = sycl::malloc_device<int>(4, q);
-    require_error([&] { syclex::async_free(q, plain); }, sycl::errc::invalid); // not async_malloc's
+    require_sycl_error([&] { syclex::async_free(q, plain); }, sycl::errc::invalid); // not async_malloc's
     sycl::free(plain, q);
     void* p = syclex::async_malloc(q, sycl::usm::alloc::device, 16);
     syclex::async_free(q, p);
-    require_error([&] { syclex::async_free(q, p); }, sycl::errc::invalid); // twice
+    require_sycl_error([&] { syclex::async_free(q, p); }, sycl::errc::invalid); // twice
     syclex::async_free(q, nullptr);                                        // ignored
-    require_error(
+    require_sycl_error(
         [&] {
             q.submit([&](sycl::handler& h) {
                 syclex::async_malloc(h, sycl::usm::alloc::device, 16);
@@ -112,14 +105,14 @@ TEST_CASE("memory pools: reuse within the threshold, sizes, maximum_size, zero_i
     q.wait();
     for (int i = 0; i < 256; ++i)
         REQUIRE(b[i] == 0); // zeroed again
-    require_error([&] { syclex::async_malloc_from_pool(q, 8192, pool); }, sycl::errc::memory_allocation);
+    require_sycl_error([&] { syclex::async_malloc_from_pool(q, 8192, pool); }, sycl::errc::memory_allocation);
     CHECK(pool.get_used_size_current() == 1024); // the refused allocation left nothing behind
 
     pool.increase_threshold_to(100);
     CHECK(pool.get_threshold() == 4096); // only ever raised
     pool.increase_threshold_to(6000);
     CHECK(pool.get_threshold() == 6000);
-    require_error([&] { pool.increase_threshold_to(10000); }, sycl::errc::invalid); // past maximum_size
+    require_sycl_error([&] { pool.increase_threshold_to(10000); }, sycl::errc::invalid); // past maximum_size
     syclex::async_free(q, b);
     q.wait_and_throw();
 
@@ -130,8 +123,8 @@ TEST_CASE("memory pools: reuse within the threshold, sizes, maximum_size, zero_i
     CHECK(no_keep.get_reserved_size_current() == 0); // threshold 0: given back to the device
 
     sycl::context other;
-    require_error([&] { syclex::memory_pool bad(other, q.get_device(), sycl::usm::alloc::unknown); },
+    require_sycl_error([&] { syclex::memory_pool bad(other, q.get_device(), sycl::usm::alloc::unknown); },
                   sycl::errc::invalid);
     syclex::memory_pool elsewhere(other, q.get_device(), sycl::usm::alloc::device);
-    require_error([&] { syclex::async_malloc_from_pool(q, 16, elsewhere); }, sycl::errc::invalid);
+    require_sycl_error([&] { syclex::async_malloc_from_pool(q, 16, elsewhere); }, sycl::errc::invalid);
 }

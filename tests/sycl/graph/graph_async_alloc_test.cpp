@@ -10,18 +10,11 @@
 #include <chrono>
 #include <thread>
 
+#include "../../support/sycl_error.hpp"
+
 namespace syclex = sycl::ext::oneapi::experimental;
 
-namespace {
-template <typename F> void require_error(F&& f, sycl::errc code) {
-    try {
-        f();
-        FAIL("no exception");
-    } catch (const sycl::exception& e) {
-        CHECK_MESSAGE(e.code() == code, e.what());
-    }
-}
-} // namespace
+using encore::testing::require_sycl_error;
 
 TEST_CASE(
     "graph-owned allocations, explicit API: the pointer is valid at once, the memory lives with the graph") {
@@ -55,7 +48,7 @@ TEST_CASE(
         for (std::size_t i = 0; i < n; ++i)
             REQUIRE(out[i] == 6);
         // One live executable graph owns the allocations.
-        require_error([&] { g.finalize(); }, sycl::errc::invalid);
+        require_sycl_error([&] { g.finalize(); }, sycl::errc::invalid);
     }
     auto again = g.finalize(); // the first one is gone
     std::fill(out, out + n, 0);
@@ -63,7 +56,7 @@ TEST_CASE(
     for (std::size_t i = 0; i < n; ++i)
         REQUIRE(out[i] == 6);
     // Not eager memory: an eager async_free of it is refused.
-    require_error([&] { syclex::async_free(q, p); }, sycl::errc::invalid);
+    require_sycl_error([&] { syclex::async_free(q, p); }, sycl::errc::invalid);
     sycl::free(out, q);
 }
 
@@ -109,13 +102,13 @@ TEST_CASE("graph-owned allocations: what is refused, leaving the graph as it was
     sycl::queue q{sycl::property::queue::in_order{}};
     syclex::command_graph g{q};
     int* plain = sycl::malloc_device<int>(8, q);
-    require_error([&] { g.add([&](sycl::handler& h) { syclex::async_free(h, plain); }); },
+    require_sycl_error([&] { g.add([&](sycl::handler& h) { syclex::async_free(h, plain); }); },
                   sycl::errc::invalid);
     void* p = nullptr;
     auto alloc = g.add([&](sycl::handler& h) { p = syclex::async_malloc(h, sycl::usm::alloc::device, 64); });
     auto free1 = g.add([&](sycl::handler& h) { syclex::async_free(h, p); },
                        {syclex::property::node::depends_on(alloc)});
-    require_error(
+    require_sycl_error(
         [&] {
             g.add([&](sycl::handler& h) { syclex::async_free(h, p); },
                   {syclex::property::node::depends_on(free1)});
@@ -125,7 +118,7 @@ TEST_CASE("graph-owned allocations: what is refused, leaving the graph as it was
 
     auto exec = g.finalize({syclex::property::graph::updatable{}});
     syclex::command_graph parent{q};
-    require_error([&] { parent.add([&](sycl::handler& h) { h.ext_oneapi_graph(exec); }); },
+    require_sycl_error([&] { parent.add([&](sycl::handler& h) { h.ext_oneapi_graph(exec); }); },
                   sycl::errc::invalid);
     syclex::command_graph same_shape{q};
     void* p2 = nullptr;
@@ -133,7 +126,7 @@ TEST_CASE("graph-owned allocations: what is refused, leaving the graph as it was
         same_shape.add([&](sycl::handler& h) { p2 = syclex::async_malloc(h, sycl::usm::alloc::device, 64); });
     same_shape.add([&](sycl::handler& h) { syclex::async_free(h, p2); },
                    {syclex::property::node::depends_on(alloc2)});
-    require_error([&] { exec.update(same_shape); }, sycl::errc::invalid);
+    require_sycl_error([&] { exec.update(same_shape); }, sycl::errc::invalid);
     q.ext_oneapi_graph(exec).wait_and_throw(); // still runs
     sycl::free(plain, q);
 }
