@@ -103,7 +103,8 @@ struct executor {
 
 void refuse_native_graph(const native_graph_command& n) {
     throw error(errc::feature_not_supported, "native backend: a graph captured natively by the " +
-                                                 std::string(n.graph->backend()) + " backend runs only on that backend");
+                                                 std::string(n.graph->backend()) +
+                                                 " backend runs only on that backend");
 }
 
 void execute(const command& c) {

@@ -35,7 +35,8 @@ bool start_recording(graph_impl& g, queue_impl& q, const char* call) {
     if (g.native && !g.session) {
         try {
             graph_impl::native_session session;
-            session.capture = translate_errors([&] { return std::make_unique<::encore::native_recording>(g.dev.engine()); });
+            session.capture =
+                translate_errors([&] { return std::make_unique<::encore::native_recording>(g.dev.engine()); });
             session.id = ++g.sessions_started;
             g.session = std::move(session);
         } catch (...) {
@@ -103,7 +104,8 @@ event capture_submission(graph_impl& g, queue_impl& q, handler& h) {
     if (c.executable) refuse("a sub-graph (ext_oneapi_graph)");
     if (c.allocation || c.frees) refuse("async_malloc / async_free (graph-owned allocations)");
     if (!c.requirements.empty()) refuse("a command group with buffer accessors (the runtime moves buffer data)");
-    if (!c.dynamic_arguments.empty() || !c.dynamic_requirements.empty()) refuse("a kernel with dynamic_parameter arguments (captured commands are not updated one by one)");
+    if (!c.dynamic_arguments.empty() || !c.dynamic_requirements.empty())
+        refuse("a kernel with dynamic_parameter arguments (captured commands are not updated one by one)");
     if (c.command && std::holds_alternative<::encore::host_task_command>(*c.command))
         refuse("a host task (the driver's graph replays without the runtime)");
 
