@@ -93,7 +93,10 @@ void* native_backend::allocate(std::uint32_t device, memory_kind kind, std::size
     // aligned_alloc's rule: a multiple of the alignment. Rounding a size near SIZE_MAX up would wrap to 0, and
     // aligned_alloc(alignment, 0) may succeed, so such a size fails here.
     const std::size_t rounded = bytes > SIZE_MAX - alignment ? 0 : (bytes + alignment - 1) / alignment * alignment;
-    void* p = rounded == 0 ? nullptr : std::aligned_alloc(alignment, rounded);
+    // More than the machine's memory cannot succeed: refused without asking the allocator (which, under a
+    // sanitizer, may abort the program for such a size instead of returning null).
+    const bool impossible = properties_.global_memory_bytes && rounded > properties_.global_memory_bytes;
+    void* p = rounded == 0 || impossible ? nullptr : std::aligned_alloc(alignment, rounded);
     if (!p)
         throw error(errc::backend_failure, "native allocation of " + std::to_string(bytes) + " bytes of " +
                                                std::string(to_string(kind)) + " memory failed");
