@@ -296,7 +296,6 @@ public:
     using reference = value_type&;
     using const_reference = const DataT&;
     static constexpr int dimensions = Dimensions;
-    static constexpr sycl::access_mode ext_encore_mode = AccessMode; // what a dynamic_parameter of it requires
     static constexpr target access_target = AccessTarget;
 
     accessor() = default; // an empty placeholder

@@ -229,7 +229,7 @@ template <typename T> class dynamic_parameter {
     static constexpr bool is_accessor = requires(const T& a) {
         a.buffer_state();
         a.get_pointer();
-        T::ext_encore_mode;
+        T::access_mode;
     };
     static_assert(is_accessor || std::is_trivially_copyable_v<T>,
                   "a dynamic_parameter holds a pointer, a trivially copyable value or a buffer accessor");
@@ -237,13 +237,13 @@ template <typename T> class dynamic_parameter {
 public:
     dynamic_parameter(const command_graph<graph_state::modifiable>& g, const T& initial)
         : impl_(detail_dynamic::make(g, argument(initial))) {
-        if constexpr (is_accessor) detail_dynamic::set_buffer(impl_, buffer_of(initial), T::ext_encore_mode);
+        if constexpr (is_accessor) detail_dynamic::set_buffer(impl_, buffer_of(initial), T::access_mode);
     }
     // An accessor's buffer may change (the graph's edges stay as they were made); update(node) on an executable
     // graph then runs on the new buffer.
     void update(const T& value) {
         if constexpr (is_accessor)
-            detail_dynamic::update(impl_, argument(value), buffer_of(value), T::ext_encore_mode);
+            detail_dynamic::update(impl_, argument(value), buffer_of(value), T::access_mode);
         else
             detail_dynamic::update(impl_, argument(value));
     }
