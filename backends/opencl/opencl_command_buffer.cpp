@@ -1,0 +1,232 @@
+#include "opencl_command_buffer.hpp"
+
+#include <algorithm>
+#include <array>
+#include <mutex>
+
+#include "encore/backends/buffer.hpp"
+#include "encore/backends/opencl/opencl_backend.hpp"
+#include "encore/backends/opencl/opencl_commands.hpp"
+#include "encore/backends/opencl/opencl_queue.hpp"
+#include "encore/graph/error.hpp"
+
+namespace encore::opencl {
+
+using detail::check;
+
+command_buffer_executable::command_buffer_executable(opencl_backend& backend, std::uint32_t device, const graph& g,
+                                                     const partition& p)
+    : backend_(backend), device_(device), graph_(g), partition_(p), link_(std::make_shared<queue_link>()) {
+    const auto count = static_cast<std::uint32_t>(p.nodes.size());
+    local_of_.reserve(count);
+    for (std::uint32_t i = 0; i < count; ++i)
+        local_of_.emplace_back(p.nodes[i], i);
+    std::sort(local_of_.begin(), local_of_.end());
+    const auto& s = backend.state(device);
+    const bool out_of_order =
+        (s.capabilities.command_buffer_capabilities & CL_COMMAND_BUFFER_CAPABILITY_OUT_OF_ORDER_KHR) != 0;
+    link_->queue = backend.new_queue(device, out_of_order, true);
+    link_->context = s.context.get();
+    record();
+}
+
+command_buffer_executable::~command_buffer_executable() { release_buffer(); }
+
+void command_buffer_executable::release_buffer() noexcept {
+    if (buffer_) backend_.state(device_).command_buffers.release(std::exchange(buffer_, nullptr));
+    host_views_.clear();
+}
+
+std::uint32_t command_buffer_executable::local(std::uint32_t node) const {
+    auto it = std::lower_bound(local_of_.begin(), local_of_.end(), std::pair{node, std::uint32_t{0}});
+    if (it == local_of_.end() || it->first != node)
+        throw error(errc::invalid_argument, "opencl update: node " + std::to_string(node) + " is not in this partition");
+    return it->second;
+}
+
+std::pair<cl_mem, std::size_t> command_buffer_executable::view_for(const void* p, std::size_t bytes, const char* what) {
+    if (auto view = backend_.view_of(p, bytes)) return *view;
+    const auto& s = backend_.state(device_);
+    if (backend_.find_allocation(p, bytes)) // intel USM: no cl_mem form, and the SVM commands are missing
+        throw error(errc::feature_not_supported,
+                    std::string(what) + " in an OpenCL command buffer: cl_intel_unified_shared_memory allocations "
+                                        "need clCommandSVMMemcpyKHR/clCommandSVMMemFillKHR (cl_khr_command_buffer "
+                                        "0.9.4 or later); the device reports " +
+                        detail::version_string(s.capabilities.command_buffer));
+    if (!s.capabilities.host_unified_memory)
+        throw error(errc::feature_not_supported,
+                    std::string(what) + " in an OpenCL command buffer: memory the opencl backend did not allocate "
+                                        "(host memory, encore::buffer storage) can be recorded only on devices with "
+                                        "host-unified memory; '" + s.properties.name + "' has none (copy eagerly)");
+    cl_int r = CL_SUCCESS;
+    detail::mem_handle view(backend_.cl().clCreateBuffer(s.context.get(), CL_MEM_READ_WRITE | CL_MEM_USE_HOST_PTR,
+                                                         bytes, const_cast<void*>(p), &r));
+    check(r, "clCreateBuffer", std::string(what) + ": a view of host memory");
+    host_views_.push_back(std::move(view));
+    return {host_views_.back().get(), 0};
+}
+
+// Nodes in partition order, each waiting for its in-partition predecessors' sync points: O(V + E).
+void command_buffer_executable::record() {
+    const auto& cl = backend_.cl();
+    const auto& s = backend_.state(device_);
+    const auto& f = s.command_buffers;
+    const bool svm_commands = f.has_svm_commands();
+    cl_command_queue q = link_->queue.get();
+    cl_int r = CL_SUCCESS;
+    buffer_ = f.create(1, &q, nullptr, &r);
+    check(r, "clCreateCommandBufferKHR", s.properties.name);
+
+    const auto count = partition_.nodes.size();
+    std::vector<cl_sync_point_khr> sync(count, 0);
+    std::vector<char> has_sync(count, 0);
+    std::vector<cl_sync_point_khr> waits;
+    const graph::storage& storage = graph_.boost_graph();
+    for (std::uint32_t i = 0; i < count; ++i) {
+        const std::uint32_t v = partition_.nodes[i];
+        waits.clear();
+        for (auto [e, end] = boost::in_edges(v, storage); e != end; ++e) {
+            const auto u = static_cast<std::uint32_t>(boost::source(*e, storage));
+            auto it = std::lower_bound(local_of_.begin(), local_of_.end(), std::pair{u, std::uint32_t{0}});
+            if (it != local_of_.end() && it->first == u && has_sync[it->second]) waits.push_back(sync[it->second]);
+        }
+        const auto n = static_cast<cl_uint>(waits.size());
+        const cl_sync_point_khr* list = waits.empty() ? nullptr : waits.data();
+        cl_sync_point_khr* out = &sync[i];
+        const command& c = storage[v].command;
+        try {
+            auto ordering_only = [&] {
+                if (waits.empty()) return; // nothing to wait for: successors need not wait for it either
+                check(f.barrier(buffer_, n, list, out), "clCommandBarrierWithWaitListKHR");
+                has_sync[i] = 1;
+            };
+            switch (kind_of(c)) {
+            case command_kind::kernel: {
+                const auto& k = std::get<kernel_command>(c);
+                shared_kernel& sk = backend_.kernel_of(device_, *k.kernel);
+                const launch_geometry g = geometry_of(backend_, device_, k);
+                std::lock_guard lock(sk.mutex);
+                set_arguments(backend_, device_, sk.handle.get(), k);
+                check(f.ndrange(buffer_, nullptr, nullptr, sk.handle.get(), g.dimensions, g.offset_or_null(),
+                                g.global.data(), g.local_or_null(), n, list, out, nullptr),
+                      "clCommandNDRangeKernelKHR");
+                has_sync[i] = 1;
+                break;
+            }
+            case command_kind::memcpy: {
+                const auto& m = std::get<memcpy_command>(c);
+                if (m.bytes == 0) {
+                    ordering_only();
+                    break;
+                }
+                if (svm_commands) {
+                    check(f.svm_memcpy(buffer_, m.destination, m.source, m.bytes, n, list, out), "clCommandSVMMemcpyKHR");
+                } else {
+                    auto [from, from_offset] = view_for(m.source, m.bytes, "memcpy");
+                    auto [to, to_offset] = view_for(m.destination, m.bytes, "memcpy");
+                    check(f.copy_buffer(buffer_, from, to, from_offset, to_offset, m.bytes, n, list, out),
+                          "clCommandCopyBufferKHR");
+                }
+                has_sync[i] = 1;
+                break;
+            }
+            case command_kind::memset:
+            case command_kind::fill: {
+                void* destination = nullptr;
+                std::array<std::byte, 128> pattern{};
+                std::size_t pattern_bytes = 1, bytes = 0;
+                if (kind_of(c) == command_kind::memset) {
+                    const auto& m = std::get<memset_command>(c);
+                    destination = m.destination;
+                    pattern[0] = static_cast<std::byte>(m.value);
+                    bytes = m.bytes;
+                } else {
+                    const auto& fc = std::get<fill_command>(c);
+                    check_fill(fc.destination, fc.pattern.size(), "fill");
+                    destination = fc.destination;
+                    std::copy(fc.pattern.begin(), fc.pattern.end(), pattern.begin());
+                    pattern_bytes = fc.pattern.size();
+                    bytes = fc.pattern.size() * fc.count;
+                }
+                if (bytes == 0) {
+                    ordering_only();
+                    break;
+                }
+                if (!backend_.find_allocation(destination, bytes))
+                    throw error(errc::invalid_argument, "fill: the destination is not inside memory of the opencl "
+                                                        "backend");
+                if (svm_commands) {
+                    check(f.svm_fill(buffer_, destination, pattern.data(), pattern_bytes, bytes, n, list, out),
+                          "clCommandSVMMemFillKHR");
+                } else {
+                    auto [view, offset] = view_for(destination, bytes, "fill");
+                    check(f.fill_buffer(buffer_, view, pattern.data(), pattern_bytes, offset, bytes, n, list, out),
+                          "clCommandFillBufferKHR");
+                }
+                has_sync[i] = 1;
+                break;
+            }
+            case command_kind::copy: {
+                const auto& k = std::get<copy_command>(c);
+                auto* from = dynamic_cast<buffer*>(k.source.get());
+                auto* to = dynamic_cast<buffer*>(k.destination.get());
+                if (!from || !to)
+                    throw error(errc::feature_not_supported, "copy: the opencl backend copies between encore::buffers "
+                                                             "only");
+                if (k.bytes == 0) {
+                    ordering_only();
+                    break;
+                }
+                auto [source, source_offset] = view_for(from->data() + k.source_offset, k.bytes, "copy");
+                auto [target, target_offset] = view_for(to->data() + k.destination_offset, k.bytes, "copy");
+                check(f.copy_buffer(buffer_, source, target, source_offset, target_offset, k.bytes, n, list, out),
+                      "clCommandCopyBufferKHR");
+                has_sync[i] = 1;
+                break;
+            }
+            case command_kind::prefetch:
+            case command_kind::mem_advise:
+            case command_kind::barrier:
+            case command_kind::empty: ordering_only(); break;
+            default: check_for_graph(backend_, device_, c); // throws for what a command buffer cannot hold
+            }
+        } catch (const error& e) {
+            release_buffer();
+            throw error(e.code(), "opencl lowering of " + graph_.describe(v) + ": " + e.what());
+        }
+    }
+    r = f.finalize(buffer_);
+    if (r != CL_SUCCESS) {
+        release_buffer();
+        check(r, "clFinalizeCommandBufferKHR", s.properties.name);
+    }
+    static_cast<void>(cl);
+}
+
+event_ptr command_buffer_executable::launch(backend_queue& queue, std::span<const event_ptr> wait_list) {
+    opencl_queue& q = as_opencl_queue(queue, backend_, device_, "an executable graph finalized for an opencl device");
+    if (stale_) {
+        backend_.trace("a node of a partition (" + std::to_string(partition_.nodes.size()) +
+                       " nodes) was updated and the device has no cl_khr_command_buffer_mutable_dispatch that "
+                       "Encore uses: its command buffer is recorded again");
+        release_buffer();
+        record();
+        stale_ = false;
+    }
+    const auto& f = backend_.state(device_).command_buffers;
+    wait_list_events waits(backend_.cl(), link_->context, wait_list);
+    const auto events = waits.events();
+    cl_event e = nullptr;
+    check(f.enqueue(0, nullptr, buffer_, static_cast<cl_uint>(events.size()), events.empty() ? nullptr : events.data(),
+                    &e),
+          "clEnqueueCommandBufferKHR");
+    return q.wrap(e, link_);
+}
+
+void command_buffer_executable::update(std::uint32_t node, const command& c) {
+    static_cast<void>(local(node));
+    check_for_graph(backend_, device_, c); // refuses before anything changed
+    stale_ = true; // graph_ holds `c` by the next launch (backend.hpp)
+}
+
+} // namespace encore::opencl
