@@ -4,6 +4,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <limits>
 
 #include "encore/backends/opencl/device_code.hpp"
 #include "encore/backends/opencl/opencl_command_buffer.hpp"
@@ -130,8 +131,11 @@ void* opencl_backend::allocate(std::uint32_t device, memory_kind kind, std::size
                     "opencl allocation: alignment " + std::to_string(alignment) + " is not a power of two");
     const device_state& s = *devices_[device];
     alignment = std::max(alignment, s.properties.allocation_alignment);
-    if (alignment > std::numeric_limits<cl_uint>::max())
-        throw error(errc::invalid_argument, "opencl allocation: alignment " + std::to_string(alignment) + " is too large");
+    // The driver is asked for its own alignment at most; larger ones are met by allocating more.
+    const std::size_t driver_alignment = std::min<std::size_t>(alignment, 128);
+    const std::size_t extra = alignment > driver_alignment ? alignment : 0;
+    if (bytes > std::numeric_limits<std::size_t>::max() - extra)
+        throw error(errc::invalid_argument, "opencl allocation: " + std::to_string(bytes) + " bytes is too large");
     const std::string what = std::to_string(bytes) + " bytes of " + std::string(to_string(kind)) + " memory on " +
                              s.properties.name;
     if (bytes > s.properties.global_memory_bytes && s.properties.global_memory_bytes != 0)
@@ -143,11 +147,13 @@ void* opencl_backend::allocate(std::uint32_t device, memory_kind kind, std::size
         cl_int r = CL_SUCCESS;
         const cl_mem_properties_intel none[] = {0};
         if (kind == memory_kind::host)
-            p = s.intel_usm.host_alloc(s.context.get(), none, bytes, static_cast<cl_uint>(alignment), &r);
+            p = s.intel_usm.host_alloc(s.context.get(), none, bytes + extra, static_cast<cl_uint>(driver_alignment), &r);
         else if (kind == memory_kind::device)
-            p = s.intel_usm.device_alloc(s.context.get(), s.id, none, bytes, static_cast<cl_uint>(alignment), &r);
+            p = s.intel_usm.device_alloc(s.context.get(), s.id, none, bytes + extra,
+                                         static_cast<cl_uint>(driver_alignment), &r);
         else
-            p = s.intel_usm.shared_alloc(s.context.get(), s.id, none, bytes, static_cast<cl_uint>(alignment), &r);
+            p = s.intel_usm.shared_alloc(s.context.get(), s.id, none, bytes + extra,
+                                         static_cast<cl_uint>(driver_alignment), &r);
         check(r, "cl*MemAllocINTEL", what);
         break;
     }
@@ -162,7 +168,7 @@ void* opencl_backend::allocate(std::uint32_t device, memory_kind kind, std::size
         cl_svm_mem_flags flags = CL_MEM_READ_WRITE;
         if (kind != memory_kind::device || !(s.capabilities.svm & CL_DEVICE_SVM_COARSE_GRAIN_BUFFER))
             flags |= CL_MEM_SVM_FINE_GRAIN_BUFFER;
-        p = cl_->clSVMAlloc(s.context.get(), flags, bytes, static_cast<cl_uint>(alignment));
+        p = cl_->clSVMAlloc(s.context.get(), flags, bytes + extra, static_cast<cl_uint>(driver_alignment));
         if (!p) throw error(errc::backend_failure, "clSVMAlloc: no memory for " + what);
         break;
     }
@@ -171,8 +177,13 @@ void* opencl_backend::allocate(std::uint32_t device, memory_kind kind, std::size
                                                      ": the device has neither SVM nor cl_intel_unified_shared_memory");
     }
     if (!p) throw error(errc::backend_failure, "opencl allocation of " + what + " returned no memory");
-    allocations_.insert(p, {p, bytes, device, kind, nullptr});
-    return p;
+    void* start = p;
+    if (extra) {
+        const auto address = reinterpret_cast<std::uintptr_t>(p);
+        start = reinterpret_cast<void*>((address + alignment - 1) / alignment * alignment);
+    }
+    allocations_.insert(start, {p, bytes + extra, start, bytes, device, kind, nullptr});
+    return start;
 }
 
 void opencl_backend::deallocate(std::uint32_t device, void* pointer) {
@@ -197,7 +208,8 @@ std::optional<std::pair<cl_mem, std::size_t>> opencl_backend::view_of(const void
     if (s.capabilities.usm == detail::usm_mode::intel) return std::nullopt;
     return allocations_.view_of(p, bytes, [&](const allocation& a) {
         cl_int r = CL_SUCCESS;
-        cl_mem m = cl_->clCreateBuffer(s.context.get(), CL_MEM_READ_WRITE | CL_MEM_USE_HOST_PTR, a.bytes, a.base, &r);
+        cl_mem m =
+            cl_->clCreateBuffer(s.context.get(), CL_MEM_READ_WRITE | CL_MEM_USE_HOST_PTR, a.base_bytes, a.base, &r);
         check(r, "clCreateBuffer", "the cl_mem view of an SVM allocation");
         return m;
     });

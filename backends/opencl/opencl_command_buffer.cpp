@@ -25,6 +25,8 @@ command_buffer_executable::command_buffer_executable(opencl_backend& backend, st
     const auto& s = backend.state(device);
     const bool out_of_order =
         (s.capabilities.command_buffer_capabilities & CL_COMMAND_BUFFER_CAPABILITY_OUT_OF_ORDER_KHR) != 0;
+    simultaneous_use_ =
+        (s.capabilities.command_buffer_capabilities & CL_COMMAND_BUFFER_CAPABILITY_SIMULTANEOUS_USE_KHR) != 0;
     link_->queue = backend.new_queue(device, out_of_order, true);
     link_->context = s.context.get();
     record();
@@ -35,6 +37,8 @@ command_buffer_executable::~command_buffer_executable() { release_buffer(); }
 void command_buffer_executable::release_buffer() noexcept {
     if (buffer_) backend_.state(device_).command_buffers.release(std::exchange(buffer_, nullptr));
     host_views_.clear();
+    kernels_.clear();
+    last_launch_.reset();
 }
 
 std::uint32_t command_buffer_executable::local(std::uint32_t node) const {
@@ -74,7 +78,11 @@ void command_buffer_executable::record() {
     const bool svm_commands = f.has_svm_commands();
     cl_command_queue q = link_->queue.get();
     cl_int r = CL_SUCCESS;
-    buffer_ = f.create(1, &q, nullptr, &r);
+    // Simultaneous use lets a launch be enqueued while the previous one waits or runs (the runtime enqueues
+    // launches of one executable back to back, each waiting for the one before).
+    const cl_command_buffer_properties_khr simultaneous[] = {CL_COMMAND_BUFFER_FLAGS_KHR,
+                                                             CL_COMMAND_BUFFER_SIMULTANEOUS_USE_KHR, 0};
+    buffer_ = f.create(1, &q, simultaneous_use_ ? simultaneous : nullptr, &r);
     check(r, "clCreateCommandBufferKHR", s.properties.name);
 
     const auto count = partition_.nodes.size();
@@ -103,11 +111,13 @@ void command_buffer_executable::record() {
             switch (kind_of(c)) {
             case command_kind::kernel: {
                 const auto& k = std::get<kernel_command>(c);
-                shared_kernel& sk = backend_.kernel_of(device_, *k.kernel);
+                // A cl_kernel per node: PoCL 3.1 reads a recorded kernel's arguments when the buffer runs, not when
+                // it is recorded, so nodes must not share one whose arguments change.
+                kernels_.push_back(backend_.new_kernel_object(device_, *k.kernel));
+                cl_kernel kernel = kernels_.back().get();
                 const launch_geometry g = geometry_of(backend_, device_, k);
-                std::lock_guard lock(sk.mutex);
-                set_arguments(backend_, device_, sk.handle.get(), k);
-                check(f.ndrange(buffer_, nullptr, nullptr, sk.handle.get(), g.dimensions, g.offset_or_null(),
+                set_arguments(backend_, device_, kernel, k);
+                check(f.ndrange(buffer_, nullptr, nullptr, kernel, g.dimensions, g.offset_or_null(),
                                 g.global.data(), g.local_or_null(), n, list, out, nullptr),
                       "clCommandNDRangeKernelKHR");
                 has_sync[i] = 1;
@@ -214,13 +224,17 @@ event_ptr command_buffer_executable::launch(backend_queue& queue, std::span<cons
         stale_ = false;
     }
     const auto& f = backend_.state(device_).command_buffers;
+    if (!simultaneous_use_ && last_launch_ && last_launch_->status() != event_status::complete)
+        last_launch_->wait(); // a command buffer without simultaneous use cannot be enqueued while pending
     wait_list_events waits(backend_.cl(), link_->context, wait_list);
     const auto events = waits.events();
     cl_event e = nullptr;
     check(f.enqueue(0, nullptr, buffer_, static_cast<cl_uint>(events.size()), events.empty() ? nullptr : events.data(),
                     &e),
           "clEnqueueCommandBufferKHR");
-    return q.wrap(e, link_);
+    event_ptr launched = q.wrap(e, link_);
+    if (!simultaneous_use_) last_launch_ = launched;
+    return launched;
 }
 
 void command_buffer_executable::update(std::uint32_t node, const command& c) {

@@ -8,7 +8,10 @@
 // of the allocation (opencl_memory.hpp); memory the backend did not allocate (a copy's host side, encore::buffer
 // storage) gets a CL_MEM_USE_HOST_PTR view of its own on devices with host-unified memory and is refused
 // (feature_not_supported) elsewhere; prefetch, mem_advise, barrier and empty nodes become barriers on their
-// predecessors (nothing when they have none). A launch is one clEnqueueCommandBufferKHR after the wait list.
+// predecessors (nothing when they have none). Each kernel node has a cl_kernel of its own (PoCL 3.1 reads the
+// arguments of a recorded kernel when the buffer runs). A launch is one clEnqueueCommandBufferKHR after the
+// wait list; the buffer is made for simultaneous use where the device allows it, since the runtime enqueues a
+// launch while the previous one is pending; elsewhere a launch first waits for the previous one (host side).
 // Which signatures the recording calls have is the device's reported extension version's business
 // (opencl_command_buffer_api.hpp).
 //
@@ -55,6 +58,9 @@ private:
     std::shared_ptr<queue_link> link_;
     cl_command_buffer_khr buffer_ = nullptr;
     std::vector<detail::mem_handle> host_views_; // views of memory the backend did not allocate
+    std::vector<detail::kernel_handle> kernels_; // one per kernel node, its arguments set once
+    bool simultaneous_use_ = false;              // CL_COMMAND_BUFFER_SIMULTANEOUS_USE_KHR
+    event_ptr last_launch_;                      // without simultaneous use: the launch a new one waits for
     bool stale_ = false;
 };
 

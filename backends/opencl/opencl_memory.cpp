@@ -43,7 +43,7 @@ allocation_table::view_of(const void* p, std::size_t bytes, const std::function<
     if (it == by_address_.end()) return std::nullopt;
     auto& a = by_address_.at(it->first);
     if (!a.view) a.view = make(a);
-    return std::pair{a.view, reinterpret_cast<std::uintptr_t>(p) - it->first};
+    return std::pair{a.view, reinterpret_cast<std::uintptr_t>(p) - reinterpret_cast<std::uintptr_t>(a.base)};
 }
 
 std::vector<allocation> allocation_table::take_all() {
