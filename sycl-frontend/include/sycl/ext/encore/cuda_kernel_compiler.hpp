@@ -16,6 +16,7 @@
 //     q.submit([&](sycl::handler& h) { h.set_args(2.f, x); h.parallel_for(sycl::range<1>{n}, scale); });
 #pragma once
 
+#include <algorithm>
 #include <memory>
 #include <span>
 #include <string>
@@ -83,15 +84,24 @@ inline source_kernel_bundle create_kernel_bundle_from_source(const context& c, s
     return source_kernel_bundle(c, language, std::move(source));
 }
 
-// Compiles with NVRTC (options such as "-arch=sm_90", "-DN=4"). Throws errc::build with NVRTC's log when the
+// Compiles with NVRTC (options such as "-arch=sm_90", "-DN=4"; without -arch, for the context's first device),
+// through the kernel/program cache (docs/cache.md). Throws errc::build with NVRTC's log when the
 // source does not compile, errc::runtime when NVRTC cannot be loaded.
 inline executable_kernel_bundle build(const source_kernel_bundle& source, const std::vector<std::string>& options = {},
                                       const std::string& name = "sycl_kernel_source.cu") {
+    // Without an architecture, build for the context's GPU: a cubin, which the kernel/program cache keeps, so a
+    // later build of the same source pays neither NVRTC nor the driver's PTX compiler.
+    std::vector<std::string> effective = options;
+    const bool has_arch = std::any_of(options.begin(), options.end(), [](const std::string& o) {
+        return o.rfind("-arch", 0) == 0 || o.rfind("--gpu-architecture", 0) == 0;
+    });
+    const std::string& architecture = source.get_context().get_devices().front().engine().properties().architecture;
+    if (!has_arch && !architecture.empty()) effective.push_back("-arch=" + architecture);
     try {
         return executable_kernel_bundle(
-            ::encore::cuda::module::load(::encore::cuda::build_program(source.source(), options, name)));
+            ::encore::cuda::module::load(::encore::cuda::build_program(source.source(), effective, name)));
     } catch (const ::encore::error& e) {
-        throw exception(e.code() == ::encore::errc::invalid_argument ? errc::build : errc::runtime, e.what());
+        throw exception(e.code() == ::encore::errc::build_failure ? errc::build : errc::runtime, e.what());
     }
 }
 
