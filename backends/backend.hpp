@@ -42,7 +42,7 @@
 namespace encore {
 
 // Bumped whenever a virtual function below changes; a plugin built for another version is not loaded.
-inline constexpr std::uint32_t backend_interface_version = 3;
+inline constexpr std::uint32_t backend_interface_version = 4;
 
 // SYCL's usm::alloc: device memory is for the device only, host memory is pinned host memory the device can
 // read, shared memory migrates between both.
@@ -55,6 +55,7 @@ struct device_properties {
     std::string name;
     std::string vendor;
     std::string driver_version;
+    std::string architecture;              // what compilers target for it ("sm_90"); empty for the host
     device_type type = device_type::cpu;
     std::uint32_t compute_units = 1;
     std::size_t global_memory_bytes = 0;

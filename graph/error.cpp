@@ -15,6 +15,7 @@ std::string_view to_string(errc code) noexcept {
     case errc::backend_failure: return "backend_failure";
     case errc::user_exception: return "user_exception";
     case errc::kernel_not_supported: return "kernel_not_supported";
+    case errc::build_failure: return "build_failure";
     }
     return "unknown";
 }

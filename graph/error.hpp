@@ -26,6 +26,7 @@ enum class errc {
     backend_failure,       // a driver or the native runtime reported a failure
     user_exception,        // a kernel or host task threw
     kernel_not_supported,  // a kernel has no code for the device it was given to (SYCL's kernel_not_supported)
+    build_failure,         // a program's source or IL does not build; the message holds the compiler's log
 };
 
 std::string_view to_string(errc code) noexcept;

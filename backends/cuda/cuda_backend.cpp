@@ -38,6 +38,8 @@ device_properties properties_of(CUdevice d) {
                        " (compute capability " +
                        std::to_string(attribute(d, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR)) + "." +
                        std::to_string(attribute(d, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR)) + ")";
+    p.architecture = "sm_" + std::to_string(attribute(d, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR)) +
+                     std::to_string(attribute(d, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR));
     p.type = device_type::gpu;
     p.compute_units = static_cast<std::uint32_t>(attribute(d, CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT));
     std::size_t bytes = 0;

@@ -3,9 +3,11 @@
 #include <dlfcn.h>
 #include <nvrtc.h>
 
+#include <algorithm>
 #include <memory>
 #include <mutex>
 
+#include "encore/cache/program_cache.hpp"
 #include "encore/graph/error.hpp"
 
 namespace encore::cuda {
@@ -17,6 +19,7 @@ struct nvrtc_api {
     void* library = nullptr;
     std::string missing; // why it could not be loaded
     decltype(&nvrtcGetErrorString) get_error_string = nullptr;
+    decltype(&nvrtcVersion) version = nullptr;
     decltype(&nvrtcCreateProgram) create_program = nullptr;
     decltype(&nvrtcDestroyProgram) destroy_program = nullptr;
     decltype(&nvrtcCompileProgram) compile_program = nullptr;
@@ -47,6 +50,7 @@ const nvrtc_api& nvrtc() {
             return a;
         }
         bind(a, a.get_error_string, "nvrtcGetErrorString");
+        bind(a, a.version, "nvrtcVersion");
         bind(a, a.create_program, "nvrtcCreateProgram");
         bind(a, a.destroy_program, "nvrtcDestroyProgram");
         bind(a, a.compile_program, "nvrtcCompileProgram");
@@ -68,24 +72,16 @@ void check(const nvrtc_api& api, nvrtcResult r, const char* call) {
 
 } // namespace
 
-program_binary build_program(std::string_view source, std::span<const std::string> options, std::string_view name) {
-    const nvrtc_api& api = nvrtc();
-    if (!api.missing.empty()) throw error(errc::backend_failure, "build_program: " + api.missing);
+// "nvrtc 13.0": NVRTC alone turns source into PTX or a cubin, so its version is the key's toolchain.
+std::string nvrtc_version(const nvrtc_api& api) {
+    int major = 0, minor = 0;
+    check(api, api.version(&major, &minor), "nvrtcVersion");
+    return "nvrtc " + std::to_string(major) + "." + std::to_string(minor);
+}
 
-    bool has_arch = false;
-    bool cubin = false;
-    std::vector<const char*> arguments;
-    for (const auto& o : options) {
-        arguments.push_back(o.c_str());
-        if (o.rfind("-arch", 0) == 0 || o.rfind("--gpu-architecture", 0) == 0) {
-            has_arch = true;
-            cubin = o.find("sm_") != std::string::npos;
-        }
-    }
-    if (!has_arch) arguments.push_back("-arch=compute_75");
-
-    const std::string text(source);
-    const std::string program_name(name);
+// One NVRTC compilation; throws errc::build_failure with the log when the source does not compile.
+cache::built_program compile(const nvrtc_api& api, const std::string& text, const std::string& program_name,
+                             const std::vector<const char*>& arguments, bool cubin) {
     nvrtcProgram program = nullptr;
     check(api, api.create_program(&program, text.c_str(), program_name.c_str(), 0, nullptr, nullptr),
           "nvrtcCreateProgram");
@@ -94,7 +90,7 @@ program_binary build_program(std::string_view source, std::span<const std::strin
 
     const nvrtcResult compiled =
         api.compile_program(program, static_cast<int>(arguments.size()), arguments.data());
-    program_binary result;
+    cache::built_program result;
     std::size_t log_size = 0;
     check(api, api.get_log_size(program, &log_size), "nvrtcGetProgramLogSize");
     if (log_size > 1) {
@@ -103,22 +99,62 @@ program_binary build_program(std::string_view source, std::span<const std::strin
         result.log.resize(log_size - 1); // the NUL
     }
     if (compiled == NVRTC_ERROR_COMPILATION)
-        throw error(errc::invalid_argument, "build_program: " + program_name + " does not compile:\n" + result.log);
+        throw error(errc::build_failure, "build_program: " + program_name + " does not compile:\n" + result.log);
     check(api, compiled, "nvrtcCompileProgram");
 
     std::size_t size = 0;
     if (cubin) {
-        result.kind = program_binary::format::cubin;
         check(api, api.get_cubin_size(program, &size), "nvrtcGetCUBINSize");
-        result.bytes.resize(size);
-        check(api, api.get_cubin(program, result.bytes.data()), "nvrtcGetCUBIN");
+        result.payload.resize(size);
+        check(api, api.get_cubin(program, result.payload.data()), "nvrtcGetCUBIN");
     } else {
-        result.kind = program_binary::format::ptx;
         check(api, api.get_ptx_size(program, &size), "nvrtcGetPTXSize");
-        result.bytes.resize(size);
-        check(api, api.get_ptx(program, result.bytes.data()), "nvrtcGetPTX");
+        result.payload.resize(size);
+        check(api, api.get_ptx(program, result.payload.data()), "nvrtcGetPTX");
     }
     return result;
+}
+
+} // namespace
+
+program_binary build_program(std::string_view source, std::span<const std::string> options, std::string_view name) {
+    const nvrtc_api& api = nvrtc();
+    if (!api.missing.empty()) throw error(errc::backend_failure, "build_program: " + api.missing);
+
+    cache::program_key key{.backend = "cuda", .source_kind = "cuda-c++", .name = std::string(name),
+                           .source = std::string(source)};
+    // The target architecture is the key's device: NVRTC's output depends on it, not on the GPU present.
+    bool has_arch = false;
+    for (std::size_t i = 0; i < options.size(); ++i) {
+        const std::string& o = options[i];
+        key.options.push_back(o);
+        if (o.rfind("-arch", 0) != 0 && o.rfind("--gpu-architecture", 0) != 0) continue;
+        has_arch = true;
+        if (const auto equals = o.find('='); equals != std::string::npos) key.device = o.substr(equals + 1);
+        else if (i + 1 < options.size()) key.device = options[i + 1];
+    }
+    if (!has_arch) {
+        key.options.push_back("-arch=compute_75");
+        key.device = "compute_75";
+    }
+    const bool cubin = key.device.find("sm_") != std::string::npos;
+    key.toolchain = nvrtc_version(api);
+
+    std::vector<const char*> arguments;
+    for (const auto& o : key.options)
+        arguments.push_back(o.c_str());
+    auto binary = cache::program_cache::process().get_or_build<program_binary>(
+        key, [&] { return compile(api, key.source, key.name, arguments, cubin); },
+        [](const cache::built_program& built) {
+            auto b = std::make_shared<program_binary>();
+            // NVRTC's cubins are ELF files; PTX is text.
+            b->kind = built.payload.starts_with("\x7f" "ELF") ? program_binary::format::cubin
+                                                              : program_binary::format::ptx;
+            b->bytes.assign(built.payload.begin(), built.payload.end());
+            b->log = built.log;
+            return std::shared_ptr<const program_binary>(std::move(b));
+        });
+    return *binary;
 }
 
 } // namespace encore::cuda

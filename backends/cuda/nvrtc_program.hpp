@@ -1,5 +1,5 @@
 // encore::cuda::build_program — CUDA C++ source compiled at run time by NVRTC, the one build step of
-// run-time kernels (a kernel/program cache wraps this function, nothing else).
+// run-time kernels, behind the kernel/program cache (encore/cache/program_cache.hpp).
 //
 // NVRTC is loaded when first needed (libnvrtc.so.13 or .12 from the loader's path, else from
 // /usr/local/cuda/lib64), so programs that never compile at run time do not need it. Without an `-arch`
@@ -25,8 +25,9 @@ struct program_binary {
     std::string log;         // NVRTC's log (warnings), possibly empty
 };
 
-// Throws encore::error: errc::invalid_argument with NVRTC's log when the source does not compile,
-// errc::backend_failure when NVRTC cannot be loaded or fails otherwise.
+// Goes through the kernel/program cache (docs/cache.md): the same source, options and NVRTC version give the
+// stored binary without compiling. Throws encore::error: errc::build_failure with NVRTC's log when the source does
+// not compile, errc::backend_failure when NVRTC cannot be loaded or fails otherwise.
 program_binary build_program(std::string_view source, std::span<const std::string> options = {},
                              std::string_view name = "encore_program.cu");
 

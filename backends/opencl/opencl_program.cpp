@@ -5,6 +5,7 @@
 #include <mutex>
 
 #include "encore/backends/opencl/detail/api.hpp"
+#include "encore/cache/program_cache.hpp"
 #include "encore/backends/opencl/detail/device_info.hpp"
 #include "encore/backends/opencl/device_code.hpp"
 #include "encore/graph/error.hpp"
@@ -101,33 +102,17 @@ program_source program_source::spirv(std::vector<unsigned char> il) {
     return s;
 }
 
-// The one build step: source or IL -> the device's program binary.
-program_binary build_program(const device& d, const program_source& source, std::span<const std::string> options) {
-    const detail::platform_device pd = opencl_device_of(d, "build_program");
+namespace {
+
+// Source or IL -> the device's program binary and kernel names; the compiler's work, uncached.
+program_binary compile(const detail::platform_device& pd, const std::string& device_name, const program_source& source,
+                       const std::string& joined) {
     const auto& cl = detail::api::get();
-    const std::string device_name = detail::device_string(pd.device, CL_DEVICE_NAME);
     const bool il = source.kind == program_source::language::spirv;
-    if (il ? source.il.empty() : source.text.empty())
-        throw error(errc::invalid_argument, std::string("build_program: the ") + (il ? "SPIR-V module" : "source") +
-                                                " is empty");
-    std::string joined;
-    for (const auto& o : options) {
-        if (o.find('\0') != std::string::npos)
-            throw error(errc::invalid_argument, "build_program: a build option contains a NUL character");
-        if (!joined.empty()) joined += ' ';
-        joined += o;
-    }
     cl_context context = build_context(pd);
     cl_int r = CL_SUCCESS;
     detail::program_handle p;
     if (il) {
-        const std::string il_version = detail::device_string(pd.device, CL_DEVICE_IL_VERSION);
-        if (il_version.find("SPIR-V") == std::string::npos)
-            throw error(errc::feature_not_supported,
-                        "build_program: device '" + device_name + "' takes no SPIR-V (CL_DEVICE_IL_VERSION is '" +
-                            il_version + "'); give it OpenCL C source");
-        if (!cl.clCreateProgramWithIL)
-            throw error(errc::feature_not_supported, "build_program: the OpenCL loader has no clCreateProgramWithIL");
         p = detail::program_handle(cl.clCreateProgramWithIL(context, source.il.data(), source.il.size(), &r));
         check(r, "clCreateProgramWithIL", device_name);
     } else {
@@ -139,11 +124,14 @@ program_binary build_program(const device& d, const program_source& source, std:
     r = cl.clBuildProgram(p.get(), 1, &pd.device, joined.c_str(), nullptr, nullptr);
     program_binary result;
     result.log = build_log(p.get(), pd.device);
-    if (r == CL_BUILD_PROGRAM_FAILURE || r == CL_INVALID_BUILD_OPTIONS || r == CL_COMPILER_NOT_AVAILABLE)
-        throw error(r == CL_COMPILER_NOT_AVAILABLE ? errc::feature_not_supported : errc::invalid_argument,
-                    "build_program: the " + std::string(il ? "SPIR-V module" : "OpenCL C source") +
-                        " does not build for '" + device_name + "' (" + detail::describe(r) +
-                        (joined.empty() ? "" : ", options '" + joined + "'") + "):\n" + result.log);
+    if (r == CL_COMPILER_NOT_AVAILABLE)
+        throw error(errc::feature_not_supported, "build_program: '" + device_name + "' has no compiler (" +
+                                                     detail::describe(r) + ")");
+    if (r == CL_BUILD_PROGRAM_FAILURE || r == CL_INVALID_BUILD_OPTIONS || r == CL_INVALID_BINARY)
+        throw error(errc::build_failure, "build_program: the " + std::string(il ? "SPIR-V module" : "OpenCL C source") +
+                                             " does not build for '" + device_name + "' (" + detail::describe(r) +
+                                             (joined.empty() ? "" : ", options '" + joined + "'") + "):\n" +
+                                             result.log);
     check(r, "clBuildProgram", device_name);
 
     std::size_t bytes = 0;
@@ -165,8 +153,87 @@ program_binary build_program(const device& d, const program_source& source, std:
         if (!name.empty()) result.kernel_names.push_back(std::move(name));
         begin = end + 1;
     }
+    return result;
+}
+
+// What the cache keeps of a program: its kernel names (one line, ';' between them), a NUL, the binary.
+std::string to_payload(const program_binary& b) {
+    std::string payload;
+    for (const auto& name : b.kernel_names)
+        payload += (payload.empty() ? "" : ";") + name;
+    payload += '\0';
+    payload.append(reinterpret_cast<const char*>(b.bytes.data()), b.bytes.size());
+    return payload;
+}
+
+program_binary from_payload(const std::string& payload) {
+    program_binary b;
+    const std::size_t end = payload.find('\0');
+    if (end == std::string::npos) throw error(errc::backend_failure, "build_program: a cached entry is malformed");
+    const std::string names = payload.substr(0, end);
+    for (std::size_t begin = 0; begin < names.size();) {
+        std::size_t next = names.find(';', begin);
+        if (next == std::string::npos) next = names.size();
+        if (next > begin) b.kernel_names.push_back(names.substr(begin, next - begin));
+        begin = next + 1;
+    }
+    b.bytes.assign(payload.begin() + static_cast<std::ptrdiff_t>(end) + 1, payload.end());
+    return b;
+}
+
+} // namespace
+
+// The one build step: source or IL -> the device's program binary, through the kernel/program cache (keyed by
+// device name, platform and driver versions, language, options and source), so a repeated build does not pay
+// the driver's compiler again.
+program_binary build_program(const device& d, const program_source& source, std::span<const std::string> options) {
+    const detail::platform_device pd = opencl_device_of(d, "build_program");
+    const auto& cl = detail::api::get();
+    const std::string device_name = detail::device_string(pd.device, CL_DEVICE_NAME);
+    const bool il = source.kind == program_source::language::spirv;
+    if (il ? source.il.empty() : source.text.empty())
+        throw error(errc::invalid_argument, std::string("build_program: the ") + (il ? "SPIR-V module" : "source") +
+                                                " is empty");
+    std::string joined;
+    for (const auto& o : options) {
+        if (o.find('\0') != std::string::npos)
+            throw error(errc::invalid_argument, "build_program: a build option contains a NUL character");
+        if (!joined.empty()) joined += ' ';
+        joined += o;
+    }
+    if (il) {
+        const std::string il_version = detail::device_string(pd.device, CL_DEVICE_IL_VERSION);
+        if (il_version.find("SPIR-V") == std::string::npos)
+            throw error(errc::feature_not_supported,
+                        "build_program: device '" + device_name + "' takes no SPIR-V (CL_DEVICE_IL_VERSION is '" +
+                            il_version + "'); give it OpenCL C source");
+        if (!cl.clCreateProgramWithIL)
+            throw error(errc::feature_not_supported, "build_program: the OpenCL loader has no clCreateProgramWithIL");
+    }
+    const std::string driver_version = detail::device_string(pd.device, CL_DRIVER_VERSION);
+    cache::program_key key{.backend = "opencl",
+                           .device = device_name,
+                           .toolchain = detail::platform_string(pd.platform, CL_PLATFORM_NAME) + " " +
+                                        detail::platform_string(pd.platform, CL_PLATFORM_VERSION) + "; driver " +
+                                        driver_version,
+                           .source_kind = il ? "spirv" : "opencl-c",
+                           .name = "opencl_program",
+                           .options = std::vector<std::string>(options.begin(), options.end())};
+    key.source = il ? std::string(reinterpret_cast<const char*>(source.il.data()), source.il.size()) : source.text;
+    auto built = cache::program_cache::process().get_or_build<program_binary>(
+        key,
+        [&] {
+            program_binary b = compile(pd, device_name, source, joined);
+            return cache::built_program{to_payload(b), b.log};
+        },
+        [](const cache::built_program& p) {
+            auto b = std::make_shared<program_binary>(from_payload(p.payload));
+            b->log = p.log;
+            return std::shared_ptr<const program_binary>(std::move(b));
+        });
+    program_binary result = *built;
     result.device_name = device_name;
-    result.driver_version = detail::device_string(pd.device, CL_DRIVER_VERSION);
+    result.driver_version = driver_version;
     return result;
 }
 

@@ -2,7 +2,7 @@
 // OpenCL device, and kernels taken from it by name, as encore::kernels whose arguments are the command's
 // kernel_arguments (libencore-opencl).
 //
-// build_program is the one build step (a kernel/program cache wraps this function, nothing else): it compiles the
+// build_program is the one build step, and it goes through the kernel/program cache: it compiles the
 // source (clCreateProgramWithSource) or the IL (clCreateProgramWithIL, on devices whose CL_DEVICE_IL_VERSION
 // names SPIR-V) for the device and returns the device's binary (CL_PROGRAM_BINARIES), the kernel names and the
 // log. The backend creates its cl_program from that binary on first use. Kernel parameters, in order: scalars
@@ -48,9 +48,11 @@ struct program_binary {
 };
 
 // Builds `source` for `d` (a device of the opencl backend) with `options` (clBuildProgram options such as
-// "-cl-std=CL3.0", "-DN=4"). Throws encore::error: invalid_argument with the build log when the source does not
-// compile (or `d` is not an OpenCL device, or the source is empty); feature_not_supported when the device takes
-// no IL (SPIR-V) or no OpenCL C compiler; backend_failure when OpenCL is missing or fails otherwise.
+// "-cl-std=CL3.0", "-DN=4"), through the kernel/program cache (docs/cache.md): a repeated build of the same key
+// (device name, platform and driver versions, language, options, source) costs no compiler run. Throws
+// encore::error: build_failure with the build log when the source does not compile; invalid_argument when `d`
+// is not an OpenCL device or the source is empty; feature_not_supported when the device takes no IL (SPIR-V) or
+// has no compiler; backend_failure when OpenCL is missing or fails otherwise.
 program_binary build_program(const device& d, const program_source& source,
                              std::span<const std::string> options = {});
 

@@ -18,6 +18,7 @@ errc to_errc(encore::errc code) noexcept {
     case encore::errc::topology_mismatch: return errc::invalid;
     case encore::errc::feature_not_supported: return errc::feature_not_supported;
     case encore::errc::kernel_not_supported: return errc::kernel_not_supported;
+    case encore::errc::build_failure: return errc::build;
     case encore::errc::backend_failure:
     case encore::errc::user_exception: return errc::runtime;
     }

@@ -5,6 +5,7 @@
 #include <string>
 
 #include "opencl_support.hpp"
+#include "encore/cache/program_cache.hpp"
 #include "support/error_code.hpp"
 
 using namespace encore;
@@ -30,7 +31,7 @@ TEST_CASE("a source that does not build gives the build log; unknown kernels are
             opencl::build_program(d, opencl::program_source::opencl_c("kernel void broken(global int* p) { p[0] = "
                                                                       "undeclared_name; }"));
         },
-        errc::invalid_argument);
+        errc::build_failure);
     CHECK(what.find("does not build") != std::string::npos);
     CHECK(what.find("undeclared_name") != std::string::npos); // the compiler's log
     const std::string options = message_of(
@@ -38,7 +39,7 @@ TEST_CASE("a source that does not build gives the build log; unknown kernels are
             opencl::build_program(d, opencl::program_source::opencl_c("kernel void k() {}"),
                                   std::vector<std::string>{"-not-an-option"});
         },
-        errc::invalid_argument);
+        errc::build_failure);
     CHECK(options.find("-not-an-option") != std::string::npos);
     message_of([&] { opencl::build_program(d, opencl::program_source::opencl_c("")); }, errc::invalid_argument);
     const std::string unknown = message_of([] { opencl::get_kernel(test_program(), "no_such_kernel"); },
@@ -163,4 +164,31 @@ TEST_CASE("an executable graph for the opencl device cannot be launched on a nat
     executable_graph exec(g, d);
     queue native(native_device());
     CHECK_THROWS_AS(native.launch(exec), error);
+}
+
+TEST_CASE("a repeated build comes from the kernel/program cache, not from the compiler") {
+    const device d = opencl_device();
+    const auto source = opencl::program_source::opencl_c("kernel void cached_once(global int* p) { p[0] = 5; }");
+    const std::vector<std::string> options{"-DCACHE_TEST=1"};
+    auto first = opencl::build_program(d, source, options);
+    const auto before = cache::program_cache::process().statistics();
+    auto second = opencl::build_program(d, source, options);
+    const auto after = cache::program_cache::process().statistics();
+    CHECK(after.builds == before.builds);
+    CHECK(after.memory_hits == before.memory_hits + 1);
+    CHECK(second.bytes == first.bytes);
+    CHECK(second.kernel_names == first.kernel_names);
+    CHECK(second.device_name == d.properties().name);
+    // Other options are another program: built, or found on disk from an earlier run, not in memory.
+    opencl::build_program(d, source, std::vector<std::string>{"-DCACHE_TEST=2"});
+    const auto other = cache::program_cache::process().statistics();
+    CHECK(other.memory_hits == after.memory_hits);
+    CHECK(other.builds + other.disk_hits == after.builds + after.disk_hits + 1);
+    // And the cached binary runs.
+    queue q(d, {.in_order = true});
+    usm<int> a(1);
+    q.submit(kernel_command{opencl::get_kernel(opencl::program::load(second), "cached_once"),
+                            {kernel_argument::from_pointer(a.data())}, range(1)})
+        .wait();
+    CHECK(a[0] == 5);
 }

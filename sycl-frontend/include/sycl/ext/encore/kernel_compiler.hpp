@@ -103,7 +103,8 @@ inline bundle_builder& builder_of(source_language language) {
 // encore::error -> sycl::exception: a source that does not build is errc::build (with the log).
 inline exception translate_build_error(const ::encore::error& e) {
     switch (e.code()) {
-    case ::encore::errc::invalid_argument: return exception(errc::build, e.what());
+    case ::encore::errc::build_failure: return exception(errc::build, e.what());
+    case ::encore::errc::invalid_argument: return exception(errc::invalid, e.what());
     case ::encore::errc::feature_not_supported: return exception(errc::feature_not_supported, e.what());
     default: return exception(errc::runtime, e.what());
     }
