@@ -1,6 +1,7 @@
 #include "opencl_backend.hpp"
 
 #include <algorithm>
+#include <atomic>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -52,6 +53,8 @@ std::unique_ptr<opencl_backend> opencl_backend::create(std::string& why_not) {
     const detail::api* cl = detail::api::load(why_not);
     if (!cl) return nullptr;
     std::unique_ptr<opencl_backend> b(new opencl_backend());
+    static std::atomic<std::uint64_t> next_id{1};
+    b->id_ = next_id.fetch_add(1, std::memory_order_relaxed);
     b->cl_ = cl;
     b->trace_ = env_flag("ENCORE_TRACE", false);
     const bool command_buffers = env_flag("ENCORE_OPENCL_COMMAND_BUFFERS", true);
@@ -102,6 +105,8 @@ std::unique_ptr<opencl_backend> opencl_backend::create(std::string& why_not) {
 opencl_backend::~opencl_backend() {
     kernels_.clear();
     programs_.clear();
+    fill_kernels_.clear();
+    fill_programs_.clear();
     for (const allocation& a : allocations_.take_all()) {
         if (a.view) cl_->clReleaseMemObject(a.view);
         const device_state& s = *devices_[a.device];
@@ -274,12 +279,37 @@ cl_program opencl_backend::program_of(std::uint32_t device, const kernel& k, con
 
 shared_kernel& opencl_backend::kernel_of(std::uint32_t device, const kernel& k) {
     check_device(device);
+    // Eager code submits the same kernel again and again: the last lookup of this thread answers without the
+    // lock and the map. Keyed by ids never reused (the backend's, the program's) and the entry's name, not by
+    // addresses; trivially destructible, so it does not pin the plugin (names of 64 bytes or more: no shortcut).
+    struct last_lookup {
+        std::uint64_t backend = 0, program = 0;
+        std::uint32_t device = 0;
+        char entry[64] = {};
+        shared_kernel* kernel = nullptr;
+    };
+    thread_local last_lookup last;
+    const auto* code = static_cast<const device_code*>(k.device_code("opencl"));
+    const std::string_view entry_name = code && code->entry ? std::string_view(code->entry) : std::string_view();
+    if (code && last.backend == id_ && last.device == device && last.program == code->program_id &&
+        !entry_name.empty() && entry_name == std::string_view(last.entry))
+        return *last.kernel;
     std::lock_guard lock(kernels_mutex_);
     const char* entry = nullptr;
-    const auto* code = static_cast<const device_code*>(k.device_code("opencl"));
+    auto remember = [&](shared_kernel& found) -> shared_kernel& {
+        if (entry_name.size() < sizeof last.entry) {
+            last.backend = id_;
+            last.program = code->program_id;
+            last.device = device;
+            std::memcpy(last.entry, entry_name.data(), entry_name.size());
+            last.entry[entry_name.size()] = '\0';
+            last.kernel = &found;
+        }
+        return found;
+    };
     if (code && code->entry) {
         auto it = kernels_.find(std::tuple(code->program_id, std::string_view(code->entry), device));
-        if (it != kernels_.end()) return *it->second;
+        if (it != kernels_.end()) return remember(*it->second);
     }
     cl_program program = program_of(device, k, &entry);
     auto made = std::make_unique<shared_kernel>();
@@ -288,7 +318,7 @@ shared_kernel& opencl_backend::kernel_of(std::uint32_t device, const kernel& k) 
     check(r, "clCreateKernel", std::string("kernel '") + entry + "'");
     auto& slot = kernels_[std::tuple(code->program_id, std::string(entry), device)];
     slot = std::move(made);
-    return *slot;
+    return remember(*slot);
 }
 
 detail::kernel_handle opencl_backend::new_kernel_object(std::uint32_t device, const kernel& k) {
@@ -299,6 +329,55 @@ detail::kernel_handle opencl_backend::new_kernel_object(std::uint32_t device, co
     cl_int r = CL_SUCCESS;
     detail::kernel_handle made(cl_->clCreateKernel(program, entry, &r));
     check(r, "clCreateKernel", std::string("kernel '") + entry + "'");
+    return made;
+}
+
+namespace {
+// Fills `total` bytes with a pattern of 1 to 256 bytes; each item strides over the range.
+const char* fill_source = R"(
+typedef struct { uchar bytes[256]; } encore_pattern;
+kernel void encore_fill(global uchar* destination, ulong total, uint pattern_bytes, encore_pattern pattern) {
+    for (ulong i = get_global_id(0); i < total; i += get_global_size(0))
+        destination[i] = pattern.bytes[i % pattern_bytes];
+}
+)";
+} // namespace
+
+cl_program opencl_backend::fill_program(std::uint32_t device) {
+    auto& program = fill_programs_[device];
+    if (!program) {
+        const device_state& s = *devices_[device];
+        cl_int r = CL_SUCCESS;
+        const std::size_t length = std::strlen(fill_source);
+        detail::program_handle made(cl_->clCreateProgramWithSource(s.context.get(), 1, &fill_source, &length, &r));
+        check(r, "clCreateProgramWithSource", "the opencl backend's fill kernel");
+        check(cl_->clBuildProgram(made.get(), 1, &s.id, "", nullptr, nullptr), "clBuildProgram",
+              "the opencl backend's fill kernel on " + s.properties.name);
+        program = std::move(made);
+    }
+    return program.get();
+}
+
+shared_kernel& opencl_backend::fill_kernel(std::uint32_t device) {
+    check_device(device);
+    std::lock_guard lock(kernels_mutex_);
+    auto& slot = fill_kernels_[device];
+    if (!slot) {
+        auto made = std::make_unique<shared_kernel>();
+        cl_int r = CL_SUCCESS;
+        made->handle = detail::kernel_handle(cl_->clCreateKernel(fill_program(device), "encore_fill", &r));
+        check(r, "clCreateKernel", "encore_fill");
+        slot = std::move(made);
+    }
+    return *slot;
+}
+
+detail::kernel_handle opencl_backend::new_fill_kernel(std::uint32_t device) {
+    check_device(device);
+    std::lock_guard lock(kernels_mutex_);
+    cl_int r = CL_SUCCESS;
+    detail::kernel_handle made(cl_->clCreateKernel(fill_program(device), "encore_fill", &r));
+    check(r, "clCreateKernel", "encore_fill");
     return made;
 }
 

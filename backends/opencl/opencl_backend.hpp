@@ -38,6 +38,12 @@ namespace encore::opencl {
 struct shared_kernel {
     detail::kernel_handle handle;
     std::mutex mutex;
+    // Under the lock: the arguments set last (a repeated submission with the same ones sets none), and the
+    // kernel's parameter count (asked once).
+    std::vector<kernel_argument> last_arguments;
+    bool arguments_set = false;
+    cl_uint parameters = 0;
+    bool parameters_known = false;
 };
 
 class opencl_backend final : public backend {
@@ -75,6 +81,10 @@ public:
     shared_kernel& kernel_of(std::uint32_t device, const kernel& k);
     // A cl_kernel of its own (launch plans and command buffers set its arguments once).
     detail::kernel_handle new_kernel_object(std::uint32_t device, const kernel& k);
+    // The built-in fill kernel (patterns the driver's fills cannot do), built on first use: shared for eager
+    // fills, or a cl_kernel of its own.
+    shared_kernel& fill_kernel(std::uint32_t device);
+    detail::kernel_handle new_fill_kernel(std::uint32_t device);
     std::optional<allocation> find_allocation(const void* p, std::size_t bytes = 0) const {
         return allocations_.find(p, bytes);
     }
@@ -90,8 +100,10 @@ private:
     opencl_backend() = default;
     void check_device(std::uint32_t device) const;
     cl_program program_of(std::uint32_t device, const kernel& k, const char** entry); // under kernels_mutex_
+    cl_program fill_program(std::uint32_t device);                                     // under kernels_mutex_
 
     const detail::api* cl_ = nullptr;
+    std::uint64_t id_ = 0; // unique for the life of the process (the thread-local kernel lookup keys on it)
     std::vector<std::unique_ptr<device_state>> devices_;
     allocation_table allocations_;
     bool trace_ = false;
@@ -100,6 +112,8 @@ private:
     std::map<std::pair<std::uint64_t, std::uint32_t>, detail::program_handle> programs_; // (program id, device)
     std::map<std::tuple<std::uint64_t, std::string, std::uint32_t>, std::unique_ptr<shared_kernel>, std::less<>>
         kernels_;
+    std::map<std::uint32_t, detail::program_handle> fill_programs_; // per device
+    std::map<std::uint32_t, std::unique_ptr<shared_kernel>> fill_kernels_;
 };
 
 } // namespace encore::opencl

@@ -143,7 +143,7 @@ void command_buffer_executable::record() {
             case command_kind::memset:
             case command_kind::fill: {
                 void* destination = nullptr;
-                std::array<std::byte, 128> pattern{};
+                std::array<std::byte, max_fill_pattern> pattern{};
                 std::size_t pattern_bytes = 1, bytes = 0;
                 if (kind_of(c) == command_kind::memset) {
                     const auto& m = std::get<memset_command>(c);
@@ -152,7 +152,7 @@ void command_buffer_executable::record() {
                     bytes = m.bytes;
                 } else {
                     const auto& fc = std::get<fill_command>(c);
-                    check_fill(fc.destination, fc.pattern.size(), "fill");
+                    check_fill(fc.pattern.size(), "fill");
                     destination = fc.destination;
                     std::copy(fc.pattern.begin(), fc.pattern.end(), pattern.begin());
                     pattern_bytes = fc.pattern.size();
@@ -165,7 +165,14 @@ void command_buffer_executable::record() {
                 if (!backend_.find_allocation(destination, bytes))
                     throw error(errc::invalid_argument, "fill: the destination is not inside memory of the opencl "
                                                         "backend");
-                if (svm_commands) {
+                if (!driver_fills(destination, pattern_bytes)) { // the fill kernel, a node of its own
+                    kernels_.push_back(backend_.new_fill_kernel(device_));
+                    const launch_geometry g = prepare_fill_kernel(backend_, device_, kernels_.back().get(), destination,
+                                                                  {pattern.data(), pattern_bytes}, bytes);
+                    check(f.ndrange(buffer_, nullptr, nullptr, kernels_.back().get(), 1, nullptr, g.global.data(),
+                                    nullptr, n, list, out, nullptr),
+                          "clCommandNDRangeKernelKHR", "the fill kernel");
+                } else if (svm_commands) {
                     check(f.svm_fill(buffer_, destination, pattern.data(), pattern_bytes, bytes, n, list, out),
                           "clCommandSVMMemFillKHR");
                 } else {

@@ -1,6 +1,8 @@
 #include "opencl_commands.hpp"
 
+#include <algorithm>
 #include <bit>
+#include <cstring>
 #include <mutex>
 #include <string>
 
@@ -35,12 +37,13 @@ launch_geometry geometry_of(const opencl_backend& backend, std::uint32_t device,
     return g;
 }
 
-void set_arguments(opencl_backend& backend, std::uint32_t device, cl_kernel kernel, const kernel_command& k) {
+namespace {
+
+void set_argument_values(opencl_backend& backend, std::uint32_t device, cl_kernel kernel, const kernel_command& k,
+                         cl_uint expected) {
     const auto& cl = backend.cl();
     const auto& s = backend.state(device);
     const std::string& name = k.kernel->name();
-    cl_uint expected = 0;
-    check(cl.clGetKernelInfo(kernel, CL_KERNEL_NUM_ARGS, sizeof expected, &expected, nullptr), "clGetKernelInfo");
     if (expected != k.arguments.size())
         throw error(errc::invalid_argument, "kernel '" + name + "' takes " + std::to_string(expected) +
                                                 " arguments; " + std::to_string(k.arguments.size()) + " were given");
@@ -74,15 +77,62 @@ void set_arguments(opencl_backend& backend, std::uint32_t device, cl_kernel kern
     }
 }
 
-void check_fill(const void* destination, std::size_t pattern_bytes, const char* what) {
-    if (pattern_bytes == 0 || pattern_bytes > 128 || !std::has_single_bit(pattern_bytes) ||
-        reinterpret_cast<std::uintptr_t>(destination) % pattern_bytes != 0)
-        throw error(errc::feature_not_supported,
-                    std::string(what) + ": OpenCL fills patterns of 1, 2, 4, ..., 128 bytes at an address aligned to "
-                                        "the pattern; this one has " + std::to_string(pattern_bytes) +
-                        " bytes" + (pattern_bytes && std::has_single_bit(pattern_bytes) && pattern_bytes <= 128
-                                        ? " at a misaligned address"
-                                        : ""));
+cl_uint parameter_count(const detail::api& cl, cl_kernel kernel) {
+    cl_uint count = 0;
+    check(cl.clGetKernelInfo(kernel, CL_KERNEL_NUM_ARGS, sizeof count, &count, nullptr), "clGetKernelInfo");
+    return count;
+}
+
+} // namespace
+
+void set_arguments(opencl_backend& backend, std::uint32_t device, cl_kernel kernel, const kernel_command& k) {
+    set_argument_values(backend, device, kernel, k, parameter_count(backend.cl(), kernel));
+}
+
+void set_arguments(opencl_backend& backend, std::uint32_t device, shared_kernel& kernel, const kernel_command& k) {
+    if (!kernel.parameters_known) {
+        kernel.parameters = parameter_count(backend.cl(), kernel.handle.get());
+        kernel.parameters_known = true;
+    }
+    if (kernel.arguments_set && kernel.last_arguments == k.arguments) return;
+    kernel.arguments_set = false; // until every one is set
+    set_argument_values(backend, device, kernel.handle.get(), k, kernel.parameters);
+    kernel.last_arguments = k.arguments;
+    kernel.arguments_set = true;
+}
+
+void check_fill(std::size_t pattern_bytes, const char* what) {
+    if (pattern_bytes == 0 || pattern_bytes > max_fill_pattern)
+        throw error(errc::feature_not_supported, std::string(what) + ": the opencl backend fills patterns of 1 to " +
+                                                     std::to_string(max_fill_pattern) + " bytes; this one has " +
+                                                     std::to_string(pattern_bytes) + " bytes");
+}
+
+bool driver_fills(const void* destination, std::size_t pattern_bytes) noexcept {
+    return pattern_bytes > 0 && pattern_bytes <= 128 && std::has_single_bit(pattern_bytes) &&
+           reinterpret_cast<std::uintptr_t>(destination) % pattern_bytes == 0;
+}
+
+launch_geometry prepare_fill_kernel(opencl_backend& backend, std::uint32_t device, cl_kernel kernel, void* destination,
+                                    std::span<const std::byte> pattern, std::size_t bytes) {
+    const auto& cl = backend.cl();
+    const auto& s = backend.state(device);
+    struct {
+        unsigned char bytes[max_fill_pattern];
+    } value{};
+    std::memcpy(value.bytes, pattern.data(), pattern.size());
+    const cl_ulong total = bytes;
+    const cl_uint pattern_bytes = static_cast<cl_uint>(pattern.size());
+    if (s.capabilities.usm == detail::usm_mode::intel)
+        check(s.intel_usm.set_kernel_arg(kernel, 0, destination), "clSetKernelArgMemPointerINTEL", "encore_fill");
+    else
+        check(cl.clSetKernelArgSVMPointer(kernel, 0, destination), "clSetKernelArgSVMPointer", "encore_fill");
+    check(cl.clSetKernelArg(kernel, 1, sizeof total, &total), "clSetKernelArg", "encore_fill");
+    check(cl.clSetKernelArg(kernel, 2, sizeof pattern_bytes, &pattern_bytes), "clSetKernelArg", "encore_fill");
+    check(cl.clSetKernelArg(kernel, 3, sizeof value, &value), "clSetKernelArg", "encore_fill");
+    launch_geometry g;
+    g.global[0] = std::min<std::size_t>(bytes, std::size_t{1} << 16); // each item strides over the rest
+    return g;
 }
 
 namespace {
@@ -123,7 +173,7 @@ cl_event enqueue(opencl_backend& backend, std::uint32_t device, cl_command_queue
         shared_kernel& sk = backend.kernel_of(device, *k.kernel);
         const launch_geometry g = geometry_of(backend, device, k);
         std::lock_guard lock(sk.mutex);
-        set_arguments(backend, device, sk.handle.get(), k);
+        set_arguments(backend, device, sk, k);
         check(cl.clEnqueueNDRangeKernel(queue, sk.handle.get(), g.dimensions, g.offset_or_null(), g.global.data(),
                                         g.local_or_null(), n, list, &e),
               "clEnqueueNDRangeKernel", "kernel '" + k.kernel->name() + "'");
@@ -157,10 +207,21 @@ cl_event enqueue(opencl_backend& backend, std::uint32_t device, cl_command_queue
             pattern = f.pattern.data();
             pattern_bytes = f.pattern.size();
             bytes = f.pattern.size() * f.count;
-            check_fill(destination, pattern_bytes, "fill");
+            check_fill(pattern_bytes, "fill");
         }
         if (bytes == 0) return marker();
         check_usm(backend, destination, bytes, kind_of(c) == command_kind::memset ? "memset" : "fill");
+        if (!driver_fills(destination, pattern_bytes)) {
+            shared_kernel& fill = backend.fill_kernel(device);
+            std::lock_guard lock(fill.mutex);
+            fill.arguments_set = false; // the shared kernel's argument cache does not cover these
+            const launch_geometry g = prepare_fill_kernel(
+                backend, device, fill.handle.get(), destination,
+                {static_cast<const std::byte*>(pattern), pattern_bytes}, bytes);
+            check(cl.clEnqueueNDRangeKernel(queue, fill.handle.get(), 1, nullptr, g.global.data(), nullptr, n, list, &e),
+                  "clEnqueueNDRangeKernel", "the fill kernel");
+            return e;
+        }
         if (intel)
             check(s.intel_usm.fill(queue, destination, pattern, pattern_bytes, bytes, n, list, &e),
                   "clEnqueueMemFillINTEL");
@@ -208,7 +269,8 @@ void check_for_graph(opencl_backend& backend, std::uint32_t device, const comman
     }
     case command_kind::fill: {
         const auto& f = std::get<fill_command>(c);
-        check_fill(f.destination, f.pattern.size(), "fill");
+        check_fill(f.pattern.size(), "fill");
+        if (!driver_fills(f.destination, f.pattern.size())) static_cast<void>(backend.fill_kernel(device));
         break;
     }
     case command_kind::copy: static_cast<void>(buffers_of(std::get<copy_command>(c))); break;

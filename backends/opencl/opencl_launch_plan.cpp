@@ -87,6 +87,12 @@ launch_plan_executable::step launch_plan_executable::prepare(const command& c) {
     }
     if (s.how == form::fill && !backend_.find_allocation(s.destination, s.bytes))
         throw error(errc::invalid_argument, "fill: the destination is not inside memory of the opencl backend");
+    if (s.how == form::fill && !driver_fills(s.destination, s.pattern_bytes)) { // the fill kernel
+        s.how = form::kernel;
+        s.kernel = backend_.new_fill_kernel(device_);
+        s.geometry = prepare_fill_kernel(backend_, device_, s.kernel.get(), s.destination,
+                                         {s.pattern.data(), s.pattern_bytes}, s.bytes);
+    }
     return s;
 }
 

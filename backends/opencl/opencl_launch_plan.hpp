@@ -45,7 +45,7 @@ private:
         void* destination = nullptr;
         const void* source = nullptr;
         std::size_t bytes = 0;
-        std::array<std::byte, 128> pattern{};
+        std::array<std::byte, max_fill_pattern> pattern{};
         std::size_t pattern_bytes = 0;
     };
     step prepare(const command& c);

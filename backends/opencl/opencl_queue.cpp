@@ -11,11 +11,11 @@ using detail::check;
 
 wait_list_events::wait_list_events(const detail::api& cl, cl_context context, std::span<const event_ptr> wait_list)
     : cl_(cl) {
-    events_.reserve(wait_list.size());
+    if (wait_list.size() > inline_.size()) spilled_.reserve(wait_list.size());
     for (const event_ptr& e : wait_list) {
         if (!e) continue;
         if (auto* ours = dynamic_cast<const opencl_event*>(e.get()); ours && ours->context() == context) {
-            events_.push_back(ours->handle());
+            add(ours->handle());
             continue;
         }
         if (e->status() == event_status::complete) continue;
@@ -24,13 +24,23 @@ wait_list_events::wait_list_events(const detail::api& cl, cl_context context, st
         check(r, "clCreateUserEvent", "a wait for another backend's work");
         cl_.clRetainEvent(user); // one reference for the callback, one for this list
         user_events_.push_back(user);
-        events_.push_back(user);
+        add(user);
         const detail::api* functions = &cl_;
         e->on_complete([functions, user] {
             functions->clSetUserEventStatus(user, CL_COMPLETE);
             functions->clReleaseEvent(user);
         });
     }
+}
+
+void wait_list_events::add(cl_event e) {
+    if (spilled_.empty() && count_ < inline_.size()) {
+        inline_[count_++] = e;
+        return;
+    }
+    if (spilled_.empty()) spilled_.assign(inline_.begin(), inline_.begin() + static_cast<std::ptrdiff_t>(count_));
+    spilled_.push_back(e);
+    ++count_;
 }
 
 wait_list_events::~wait_list_events() {
@@ -52,8 +62,16 @@ event_ptr opencl_queue::wrap(cl_event e, const std::shared_ptr<queue_link>& link
 
 event_ptr opencl_queue::submit(command c, std::span<const event_ptr> wait_list) {
     wait_list_events waits(backend_.cl(), link_->context, wait_list);
-    cl_event e = enqueue(backend_, device_, link_->queue.get(), c, waits.events());
-    if (!e) { // nothing to do and nothing to wait for
+    cl_event e = nullptr;
+    try {
+        e = enqueue(backend_, device_, link_->queue.get(), c, waits.events());
+    } catch (const error& failure) {
+        // A copy between memory objects the backend cannot reach is the work's failure, reported through the
+        // queue as on the native backend (the reference); every other refusal leaves submit.
+        if (kind_of(c) != command_kind::copy || failure.code() != errc::feature_not_supported || !errors_) throw;
+        errors_->report(std::current_exception());
+    }
+    if (!e) { // nothing to do and nothing to wait for (or a copy reported as failed)
         auto done = std::make_shared<encore::detail::completion_event>(properties_.enable_profiling);
         const std::uint64_t now = encore::detail::host_clock_ns();
         done->set_submit(now);

@@ -11,6 +11,7 @@
 //     q->submit(encore::memset_command{p, 0, 4096}, {})->wait();
 #pragma once
 
+#include <array>
 #include <memory>
 #include <span>
 #include <vector>
@@ -29,11 +30,17 @@ public:
     ~wait_list_events();
     wait_list_events(const wait_list_events&) = delete;
     wait_list_events& operator=(const wait_list_events&) = delete;
-    std::span<const cl_event> events() const noexcept { return events_; }
+    std::span<const cl_event> events() const noexcept {
+        return {spilled_.empty() ? inline_.data() : spilled_.data(), count_};
+    }
 
 private:
+    void add(cl_event e);
+
     const detail::api& cl_;
-    std::vector<cl_event> events_;
+    std::array<cl_event, 8> inline_{}; // most wait lists are short: no allocation
+    std::vector<cl_event> spilled_;
+    std::size_t count_ = 0;
     std::vector<cl_event> user_events_; // one reference each, released after the enqueue
 };
 

@@ -129,13 +129,13 @@ TEST_CASE("arguments and commands OpenCL cannot run are refused at submission an
                                     make_nd_range(1, {too_big, 1, 1}, {too_big, 1, 1})});
         },
         errc::invalid_argument);
-    // A 3-byte fill pattern.
-    usm<unsigned char> bytes(300);
-    fill_command three{bytes.data(), {std::byte{1}, std::byte{2}, std::byte{3}}, 100};
-    const std::string fill = message_of([&] { q.submit(three); }, errc::feature_not_supported);
-    CHECK(fill.find("3 bytes") != std::string::npos);
+    // A fill pattern longer than 256 bytes.
+    usm<unsigned char> bytes(600);
+    fill_command wide{bytes.data(), std::vector<std::byte>(300, std::byte{7}), 2};
+    const std::string fill = message_of([&] { q.submit(wide); }, errc::feature_not_supported);
+    CHECK(fill.find("300 bytes") != std::string::npos);
     graph g;
-    g.add(three);
+    g.add(wide);
     message_of([&] { executable_graph exec(g, d); }, errc::feature_not_supported);
     // Fills of memory the backend did not allocate.
     message_of([&] { q.memset(host.data(), 0, 64 * sizeof(int)); }, errc::invalid_argument);

@@ -73,6 +73,8 @@ TEST_CASE("fan-out and fan-in with every device command kind") {
                                     range(n)},
                      {last, clear});
     auto fill = g.add(fill_command{pattern.data(), {std::byte{1}, std::byte{2}, std::byte{3}, std::byte{4}}, n});
+    usm<unsigned char> threes(300);
+    g.add(fill_command{threes.data(), {std::byte{5}, std::byte{6}, std::byte{7}}, 100}, {fill}); // the fill kernel
     auto c1 = g.add(memcpy_command{copied.data(), sums.data(), n * sizeof(int)}, {last});
     auto c2 = g.add(memcpy_command{back.data(), copied.data(), n * sizeof(int)}, {c1});
     g.add(empty_command{}, {c2, fill});
@@ -86,6 +88,8 @@ TEST_CASE("fan-out and fan-in with every device command kind") {
         REQUIRE(back[0] == 120);
         REQUIRE(back[n - 1] == 120);
         REQUIRE(pattern[7] == 0x04030201u);
+        REQUIRE(threes[0] == 5);
+        REQUIRE(threes[299] == 7);
     }
 }
 

@@ -55,6 +55,33 @@ TEST_CASE("memset, memcpy and fills on device, host and shared memory") {
     }
 }
 
+TEST_CASE("fills of any pattern up to 256 bytes, at any alignment (the fill kernel where the driver cannot)") {
+    queue q(opencl_device(), {.in_order = false});
+    struct three {
+        unsigned char v[3];
+    };
+    struct sixteen {
+        std::uint64_t a, b;
+    };
+    usm<three> t(333);
+    usm<sixteen> x(77, memory_kind::device);
+    usm<sixteen> x_out(77, memory_kind::host);
+    usm<unsigned char> odd(101);
+    q.fill(t.data(), three{{1, 2, 3}}, 333);
+    auto f = q.fill(x.data(), sixteen{42, 43}, 77);
+    q.memcpy(x_out.data(), x.data(), 77 * sizeof(sixteen), {f});
+    q.fill(reinterpret_cast<std::uint32_t*>(odd.data() + 1), std::uint32_t{0x01020304}, 25); // misaligned
+    q.wait_and_throw();
+    for (std::size_t i = 0; i < 333; ++i)
+        REQUIRE((t[i].v[0] == 1 && t[i].v[1] == 2 && t[i].v[2] == 3));
+    for (std::size_t i = 0; i < 77; ++i)
+        REQUIRE((x_out[i].a == 42 && x_out[i].b == 43));
+    CHECK(odd[0] == 0);
+    CHECK(odd[1] == 4);
+    CHECK(odd[4] == 1);
+    CHECK(odd[100] == 1);
+}
+
 TEST_CASE("memcpy to and from memory the backend did not allocate") {
     queue q(opencl_device(), {.in_order = true});
     usm<int> dev(64, memory_kind::device);

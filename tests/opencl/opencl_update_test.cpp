@@ -90,6 +90,29 @@ TEST_CASE("whole-graph update: memset, memcpy, fill and kernel values of a graph
     q.launch(exec).wait();
     CHECK(b[9] == 1);
     CHECK(w[63] == 0x05060708u);
+
+    // A fill node that changes from a driver fill (4 bytes) to the fill kernel (3 bytes) and back.
+    graph g2 = build(0, b.data(), 0x01020304);
+    executable_graph exec2(g2, d);
+    graph g3;
+    {
+        auto m = g3.add(memset_command{a.data(), 0, 256 * sizeof(int)});
+        auto k = g3.add(kernel_command{test_kernel("add_one"), {kernel_argument::from_pointer(a.data())}, range(256)},
+                        {m});
+        g3.add(memcpy_command{b.data(), a.data(), 256 * sizeof(int)}, {k});
+        g3.add(fill_command{w.data(), {std::byte{9}, std::byte{8}, std::byte{7}}, 64 * 4 / 3});
+    }
+    exec2.update(g3);
+    q.launch(exec2).wait();
+    auto* wb = reinterpret_cast<unsigned char*>(w.data());
+    CHECK(wb[0] == 9);
+    CHECK(wb[1] == 8);
+    CHECK(wb[2] == 7);
+    CHECK(wb[3] == 9);
+    CHECK(wb[251] == 7);
+    exec2.update(build(0, c.data(), 0x0a0b0c0d));
+    q.launch(exec2).wait();
+    CHECK(w[5] == 0x0a0b0c0du);
 }
 
 TEST_CASE("a refused update changes nothing") {
@@ -103,8 +126,8 @@ TEST_CASE("a refused update changes nothing") {
     executable_graph exec(g, d);
     auto host_only = make_kernel("host_only", [](const work_item&) {});
     CHECK_THROWS_AS(exec.update(k, kernel_command{host_only, {}, range(64)}), error);
-    fill_command three{bytes.data(), {std::byte{1}, std::byte{2}, std::byte{3}}, 100};
-    CHECK_THROWS_AS(exec.update(f, three), error);
+    fill_command wide{bytes.data(), std::vector<std::byte>(300, std::byte{7}), 1};
+    CHECK_THROWS_AS(exec.update(f, wide), error);
     q.launch(exec).wait();
     CHECK(a[0] == 1);
     CHECK(bytes[299] == 2);
