@@ -203,7 +203,7 @@ void opencl_backend::deallocate(std::uint32_t device, void* pointer) {
     if (s.capabilities.usm == detail::usm_mode::intel)
         check(s.intel_usm.blocking_free(s.context.get(), a->base), "clMemBlockingFreeINTEL");
     else
-        cl_->clSVMFree(s.context.get(), a->base); // OpenCL defers the free until commands using it are done
+        cl_->clSVMFree(s.context.get(), a->base); // like sycl::free: work using the memory must be complete
 }
 
 std::optional<std::pair<cl_mem, std::size_t>> opencl_backend::view_of(const void* p, std::size_t bytes) {
