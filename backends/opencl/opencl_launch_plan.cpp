@@ -13,7 +13,7 @@ using detail::check;
 
 launch_plan_executable::launch_plan_executable(opencl_backend& backend, std::uint32_t device, const graph& g,
                                                const partition& p)
-    : backend_(backend), device_(device), partition_(p), link_(std::make_shared<queue_link>()) {
+    : backend_(backend), device_(device), partition_(p), plain_(std::make_shared<queue_link>()) {
     const auto count = static_cast<std::uint32_t>(p.nodes.size());
     local_of_.reserve(count);
     for (std::uint32_t i = 0; i < count; ++i)
@@ -29,8 +29,8 @@ launch_plan_executable::launch_plan_executable(opencl_backend& backend, std::uin
         }
     }
     find_last();
-    link_->queue = backend.new_queue(device, false, true);
-    link_->context = backend.state(device).context.get();
+    plain_->queue = backend.new_queue(device, false, false);
+    plain_->context = backend.state(device).context.get();
 }
 
 launch_plan_executable::step launch_plan_executable::prepare(const command& c) {
@@ -106,10 +106,10 @@ void launch_plan_executable::find_last() {
         }
 }
 
-cl_int launch_plan_executable::enqueue(const step& s, cl_uint waits, const cl_event* wait_list, cl_event* event) const {
+cl_int launch_plan_executable::enqueue(cl_command_queue q, const step& s, cl_uint waits, const cl_event* wait_list,
+                                       cl_event* event) const {
     const auto& cl = backend_.cl();
     const auto& state = backend_.state(device_);
-    cl_command_queue q = link_->queue.get();
     const bool intel = state.capabilities.usm == detail::usm_mode::intel;
     switch (s.how) {
     case form::kernel:
@@ -130,23 +130,31 @@ cl_int launch_plan_executable::enqueue(const step& s, cl_uint waits, const cl_ev
 
 event_ptr launch_plan_executable::launch(backend_queue& queue, std::span<const event_ptr> wait_list) {
     opencl_queue& q = as_opencl_queue(queue, backend_, device_, "an executable graph finalized for an opencl device");
-    wait_list_events waits(backend_.cl(), link_->context, wait_list);
+    if (q.profiling() && !profiled_) {
+        auto made = std::make_shared<queue_link>();
+        made->queue = backend_.new_queue(device_, false, true);
+        made->context = plain_->context;
+        profiled_ = std::move(made);
+    }
+    const std::shared_ptr<queue_link>& link = q.profiling() ? profiled_ : plain_;
+    wait_list_events waits(backend_.cl(), link->context, wait_list);
     const auto events = waits.events();
     const auto n = static_cast<cl_uint>(events.size());
     const cl_event* list = events.empty() ? nullptr : events.data();
     cl_event done = nullptr;
     if (first_ > last_) { // no work: a marker after the wait list (and the queue's earlier launches)
-        check(backend_.cl().clEnqueueMarkerWithWaitList(link_->queue.get(), n, list, &done), "clEnqueueMarkerWithWaitList");
+        check(backend_.cl().clEnqueueMarkerWithWaitList(link->queue.get(), n, list, &done), "clEnqueueMarkerWithWaitList");
     } else {
         for (std::size_t i = first_; i <= last_; ++i) {
             const step& s = steps_[i];
             if (s.how == form::nothing) continue;
             const bool first = i == first_, last = i == last_;
-            check(enqueue(s, first ? n : 0, first ? list : nullptr, last ? &done : nullptr), "opencl launch plan");
+            check(enqueue(link->queue.get(), s, first ? n : 0, first ? list : nullptr, last ? &done : nullptr),
+                  "opencl launch plan");
         }
     }
-    check(backend_.cl().clFlush(link_->queue.get()), "clFlush");
-    return q.wrap(done, link_);
+    check(backend_.cl().clFlush(link->queue.get()), "clFlush");
+    return q.wrap(done, link);
 }
 
 void launch_plan_executable::update(std::uint32_t node, const command& c) {
