@@ -284,11 +284,12 @@ int main(int argc, char** argv) {
         std::printf("{\"results\": [");
         for (std::size_t i = 0; i < results.size(); ++i) {
             const auto& r = results[i];
-            std::string raw_cb = r.raw_command_buffer < 0 ? "null" : std::to_string(r.raw_command_buffer);
+            char raw_cb[32] = "null";
+            if (r.raw_command_buffer >= 0) std::snprintf(raw_cb, sizeof raw_cb, "%.1f", r.raw_command_buffer);
             std::printf("%s{\"device\": \"%s\", \"shape\": \"%s\", \"nodes\": %d, \"raw_command_buffer_ns_per_node\": "
                         "%s, \"replay_ns_per_node\": %.1f, \"raw_eager_ns_per_node\": %.1f, "
                         "\"eager_ns_per_node\": %.1f}",
-                        i ? ", " : "", r.device.c_str(), r.shape.c_str(), r.nodes, raw_cb.c_str(), r.replay,
+                        i ? ", " : "", r.device.c_str(), r.shape.c_str(), r.nodes, raw_cb, r.replay,
                         r.raw_eager, r.eager);
         }
         std::printf("]}\n");
