@@ -1,20 +1,23 @@
-// opencl_replay — Encore's OpenCL backend against hand-written OpenCL, per node, on chains of 10, 100 and 1,000
-// small kernels and a fan-out/fan-in of 1,000 (root, 1,000 independent kernels, join):
+// opencl_replay — Encore's OpenCL backend against hand-written OpenCL, per node, on chains of 10, 100 and
+// 1,000 small kernels and a fan-out/fan-in of 1,000 (root, 1,000 independent kernels, join):
 //
 //   (a) raw_command_buffer: the DAG recorded by hand into a cl_khr_command_buffer (sync points for the edges,
-//                           the same queue kind Encore uses), finalized once, enqueued back to back, each launch
-//                           waiting for the previous one's event (as replays of one graph do); null where
-//                           the device has no command buffers (or only signatures this program was not built for)
-//   (b) replay:             the DAG as an encore::graph, finalized for the OpenCL device, q.launch back to back
+//                           the same queue kind Encore uses), finalized once, enqueued back to back, each
+//                           launch waiting for the previous one's event (as replays of one graph do); null
+//                           where the device has no command buffers (or only signatures this program was not
+//                           built for)
+//   (b) replay:             the DAG as an encore::graph, finalized for the OpenCL device, q.launch back to
+//   back
 //                           (a command buffer, or a launch plan where the device has none)
-//   (c) raw_eager:          clEnqueueNDRangeKernel per node on an out-of-order queue, each with its predecessors'
+//   (c) raw_eager:          clEnqueueNDRangeKernel per node on an out-of-order queue, each with its
+//   predecessors'
 //                           events as its wait list
 //   (d) eager:              q.submit per node on an out-of-order Encore queue, with its predecessors' events
 //
-// Every method runs the same kernel (`kernel void small(global int* p) { p[get_global_id(0)] += 1; }`, 64 items)
-// built by encore::opencl::build_program. Each round runs all methods in turn; the median of the rounds is
-// reported. ENCORE_OPENCL_COMMAND_BUFFERS=0 measures the launch-plan path on a device that has command buffers.
-// Usage: opencl_replay [--json] [--rounds N]
+// Every method runs the same kernel (`kernel void small(global int* p) { p[get_global_id(0)] += 1; }`, 64
+// items) built by encore::opencl::build_program. Each round runs all methods in turn; the median of the
+// rounds is reported. ENCORE_OPENCL_COMMAND_BUFFERS=0 measures the launch-plan path on a device that has
+// command buffers. Usage: opencl_replay [--json] [--rounds N]
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
@@ -36,9 +39,9 @@ const char* kernel_source = "kernel void small(global int* p) { p[get_global_id(
 constexpr std::size_t items = 64;
 
 double now_ns() {
-    return static_cast<double>(
-        std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now().time_since_epoch())
-            .count());
+    return static_cast<double>(std::chrono::duration_cast<std::chrono::nanoseconds>(
+                                   std::chrono::steady_clock::now().time_since_epoch())
+                                   .count());
 }
 
 struct shape {
@@ -75,7 +78,7 @@ struct raw_opencl {
     cl_platform_id platform = nullptr;
     cl_device_id device = nullptr;
     cl::context_handle context;
-    cl::queue_handle queue;      // out-of-order where the device has it
+    cl::queue_handle queue; // out-of-order where the device has it
     cl::program_handle program;
     cl::kernel_handle kernel;
     void* data = nullptr;
@@ -99,12 +102,14 @@ struct raw_opencl {
         context = cl::context_handle(f.clCreateContext(properties, 1, &device, nullptr, nullptr, &r));
         cl::check(r, "clCreateContext");
         const cl_queue_properties qp[] = {
-            CL_QUEUE_PROPERTIES, caps.out_of_order ? CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE : cl_queue_properties{0}, 0};
+            CL_QUEUE_PROPERTIES,
+            caps.out_of_order ? CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE : cl_queue_properties{0}, 0};
         queue = cl::queue_handle(f.clCreateCommandQueueWithProperties(context.get(), device, qp, &r));
         cl::check(r, "clCreateCommandQueueWithProperties");
         const unsigned char* bytes = binary.bytes.data();
         const std::size_t size = binary.bytes.size();
-        program = cl::program_handle(f.clCreateProgramWithBinary(context.get(), 1, &device, &size, &bytes, nullptr, &r));
+        program = cl::program_handle(
+            f.clCreateProgramWithBinary(context.get(), 1, &device, &size, &bytes, nullptr, &r));
         cl::check(r, "clCreateProgramWithBinary");
         cl::check(f.clBuildProgram(program.get(), 1, &device, "", nullptr, nullptr), "clBuildProgram");
         kernel = cl::kernel_handle(f.clCreateKernel(program.get(), "small", &r));
@@ -112,7 +117,9 @@ struct raw_opencl {
         data = f.clSVMAlloc(context.get(), CL_MEM_READ_WRITE, items * sizeof(int), 0);
         cl::check(f.clSetKernelArgSVMPointer(kernel.get(), 0, data), "clSetKernelArgSVMPointer");
         if (caps.command_buffer && caps.command_buffer < CL_MAKE_VERSION(0, 9, 5)) {
-            auto get = [&](const char* name) { return f.clGetExtensionFunctionAddressForPlatform(platform, name); };
+            auto get = [&](const char* name) {
+                return f.clGetExtensionFunctionAddressForPlatform(platform, name);
+            };
             create = reinterpret_cast<clCreateCommandBufferKHR_fn>(get("clCreateCommandBufferKHR"));
             finalize = reinterpret_cast<clFinalizeCommandBufferKHR_fn>(get("clFinalizeCommandBufferKHR"));
             release = reinterpret_cast<clReleaseCommandBufferKHR_fn>(get("clReleaseCommandBufferKHR"));
@@ -130,7 +137,8 @@ struct raw_opencl {
     double command_buffer(const shape& s, int reps) {
         cl_int r = CL_SUCCESS;
         cl_command_queue q = queue.get();
-        const bool simultaneous = caps.command_buffer_capabilities & CL_COMMAND_BUFFER_CAPABILITY_SIMULTANEOUS_USE_KHR;
+        const bool simultaneous =
+            caps.command_buffer_capabilities & CL_COMMAND_BUFFER_CAPABILITY_SIMULTANEOUS_USE_KHR;
         const cl_command_buffer_properties_khr props[] = {CL_COMMAND_BUFFER_FLAGS_KHR,
                                                           CL_COMMAND_BUFFER_SIMULTANEOUS_USE_KHR, 0};
         cl_command_buffer_khr cb = create(1, &q, simultaneous ? props : nullptr, &r);
@@ -142,8 +150,8 @@ struct raw_opencl {
             for (int p : s.predecessors[i])
                 waits.push_back(sync[static_cast<std::size_t>(p)]);
             cl::check(ndrange(cb, nullptr, nullptr, kernel.get(), 1, nullptr, &items, nullptr,
-                              static_cast<cl_uint>(waits.size()), waits.empty() ? nullptr : waits.data(), &sync[i],
-                              nullptr),
+                              static_cast<cl_uint>(waits.size()), waits.empty() ? nullptr : waits.data(),
+                              &sync[i], nullptr),
                       "clCommandNDRangeKernelKHR");
         }
         cl::check(finalize(cb), "clFinalizeCommandBufferKHR");
@@ -221,13 +229,15 @@ int main(int argc, char** argv) {
     }
     std::vector<result> results;
     for (const auto& d : devices) {
-        const auto binary = encore::opencl::build_program(d, encore::opencl::program_source::opencl_c(kernel_source));
+        const auto binary =
+            encore::opencl::build_program(d, encore::opencl::program_source::opencl_c(kernel_source));
         const auto program = encore::opencl::program::load(binary);
         const auto small = encore::opencl::get_kernel(program, "small");
         raw_opencl raw(d, binary);
         encore::queue q(d);
         int* data = static_cast<int*>(encore::malloc(items * sizeof(int), d, encore::memory_kind::device));
-        const encore::kernel_command command{small, {encore::kernel_argument::from_pointer(data)}, encore::range(items)};
+        const encore::kernel_command command{
+            small, {encore::kernel_argument::from_pointer(data)}, encore::range(items)};
         for (const shape& s : {chain(10), chain(100), chain(1000), fan_out_in(1000)}) {
             const int nodes = static_cast<int>(s.predecessors.size());
             const int reps = std::max(3, 3000 / nodes);
@@ -286,7 +296,8 @@ int main(int argc, char** argv) {
             const auto& r = results[i];
             char raw_cb[32] = "null";
             if (r.raw_command_buffer >= 0) std::snprintf(raw_cb, sizeof raw_cb, "%.1f", r.raw_command_buffer);
-            std::printf("%s{\"device\": \"%s\", \"shape\": \"%s\", \"nodes\": %d, \"raw_command_buffer_ns_per_node\": "
+            std::printf("%s{\"device\": \"%s\", \"shape\": \"%s\", \"nodes\": %d, "
+                        "\"raw_command_buffer_ns_per_node\": "
                         "%s, \"replay_ns_per_node\": %.1f, \"raw_eager_ns_per_node\": %.1f, "
                         "\"eager_ns_per_node\": %.1f}",
                         i ? ", " : "", r.device.c_str(), r.shape.c_str(), r.nodes, raw_cb, r.replay,
@@ -295,8 +306,8 @@ int main(int argc, char** argv) {
         std::printf("]}\n");
         return 0;
     }
-    std::printf("%-28s %-11s %6s %12s %10s %10s %10s %8s %8s\n", "device", "shape", "nodes", "raw_cb ns", "replay ns",
-                "raw_eager", "eager ns", "(b)/(a)", "(d)/(c)");
+    std::printf("%-28s %-11s %6s %12s %10s %10s %10s %8s %8s\n", "device", "shape", "nodes", "raw_cb ns",
+                "replay ns", "raw_eager", "eager ns", "(b)/(a)", "(d)/(c)");
     for (const auto& r : results) {
         char ab[16] = "-";
         char cb[16] = "-";
@@ -304,8 +315,8 @@ int main(int argc, char** argv) {
             std::snprintf(ab, sizeof ab, "%.2f", r.replay / r.raw_command_buffer);
             std::snprintf(cb, sizeof cb, "%.0f", r.raw_command_buffer);
         }
-        std::printf("%-28.28s %-11s %6d %12s %10.0f %10.0f %10.0f %8s %8.2f\n", r.device.c_str(), r.shape.c_str(),
-                    r.nodes, cb, r.replay, r.raw_eager, r.eager, ab, r.eager / r.raw_eager);
+        std::printf("%-28.28s %-11s %6d %12s %10.0f %10.0f %10.0f %8s %8.2f\n", r.device.c_str(),
+                    r.shape.c_str(), r.nodes, cb, r.replay, r.raw_eager, r.eager, ab, r.eager / r.raw_eager);
     }
     std::printf("(b)/(c) (replay against raw eager): ");
     for (const auto& r : results)

@@ -32,13 +32,14 @@ device_properties properties_of(cl_device_id d) {
     p.driver_version = detail::device_string(d, CL_DEVICE_VERSION) + " (driver " +
                        detail::device_string(d, CL_DRIVER_VERSION) + ")";
     const auto type = detail::device_value<cl_device_type>(d, CL_DEVICE_TYPE);
-    p.type = (type & CL_DEVICE_TYPE_GPU)     ? device_type::gpu
-             : (type & CL_DEVICE_TYPE_CPU)   ? device_type::cpu
-                                             : device_type::accelerator;
+    p.type = (type & CL_DEVICE_TYPE_GPU)   ? device_type::gpu
+             : (type & CL_DEVICE_TYPE_CPU) ? device_type::cpu
+                                           : device_type::accelerator;
     p.compute_units = std::max<cl_uint>(detail::device_value<cl_uint>(d, CL_DEVICE_MAX_COMPUTE_UNITS), 1);
     p.global_memory_bytes = detail::device_value<cl_ulong>(d, CL_DEVICE_GLOBAL_MEM_SIZE);
     p.local_memory_bytes = detail::device_value<cl_ulong>(d, CL_DEVICE_LOCAL_MEM_SIZE);
-    p.max_work_group_size = std::max<std::size_t>(detail::device_value<std::size_t>(d, CL_DEVICE_MAX_WORK_GROUP_SIZE), 1);
+    p.max_work_group_size =
+        std::max<std::size_t>(detail::device_value<std::size_t>(d, CL_DEVICE_MAX_WORK_GROUP_SIZE), 1);
     // CL_DEVICE_MEM_BASE_ADDR_ALIGN is in bits.
     p.allocation_alignment =
         std::max<std::size_t>(detail::device_value<cl_uint>(d, CL_DEVICE_MEM_BASE_ADDR_ALIGN) / 8, 64);
@@ -69,30 +70,32 @@ std::unique_ptr<opencl_backend> opencl_backend::create(std::string& why_not) {
             s->capabilities = detail::query_capabilities(pd.device);
             s->properties.profiling = s->capabilities.profiling;
             if (s->capabilities.usm == detail::usm_mode::intel && !s->intel_usm.load(pd.platform))
-                s->capabilities.usm = (s->capabilities.svm & CL_DEVICE_SVM_FINE_GRAIN_BUFFER) ? detail::usm_mode::svm_fine
-                                      : s->capabilities.svm                                  ? detail::usm_mode::svm_coarse
-                                                                                            : detail::usm_mode::none;
+                s->capabilities.usm = (s->capabilities.svm & CL_DEVICE_SVM_FINE_GRAIN_BUFFER)
+                                          ? detail::usm_mode::svm_fine
+                                      : s->capabilities.svm ? detail::usm_mode::svm_coarse
+                                                            : detail::usm_mode::none;
             if (s->capabilities.command_buffer)
                 s->use_command_buffers =
                     s->command_buffers.load(pd.platform, s->capabilities.command_buffer) && command_buffers;
             s->properties.native_graphs = s->use_command_buffers;
-            const cl_context_properties properties[] = {CL_CONTEXT_PLATFORM,
-                                                        reinterpret_cast<cl_context_properties>(pd.platform), 0};
+            const cl_context_properties properties[] = {
+                CL_CONTEXT_PLATFORM, reinterpret_cast<cl_context_properties>(pd.platform), 0};
             cl_int r = CL_SUCCESS;
-            s->context = detail::context_handle(cl->clCreateContext(properties, 1, &pd.device, nullptr, nullptr, &r));
+            s->context =
+                detail::context_handle(cl->clCreateContext(properties, 1, &pd.device, nullptr, nullptr, &r));
             check(r, "clCreateContext", s->properties.name);
             b->trace("device " + std::to_string(b->devices_.size()) + ": " + s->properties.name + " (" +
-                     detail::platform_string(pd.platform, CL_PLATFORM_NAME) + "): " + detail::summary(s->capabilities) +
-                     "; graphs lower to " +
-                     (s->use_command_buffers ? "command buffers (" +
-                                                   std::string(s->command_buffers.final_signatures
-                                                                   ? "final signatures"
-                                                                   : "provisional 0.9.0-0.9.4 signatures") +
-                                                   ")"
-                                             : std::string("launch plans") +
-                                                   (s->capabilities.command_buffer && !command_buffers
-                                                        ? " (ENCORE_OPENCL_COMMAND_BUFFERS=0)"
-                                                        : "")));
+                     detail::platform_string(pd.platform, CL_PLATFORM_NAME) +
+                     "): " + detail::summary(s->capabilities) + "; graphs lower to " +
+                     (s->use_command_buffers
+                          ? "command buffers (" +
+                                std::string(s->command_buffers.final_signatures
+                                                ? "final signatures"
+                                                : "provisional 0.9.0-0.9.4 signatures") +
+                                ")"
+                          : std::string("launch plans") + (s->capabilities.command_buffer && !command_buffers
+                                                               ? " (ENCORE_OPENCL_COMMAND_BUFFERS=0)"
+                                                               : "")));
             b->devices_.push_back(std::move(s));
         }
     } catch (const std::exception& e) {
@@ -120,7 +123,8 @@ opencl_backend::~opencl_backend() {
 void opencl_backend::check_device(std::uint32_t device) const {
     if (device >= devices_.size())
         throw error(errc::invalid_argument, "opencl backend: device " + std::to_string(device) +
-                                                " does not exist (" + std::to_string(devices_.size()) + " devices)");
+                                                " does not exist (" + std::to_string(devices_.size()) +
+                                                " devices)");
 }
 
 const device_properties& opencl_backend::properties(std::uint32_t device) const {
@@ -128,7 +132,8 @@ const device_properties& opencl_backend::properties(std::uint32_t device) const 
     return devices_[device]->properties;
 }
 
-void* opencl_backend::allocate(std::uint32_t device, memory_kind kind, std::size_t bytes, std::size_t alignment) {
+void* opencl_backend::allocate(std::uint32_t device, memory_kind kind, std::size_t bytes,
+                               std::size_t alignment) {
     check_device(device);
     if (bytes == 0) return nullptr;
     if (alignment != 0 && (alignment & (alignment - 1)) != 0)
@@ -140,9 +145,10 @@ void* opencl_backend::allocate(std::uint32_t device, memory_kind kind, std::size
     const std::size_t driver_alignment = std::min<std::size_t>(alignment, 128);
     const std::size_t extra = alignment > driver_alignment ? alignment : 0;
     if (bytes > std::numeric_limits<std::size_t>::max() - extra)
-        throw error(errc::invalid_argument, "opencl allocation: " + std::to_string(bytes) + " bytes is too large");
-    const std::string what = std::to_string(bytes) + " bytes of " + std::string(to_string(kind)) + " memory on " +
-                             s.properties.name;
+        throw error(errc::invalid_argument,
+                    "opencl allocation: " + std::to_string(bytes) + " bytes is too large");
+    const std::string what = std::to_string(bytes) + " bytes of " + std::string(to_string(kind)) +
+                             " memory on " + s.properties.name;
     if (bytes > s.properties.global_memory_bytes && s.properties.global_memory_bytes != 0)
         throw error(errc::backend_failure, "opencl allocation of " + what + ": more than the device's " +
                                                std::to_string(s.properties.global_memory_bytes) + " bytes");
@@ -152,7 +158,8 @@ void* opencl_backend::allocate(std::uint32_t device, memory_kind kind, std::size
         cl_int r = CL_SUCCESS;
         const cl_mem_properties_intel none[] = {0};
         if (kind == memory_kind::host)
-            p = s.intel_usm.host_alloc(s.context.get(), none, bytes + extra, static_cast<cl_uint>(driver_alignment), &r);
+            p = s.intel_usm.host_alloc(s.context.get(), none, bytes + extra,
+                                       static_cast<cl_uint>(driver_alignment), &r);
         else if (kind == memory_kind::device)
             p = s.intel_usm.device_alloc(s.context.get(), s.id, none, bytes + extra,
                                          static_cast<cl_uint>(driver_alignment), &r);
@@ -167,8 +174,9 @@ void* opencl_backend::allocate(std::uint32_t device, memory_kind kind, std::size
         const bool fine = s.capabilities.usm == detail::usm_mode::svm_fine;
         if (kind != memory_kind::device && !fine)
             throw error(errc::feature_not_supported,
-                        "opencl allocation of " + what + ": the device has coarse-grain SVM only, which the host "
-                        "cannot touch without mapping; only device allocations are possible");
+                        "opencl allocation of " + what +
+                            ": the device has coarse-grain SVM only, which the host "
+                            "cannot touch without mapping; only device allocations are possible");
         // Device memory: coarse grain (the host never touches it); fine grain where the device has no other.
         cl_svm_mem_flags flags = CL_MEM_READ_WRITE;
         if (kind != memory_kind::device || !(s.capabilities.svm & CL_DEVICE_SVM_COARSE_GRAIN_BUFFER))
@@ -178,8 +186,9 @@ void* opencl_backend::allocate(std::uint32_t device, memory_kind kind, std::size
         break;
     }
     case detail::usm_mode::none:
-        throw error(errc::feature_not_supported, "opencl allocation of " + what +
-                                                     ": the device has neither SVM nor cl_intel_unified_shared_memory");
+        throw error(errc::feature_not_supported,
+                    "opencl allocation of " + what +
+                        ": the device has neither SVM nor cl_intel_unified_shared_memory");
     }
     if (!p) throw error(errc::backend_failure, "opencl allocation of " + what + " returned no memory");
     void* start = p;
@@ -213,8 +222,8 @@ std::optional<std::pair<cl_mem, std::size_t>> opencl_backend::view_of(const void
     if (s.capabilities.usm == detail::usm_mode::intel) return std::nullopt;
     return allocations_.view_of(p, bytes, [&](const allocation& a) {
         cl_int r = CL_SUCCESS;
-        cl_mem m =
-            cl_->clCreateBuffer(s.context.get(), CL_MEM_READ_WRITE | CL_MEM_USE_HOST_PTR, a.base_bytes, a.base, &r);
+        cl_mem m = cl_->clCreateBuffer(s.context.get(), CL_MEM_READ_WRITE | CL_MEM_USE_HOST_PTR, a.base_bytes,
+                                       a.base, &r);
         check(r, "clCreateBuffer", "the cl_mem view of an SVM allocation");
         return m;
     });
@@ -232,7 +241,8 @@ detail::queue_handle opencl_backend::new_queue(std::uint32_t device, bool out_of
     return q;
 }
 
-std::unique_ptr<backend_queue> opencl_backend::create_queue(std::uint32_t device, const queue_properties& properties,
+std::unique_ptr<backend_queue> opencl_backend::create_queue(std::uint32_t device,
+                                                            const queue_properties& properties,
                                                             std::shared_ptr<error_sink> errors) {
     check_device(device);
     if (properties.enable_profiling && !devices_[device]->capabilities.profiling)
@@ -241,9 +251,11 @@ std::unique_ptr<backend_queue> opencl_backend::create_queue(std::uint32_t device
     return std::make_unique<opencl_queue>(*this, device, properties, std::move(errors));
 }
 
-std::unique_ptr<backend_executable> opencl_backend::lower(std::uint32_t device, const graph& g, const partition& p) {
+std::unique_ptr<backend_executable> opencl_backend::lower(std::uint32_t device, const graph& g,
+                                                          const partition& p) {
     check_device(device);
-    if (devices_[device]->use_command_buffers) return std::make_unique<command_buffer_executable>(*this, device, g, p);
+    if (devices_[device]->use_command_buffers)
+        return std::make_unique<command_buffer_executable>(*this, device, g, p);
     return std::make_unique<launch_plan_executable>(*this, device, g, p);
 }
 
@@ -251,11 +263,13 @@ cl_program opencl_backend::program_of(std::uint32_t device, const kernel& k, con
     const auto* code = static_cast<const device_code*>(k.device_code("opencl"));
     if (!code)
         throw error(errc::kernel_not_supported,
-                    "kernel '" + k.name() + "' has no OpenCL code (it was not built by encore::opencl::build_program "
-                                            "or an OpenCL kernel bundle); it cannot run on the opencl backend");
+                    "kernel '" + k.name() +
+                        "' has no OpenCL code (it was not built by encore::opencl::build_program "
+                        "or an OpenCL kernel bundle); it cannot run on the opencl backend");
     const device_state& s = *devices_[device];
     if (!code->binary || !code->entry || !code->device_name)
-        throw error(errc::invalid_argument, "kernel '" + k.name() + "': OpenCL code without a binary or entry");
+        throw error(errc::invalid_argument,
+                    "kernel '" + k.name() + "': OpenCL code without a binary or entry");
     if (s.properties.name != code->device_name)
         throw error(errc::kernel_not_supported, "kernel '" + k.name() + "' was built for OpenCL device '" +
                                                     code->device_name + "', not for '" + s.properties.name +
@@ -281,7 +295,8 @@ shared_kernel& opencl_backend::kernel_of(std::uint32_t device, const kernel& k) 
     check_device(device);
     // Eager code submits the same kernel again and again: the last lookup of this thread answers without the
     // lock and the map. Keyed by ids never reused (the backend's, the program's) and the entry's name, not by
-    // addresses; trivially destructible, so it does not pin the plugin (names of 64 bytes or more: no shortcut).
+    // addresses; trivially destructible, so it does not pin the plugin (names of 64 bytes or more: no
+    // shortcut).
     struct last_lookup {
         std::uint64_t backend = 0, program = 0;
         std::uint32_t device = 0;
@@ -290,7 +305,8 @@ shared_kernel& opencl_backend::kernel_of(std::uint32_t device, const kernel& k) 
     };
     thread_local last_lookup last;
     const auto* code = static_cast<const device_code*>(k.device_code("opencl"));
-    const std::string_view entry_name = code && code->entry ? std::string_view(code->entry) : std::string_view();
+    const std::string_view entry_name =
+        code && code->entry ? std::string_view(code->entry) : std::string_view();
     if (code && last.backend == id_ && last.device == device && last.program == code->program_id &&
         !entry_name.empty() && entry_name == std::string_view(last.entry))
         return *last.kernel;
@@ -349,7 +365,8 @@ cl_program opencl_backend::fill_program(std::uint32_t device) {
         const device_state& s = *devices_[device];
         cl_int r = CL_SUCCESS;
         const std::size_t length = std::strlen(fill_source);
-        detail::program_handle made(cl_->clCreateProgramWithSource(s.context.get(), 1, &fill_source, &length, &r));
+        detail::program_handle made(
+            cl_->clCreateProgramWithSource(s.context.get(), 1, &fill_source, &length, &r));
         check(r, "clCreateProgramWithSource", "the opencl backend's fill kernel");
         check(cl_->clBuildProgram(made.get(), 1, &s.id, "", nullptr, nullptr), "clBuildProgram",
               "the opencl backend's fill kernel on " + s.properties.name);

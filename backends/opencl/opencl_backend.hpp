@@ -2,18 +2,20 @@
 //
 // The plugin's entry point loads the ICD loader itself (dlopen of libOpenCL.so.1, detail/api.hpp) and every
 // device of every platform becomes an Encore device, in the loader's order, each with a context of its own.
-// Memory is USM (opencl_memory.hpp): cl_intel_unified_shared_memory, else SVM. Queues are OpenCL command queues
-// (opencl_queue.hpp); each partition of a finalized graph is lowered to one command buffer where the device has
-// cl_khr_command_buffer (opencl_command_buffer.hpp) and to a launch plan where it has not (opencl_launch_plan.hpp).
-// Kernels come from programs built by build_program (opencl_program.hpp); the backend creates each program
-// from its binary once per device and keeps one cl_kernel per (program, name, device) for eager launches.
+// Memory is USM (opencl_memory.hpp): cl_intel_unified_shared_memory, else SVM. Queues are OpenCL command
+// queues (opencl_queue.hpp); each partition of a finalized graph is lowered to one command buffer where the
+// device has cl_khr_command_buffer (opencl_command_buffer.hpp) and to a launch plan where it has not
+// (opencl_launch_plan.hpp). Kernels come from programs built by build_program (opencl_program.hpp); the
+// backend creates each program from its binary once per device and keeps one cl_kernel per (program, name,
+// device) for eager launches.
 //
 // ENCORE_OPENCL_COMMAND_BUFFERS=0 makes every device use launch plans (what a device without the extension
-// does), so that path runs on PoCL too. Every OpenCL failure is encore::error(errc::backend_failure) naming the
-// call and the cl_int.
+// does), so that path runs on PoCL too. Every OpenCL failure is encore::error(errc::backend_failure) naming
+// the call and the cl_int.
 //
 //     std::string why;
-//     auto backend = encore::opencl::opencl_backend::create(why);   // nullptr and a reason without loader/platform
+//     auto backend = encore::opencl::opencl_backend::create(why);   // nullptr and a reason without
+//     loader/platform
 #pragma once
 
 #include <cstdint>
@@ -63,7 +65,9 @@ public:
     ~opencl_backend() override;
 
     std::string_view name() const noexcept override { return "opencl"; }
-    std::uint32_t device_count() const noexcept override { return static_cast<std::uint32_t>(devices_.size()); }
+    std::uint32_t device_count() const noexcept override {
+        return static_cast<std::uint32_t>(devices_.size());
+    }
     const device_properties& properties(std::uint32_t device) const override;
 
     void* allocate(std::uint32_t device, memory_kind kind, std::size_t bytes, std::size_t alignment) override;
@@ -71,13 +75,14 @@ public:
 
     std::unique_ptr<backend_queue> create_queue(std::uint32_t device, const queue_properties& properties,
                                                 std::shared_ptr<error_sink> errors) override;
-    std::unique_ptr<backend_executable> lower(std::uint32_t device, const graph& g, const partition& p) override;
+    std::unique_ptr<backend_executable> lower(std::uint32_t device, const graph& g,
+                                              const partition& p) override;
 
     // --- for the queues, events and executables ---
     const detail::api& cl() const noexcept { return *cl_; }
     const device_state& state(std::uint32_t device) const { return *devices_.at(device); }
-    // The eager cl_kernel of `k` on `device`, creating its program on first use. Throws errc::kernel_not_supported
-    // when the kernel has no OpenCL code or was built for another device.
+    // The eager cl_kernel of `k` on `device`, creating its program on first use. Throws
+    // errc::kernel_not_supported when the kernel has no OpenCL code or was built for another device.
     shared_kernel& kernel_of(std::uint32_t device, const kernel& k);
     // A cl_kernel of its own (launch plans and command buffers set its arguments once).
     detail::kernel_handle new_kernel_object(std::uint32_t device, const kernel& k);
@@ -88,8 +93,8 @@ public:
     std::optional<allocation> find_allocation(const void* p, std::size_t bytes = 0) const {
         return allocations_.find(p, bytes);
     }
-    // The cl_mem view of the USM range [p, p + bytes) and p's offset in it, or nullopt for memory this backend
-    // did not allocate (or device memory of intel USM, which has no cl_mem form).
+    // The cl_mem view of the USM range [p, p + bytes) and p's offset in it, or nullopt for memory this
+    // backend did not allocate (or device memory of intel USM, which has no cl_mem form).
     std::optional<std::pair<cl_mem, std::size_t>> view_of(const void* p, std::size_t bytes);
     // An in-order queue of `device`, with profiling where the device has it (executables replay on one).
     detail::queue_handle new_queue(std::uint32_t device, bool out_of_order, bool profiling);
@@ -100,7 +105,7 @@ private:
     opencl_backend() = default;
     void check_device(std::uint32_t device) const;
     cl_program program_of(std::uint32_t device, const kernel& k, const char** entry); // under kernels_mutex_
-    cl_program fill_program(std::uint32_t device);                                     // under kernels_mutex_
+    cl_program fill_program(std::uint32_t device);                                    // under kernels_mutex_
 
     const detail::api* cl_ = nullptr;
     std::uint64_t id_ = 0; // unique for the life of the process (the thread-local kernel lookup keys on it)
@@ -109,8 +114,10 @@ private:
     bool trace_ = false;
 
     std::mutex kernels_mutex_;
-    std::map<std::pair<std::uint64_t, std::uint32_t>, detail::program_handle> programs_; // (program id, device)
-    std::map<std::tuple<std::uint64_t, std::string, std::uint32_t>, std::unique_ptr<shared_kernel>, std::less<>>
+    std::map<std::pair<std::uint64_t, std::uint32_t>, detail::program_handle>
+        programs_; // (program id, device)
+    std::map<std::tuple<std::uint64_t, std::string, std::uint32_t>, std::unique_ptr<shared_kernel>,
+             std::less<>>
         kernels_;
     std::map<std::uint32_t, detail::program_handle> fill_programs_; // per device
     std::map<std::uint32_t, std::unique_ptr<shared_kernel>> fill_kernels_;

@@ -14,8 +14,8 @@ namespace encore::opencl {
 
 using detail::check;
 
-command_buffer_executable::command_buffer_executable(opencl_backend& backend, std::uint32_t device, const graph& g,
-                                                     const partition& p)
+command_buffer_executable::command_buffer_executable(opencl_backend& backend, std::uint32_t device,
+                                                     const graph& g, const partition& p)
     : backend_(backend), device_(device), graph_(g), partition_(p) {
     const auto count = static_cast<std::uint32_t>(p.nodes.size());
     local_of_.reserve(count);
@@ -23,7 +23,8 @@ command_buffer_executable::command_buffer_executable(opencl_backend& backend, st
         local_of_.emplace_back(p.nodes[i], i);
     std::sort(local_of_.begin(), local_of_.end());
     const auto& s = backend.state(device);
-    out_of_order_ = (s.capabilities.command_buffer_capabilities & CL_COMMAND_BUFFER_CAPABILITY_OUT_OF_ORDER_KHR) != 0;
+    out_of_order_ =
+        (s.capabilities.command_buffer_capabilities & CL_COMMAND_BUFFER_CAPABILITY_OUT_OF_ORDER_KHR) != 0;
     simultaneous_use_ =
         (s.capabilities.command_buffer_capabilities & CL_COMMAND_BUFFER_CAPABILITY_SIMULTANEOUS_USE_KHR) != 0;
     plain_.link = std::make_shared<queue_link>();
@@ -47,28 +48,32 @@ void command_buffer_executable::release(recording& r) noexcept {
 std::uint32_t command_buffer_executable::local(std::uint32_t node) const {
     auto it = std::lower_bound(local_of_.begin(), local_of_.end(), std::pair{node, std::uint32_t{0}});
     if (it == local_of_.end() || it->first != node)
-        throw error(errc::invalid_argument, "opencl update: node " + std::to_string(node) + " is not in this partition");
+        throw error(errc::invalid_argument,
+                    "opencl update: node " + std::to_string(node) + " is not in this partition");
     return it->second;
 }
 
-std::pair<cl_mem, std::size_t> command_buffer_executable::view_for(recording& rec, const void* p, std::size_t bytes,
-                                                                   const char* what) {
+std::pair<cl_mem, std::size_t> command_buffer_executable::view_for(recording& rec, const void* p,
+                                                                   std::size_t bytes, const char* what) {
     if (auto view = backend_.view_of(p, bytes)) return *view;
     const auto& s = backend_.state(device_);
     if (backend_.find_allocation(p, bytes)) // intel USM: no cl_mem form, and the SVM commands are missing
         throw error(errc::feature_not_supported,
-                    std::string(what) + " in an OpenCL command buffer: cl_intel_unified_shared_memory allocations "
-                                        "need clCommandSVMMemcpyKHR/clCommandSVMMemFillKHR (cl_khr_command_buffer "
-                                        "0.9.4 or later); the device reports " +
+                    std::string(what) +
+                        " in an OpenCL command buffer: cl_intel_unified_shared_memory allocations "
+                        "need clCommandSVMMemcpyKHR/clCommandSVMMemFillKHR (cl_khr_command_buffer "
+                        "0.9.4 or later); the device reports " +
                         detail::version_string(s.capabilities.command_buffer));
     if (!s.capabilities.host_unified_memory)
         throw error(errc::feature_not_supported,
-                    std::string(what) + " in an OpenCL command buffer: memory the opencl backend did not allocate "
-                                        "(host memory, encore::buffer storage) can be recorded only on devices with "
-                                        "host-unified memory; '" + s.properties.name + "' has none (copy eagerly)");
+                    std::string(what) +
+                        " in an OpenCL command buffer: memory the opencl backend did not allocate "
+                        "(host memory, encore::buffer storage) can be recorded only on devices with "
+                        "host-unified memory; '" +
+                        s.properties.name + "' has none (copy eagerly)");
     cl_int r = CL_SUCCESS;
-    detail::mem_handle view(backend_.cl().clCreateBuffer(s.context.get(), CL_MEM_READ_WRITE | CL_MEM_USE_HOST_PTR,
-                                                         bytes, const_cast<void*>(p), &r));
+    detail::mem_handle view(backend_.cl().clCreateBuffer(
+        s.context.get(), CL_MEM_READ_WRITE | CL_MEM_USE_HOST_PTR, bytes, const_cast<void*>(p), &r));
     check(r, "clCreateBuffer", std::string(what) + ": a view of host memory");
     rec.host_views.push_back(std::move(view));
     return {rec.host_views.back().get(), 0};
@@ -101,7 +106,8 @@ void command_buffer_executable::record(recording& rec) {
         for (auto [e, end] = boost::in_edges(v, storage); e != end; ++e) {
             const auto u = static_cast<std::uint32_t>(boost::source(*e, storage));
             auto it = std::lower_bound(local_of_.begin(), local_of_.end(), std::pair{u, std::uint32_t{0}});
-            if (it != local_of_.end() && it->first == u && has_sync[it->second]) waits.push_back(sync[it->second]);
+            if (it != local_of_.end() && it->first == u && has_sync[it->second])
+                waits.push_back(sync[it->second]);
         }
         const auto n = static_cast<cl_uint>(waits.size());
         const cl_sync_point_khr* list = waits.empty() ? nullptr : waits.data();
@@ -116,8 +122,8 @@ void command_buffer_executable::record(recording& rec) {
             switch (kind_of(c)) {
             case command_kind::kernel: {
                 const auto& k = std::get<kernel_command>(c);
-                // A cl_kernel per node: PoCL 3.1 reads a recorded kernel's arguments when the buffer runs, not when
-                // it is recorded, so nodes must not share one whose arguments change.
+                // A cl_kernel per node: PoCL 3.1 reads a recorded kernel's arguments when the buffer runs,
+                // not when it is recorded, so nodes must not share one whose arguments change.
                 rec.kernels.push_back(backend_.new_kernel_object(device_, *k.kernel));
                 cl_kernel kernel = rec.kernels.back().get();
                 const launch_geometry g = geometry_of(backend_, device_, k);
@@ -135,7 +141,8 @@ void command_buffer_executable::record(recording& rec) {
                     break;
                 }
                 if (svm_commands) {
-                    check(f.svm_memcpy(cb, m.destination, m.source, m.bytes, n, list, out), "clCommandSVMMemcpyKHR");
+                    check(f.svm_memcpy(cb, m.destination, m.source, m.bytes, n, list, out),
+                          "clCommandSVMMemcpyKHR");
                 } else {
                     auto [from, from_offset] = view_for(rec, m.source, m.bytes, "memcpy");
                     auto [to, to_offset] = view_for(rec, m.destination, m.bytes, "memcpy");
@@ -168,14 +175,16 @@ void command_buffer_executable::record(recording& rec) {
                     break;
                 }
                 if (!backend_.find_allocation(destination, bytes))
-                    throw error(errc::invalid_argument, "fill: the destination is not inside memory of the opencl "
-                                                        "backend");
+                    throw error(errc::invalid_argument,
+                                "fill: the destination is not inside memory of the opencl "
+                                "backend");
                 if (!driver_fills(destination, pattern_bytes)) { // the fill kernel, a node of its own
                     rec.kernels.push_back(backend_.new_fill_kernel(device_));
-                    const launch_geometry g = prepare_fill_kernel(backend_, device_, rec.kernels.back().get(), destination,
-                                                                  {pattern.data(), pattern_bytes}, bytes);
-                    check(f.ndrange(cb, nullptr, nullptr, rec.kernels.back().get(), 1, nullptr, g.global.data(),
-                                    nullptr, n, list, out, nullptr),
+                    const launch_geometry g =
+                        prepare_fill_kernel(backend_, device_, rec.kernels.back().get(), destination,
+                                            {pattern.data(), pattern_bytes}, bytes);
+                    check(f.ndrange(cb, nullptr, nullptr, rec.kernels.back().get(), 1, nullptr,
+                                    g.global.data(), nullptr, n, list, out, nullptr),
                           "clCommandNDRangeKernelKHR", "the fill kernel");
                 } else if (svm_commands) {
                     check(f.svm_fill(cb, destination, pattern.data(), pattern_bytes, bytes, n, list, out),
@@ -193,14 +202,16 @@ void command_buffer_executable::record(recording& rec) {
                 auto* from = dynamic_cast<buffer*>(k.source.get());
                 auto* to = dynamic_cast<buffer*>(k.destination.get());
                 if (!from || !to)
-                    throw error(errc::feature_not_supported, "copy: the opencl backend copies between encore::buffers "
-                                                             "only");
+                    throw error(errc::feature_not_supported,
+                                "copy: the opencl backend copies between encore::buffers "
+                                "only");
                 if (k.bytes == 0) {
                     ordering_only();
                     break;
                 }
                 auto [source, source_offset] = view_for(rec, from->data() + k.source_offset, k.bytes, "copy");
-                auto [target, target_offset] = view_for(rec, to->data() + k.destination_offset, k.bytes, "copy");
+                auto [target, target_offset] =
+                    view_for(rec, to->data() + k.destination_offset, k.bytes, "copy");
                 check(f.copy_buffer(cb, source, target, source_offset, target_offset, k.bytes, n, list, out),
                       "clCommandCopyBufferKHR");
                 has_sync[i] = 1;
@@ -209,8 +220,11 @@ void command_buffer_executable::record(recording& rec) {
             case command_kind::prefetch:
             case command_kind::mem_advise:
             case command_kind::barrier:
-            case command_kind::empty: ordering_only(); break;
-            default: check_for_graph(backend_, device_, c); // throws for what a command buffer cannot hold
+            case command_kind::empty:
+                ordering_only();
+                break;
+            default:
+                check_for_graph(backend_, device_, c); // throws for what a command buffer cannot hold
             }
         } catch (const error& e) {
             release(rec);
@@ -226,7 +240,8 @@ void command_buffer_executable::record(recording& rec) {
 }
 
 event_ptr command_buffer_executable::launch(backend_queue& queue, std::span<const event_ptr> wait_list) {
-    opencl_queue& q = as_opencl_queue(queue, backend_, device_, "an executable graph finalized for an opencl device");
+    opencl_queue& q =
+        as_opencl_queue(queue, backend_, device_, "an executable graph finalized for an opencl device");
     recording& rec = q.profiling() ? profiled_ : plain_;
     if (!rec.link) { // the first launch from a profiling queue
         rec.link = std::make_shared<queue_link>();
@@ -236,9 +251,10 @@ event_ptr command_buffer_executable::launch(backend_queue& queue, std::span<cons
     }
     if (rec.stale || !rec.buffer) {
         if (rec.buffer)
-            backend_.trace("a node of a partition (" + std::to_string(partition_.nodes.size()) +
-                           " nodes) was updated and the device has no cl_khr_command_buffer_mutable_dispatch that "
-                           "Encore uses: its command buffer is recorded again");
+            backend_.trace(
+                "a node of a partition (" + std::to_string(partition_.nodes.size()) +
+                " nodes) was updated and the device has no cl_khr_command_buffer_mutable_dispatch that "
+                "Encore uses: its command buffer is recorded again");
         release(rec);
         record(rec);
         rec.stale = false;
@@ -260,7 +276,7 @@ event_ptr command_buffer_executable::launch(backend_queue& queue, std::span<cons
 void command_buffer_executable::update(std::uint32_t node, const command& c) {
     static_cast<void>(local(node));
     check_for_graph(backend_, device_, c); // refuses before anything changed
-    plain_.stale = true; // graph_ holds `c` by the next launch (backend.hpp)
+    plain_.stale = true;                   // graph_ holds `c` by the next launch (backend.hpp)
     profiled_.stale = true;
 }
 

@@ -1,5 +1,5 @@
-// encore::opencl::command_buffer_functions — cl_khr_command_buffer's entry points of one platform, called with the
-// signatures of the version the device reports.
+// encore::opencl::command_buffer_functions — cl_khr_command_buffer's entry points of one platform, called
+// with the signatures of the version the device reports.
 //
 // The extension changed its recording calls while provisional: up to 0.9.4 (PoCL 3.1 reports 0.9.0) barrier,
 // copy and fill take no properties; from 0.9.5 on (and in the final 1.0) every recording call takes a
@@ -35,14 +35,14 @@ struct command_buffer_functions {
     cl_int copy_buffer(cl_command_buffer_khr cb, cl_mem source, cl_mem destination, std::size_t source_offset,
                        std::size_t destination_offset, std::size_t bytes, cl_uint waits,
                        const cl_sync_point_khr* wait_list, cl_sync_point_khr* sync_point) const;
-    cl_int fill_buffer(cl_command_buffer_khr cb, cl_mem buffer, const void* pattern, std::size_t pattern_bytes,
-                       std::size_t offset, std::size_t bytes, cl_uint waits, const cl_sync_point_khr* wait_list,
-                       cl_sync_point_khr* sync_point) const;
+    cl_int fill_buffer(cl_command_buffer_khr cb, cl_mem buffer, const void* pattern,
+                       std::size_t pattern_bytes, std::size_t offset, std::size_t bytes, cl_uint waits,
+                       const cl_sync_point_khr* wait_list, cl_sync_point_khr* sync_point) const;
     cl_int svm_memcpy(cl_command_buffer_khr cb, void* destination, const void* source, std::size_t bytes,
                       cl_uint waits, const cl_sync_point_khr* wait_list, cl_sync_point_khr* sync_point) const;
-    cl_int svm_fill(cl_command_buffer_khr cb, void* destination, const void* pattern, std::size_t pattern_bytes,
-                    std::size_t bytes, cl_uint waits, const cl_sync_point_khr* wait_list,
-                    cl_sync_point_khr* sync_point) const;
+    cl_int svm_fill(cl_command_buffer_khr cb, void* destination, const void* pattern,
+                    std::size_t pattern_bytes, std::size_t bytes, cl_uint waits,
+                    const cl_sync_point_khr* wait_list, cl_sync_point_khr* sync_point) const;
 
 private:
     void* barrier_ = nullptr;

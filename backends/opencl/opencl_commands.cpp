@@ -39,14 +39,15 @@ launch_geometry geometry_of(const opencl_backend& backend, std::uint32_t device,
 
 namespace {
 
-void set_argument_values(opencl_backend& backend, std::uint32_t device, cl_kernel kernel, const kernel_command& k,
-                         cl_uint expected) {
+void set_argument_values(opencl_backend& backend, std::uint32_t device, cl_kernel kernel,
+                         const kernel_command& k, cl_uint expected) {
     const auto& cl = backend.cl();
     const auto& s = backend.state(device);
     const std::string& name = k.kernel->name();
     if (expected != k.arguments.size())
         throw error(errc::invalid_argument, "kernel '" + name + "' takes " + std::to_string(expected) +
-                                                " arguments; " + std::to_string(k.arguments.size()) + " were given");
+                                                " arguments; " + std::to_string(k.arguments.size()) +
+                                                " were given");
     for (std::size_t i = 0; i < k.arguments.size(); ++i) {
         const kernel_argument& a = k.arguments[i];
         const auto index = static_cast<cl_uint>(i);
@@ -56,13 +57,15 @@ void set_argument_values(opencl_backend& backend, std::uint32_t device, cl_kerne
             check(cl.clSetKernelArg(kernel, index, a.bytes.size(), a.bytes.data()), "clSetKernelArg", what);
             break;
         case kernel_argument::kind::local_memory:
-            check(cl.clSetKernelArg(kernel, index, a.local_bytes, nullptr), "clSetKernelArg", what + " (local memory)");
+            check(cl.clSetKernelArg(kernel, index, a.local_bytes, nullptr), "clSetKernelArg",
+                  what + " (local memory)");
             break;
         case kernel_argument::kind::pointer: {
             void* p = a.pointer();
             if (p && !backend.find_allocation(p))
-                throw error(errc::invalid_argument, what + ": the pointer is not memory of the opencl backend (kernels "
-                                                           "reach USM allocations of their device only)");
+                throw error(errc::invalid_argument,
+                            what + ": the pointer is not memory of the opencl backend (kernels "
+                                   "reach USM allocations of their device only)");
             if (s.capabilities.usm == detail::usm_mode::intel)
                 check(s.intel_usm.set_kernel_arg(kernel, index, p), "clSetKernelArgMemPointerINTEL", what);
             else
@@ -71,8 +74,9 @@ void set_argument_values(opencl_backend& backend, std::uint32_t device, cl_kerne
         }
         case kernel_argument::kind::memory_object:
             throw error(errc::feature_not_supported,
-                        what + ": memory-object arguments are not supported by the opencl backend (pass the USM "
-                               "pointer; SYCL accessors do)");
+                        what +
+                            ": memory-object arguments are not supported by the opencl backend (pass the USM "
+                            "pointer; SYCL accessors do)");
         }
     }
 }
@@ -89,7 +93,8 @@ void set_arguments(opencl_backend& backend, std::uint32_t device, cl_kernel kern
     set_argument_values(backend, device, kernel, k, parameter_count(backend.cl(), kernel));
 }
 
-void set_arguments(opencl_backend& backend, std::uint32_t device, shared_kernel& kernel, const kernel_command& k) {
+void set_arguments(opencl_backend& backend, std::uint32_t device, shared_kernel& kernel,
+                   const kernel_command& k) {
     if (!kernel.parameters_known) {
         kernel.parameters = parameter_count(backend.cl(), kernel.handle.get());
         kernel.parameters_known = true;
@@ -103,9 +108,10 @@ void set_arguments(opencl_backend& backend, std::uint32_t device, shared_kernel&
 
 void check_fill(std::size_t pattern_bytes, const char* what) {
     if (pattern_bytes == 0 || pattern_bytes > max_fill_pattern)
-        throw error(errc::feature_not_supported, std::string(what) + ": the opencl backend fills patterns of 1 to " +
-                                                     std::to_string(max_fill_pattern) + " bytes; this one has " +
-                                                     std::to_string(pattern_bytes) + " bytes");
+        throw error(errc::feature_not_supported,
+                    std::string(what) + ": the opencl backend fills patterns of 1 to " +
+                        std::to_string(max_fill_pattern) + " bytes; this one has " +
+                        std::to_string(pattern_bytes) + " bytes");
 }
 
 bool driver_fills(const void* destination, std::size_t pattern_bytes) noexcept {
@@ -113,8 +119,9 @@ bool driver_fills(const void* destination, std::size_t pattern_bytes) noexcept {
            reinterpret_cast<std::uintptr_t>(destination) % pattern_bytes == 0;
 }
 
-launch_geometry prepare_fill_kernel(opencl_backend& backend, std::uint32_t device, cl_kernel kernel, void* destination,
-                                    std::span<const std::byte> pattern, std::size_t bytes) {
+launch_geometry prepare_fill_kernel(opencl_backend& backend, std::uint32_t device, cl_kernel kernel,
+                                    void* destination, std::span<const std::byte> pattern,
+                                    std::size_t bytes) {
     const auto& cl = backend.cl();
     const auto& s = backend.state(device);
     struct {
@@ -124,11 +131,13 @@ launch_geometry prepare_fill_kernel(opencl_backend& backend, std::uint32_t devic
     const cl_ulong total = bytes;
     const cl_uint pattern_bytes = static_cast<cl_uint>(pattern.size());
     if (s.capabilities.usm == detail::usm_mode::intel)
-        check(s.intel_usm.set_kernel_arg(kernel, 0, destination), "clSetKernelArgMemPointerINTEL", "encore_fill");
+        check(s.intel_usm.set_kernel_arg(kernel, 0, destination), "clSetKernelArgMemPointerINTEL",
+              "encore_fill");
     else
         check(cl.clSetKernelArgSVMPointer(kernel, 0, destination), "clSetKernelArgSVMPointer", "encore_fill");
     check(cl.clSetKernelArg(kernel, 1, sizeof total, &total), "clSetKernelArg", "encore_fill");
-    check(cl.clSetKernelArg(kernel, 2, sizeof pattern_bytes, &pattern_bytes), "clSetKernelArg", "encore_fill");
+    check(cl.clSetKernelArg(kernel, 2, sizeof pattern_bytes, &pattern_bytes), "clSetKernelArg",
+          "encore_fill");
     check(cl.clSetKernelArg(kernel, 3, sizeof value, &value), "clSetKernelArg", "encore_fill");
     launch_geometry g;
     g.global[0] = std::min<std::size_t>(bytes, std::size_t{1} << 16); // each item strides over the rest
@@ -147,8 +156,9 @@ std::pair<buffer*, buffer*> buffers_of(const copy_command& c) {
     auto* from = dynamic_cast<buffer*>(c.source.get());
     auto* to = dynamic_cast<buffer*>(c.destination.get());
     if (!from || !to)
-        throw error(errc::feature_not_supported, "copy: the opencl backend copies between encore::buffers only "
-                                                 "(memory objects with host storage)");
+        throw error(errc::feature_not_supported,
+                    "copy: the opencl backend copies between encore::buffers only "
+                    "(memory objects with host storage)");
     return {from, to};
 }
 
@@ -174,8 +184,8 @@ cl_event enqueue(opencl_backend& backend, std::uint32_t device, cl_command_queue
         const launch_geometry g = geometry_of(backend, device, k);
         std::lock_guard lock(sk.mutex);
         set_arguments(backend, device, sk, k);
-        check(cl.clEnqueueNDRangeKernel(queue, sk.handle.get(), g.dimensions, g.offset_or_null(), g.global.data(),
-                                        g.local_or_null(), n, list, &e),
+        check(cl.clEnqueueNDRangeKernel(queue, sk.handle.get(), g.dimensions, g.offset_or_null(),
+                                        g.global.data(), g.local_or_null(), n, list, &e),
               "clEnqueueNDRangeKernel", "kernel '" + k.kernel->name() + "'");
         return e;
     }
@@ -215,10 +225,11 @@ cl_event enqueue(opencl_backend& backend, std::uint32_t device, cl_command_queue
             shared_kernel& fill = backend.fill_kernel(device);
             std::lock_guard lock(fill.mutex);
             fill.arguments_set = false; // the shared kernel's argument cache does not cover these
-            const launch_geometry g = prepare_fill_kernel(
-                backend, device, fill.handle.get(), destination,
-                {static_cast<const std::byte*>(pattern), pattern_bytes}, bytes);
-            check(cl.clEnqueueNDRangeKernel(queue, fill.handle.get(), 1, nullptr, g.global.data(), nullptr, n, list, &e),
+            const launch_geometry g =
+                prepare_fill_kernel(backend, device, fill.handle.get(), destination,
+                                    {static_cast<const std::byte*>(pattern), pattern_bytes}, bytes);
+            check(cl.clEnqueueNDRangeKernel(queue, fill.handle.get(), 1, nullptr, g.global.data(), nullptr, n,
+                                            list, &e),
                   "clEnqueueNDRangeKernel", "the fill kernel");
             return e;
         }
@@ -242,11 +253,13 @@ cl_event enqueue(opencl_backend& backend, std::uint32_t device, cl_command_queue
     case command_kind::prefetch:
     case command_kind::mem_advise:
     case command_kind::barrier:
-    case command_kind::empty: return marker();
+    case command_kind::empty:
+        return marker();
     case command_kind::native_graph:
-        throw error(errc::feature_not_supported,
-                    "the opencl backend has no native recording: a native graph runs only on the backend that "
-                    "captured it");
+        throw error(
+            errc::feature_not_supported,
+            "the opencl backend has no native recording: a native graph runs only on the backend that "
+            "captured it");
     case command_kind::host_task:
     case command_kind::subgraph:
         throw error(errc::invalid_argument, "opencl: host tasks and subgraphs are the runtime's to run");
@@ -262,9 +275,10 @@ void check_for_graph(opencl_backend& backend, std::uint32_t device, const comman
         static_cast<void>(geometry_of(backend, device, k));
         for (const auto& a : k.arguments)
             if (a.type == kernel_argument::kind::memory_object)
-                throw error(errc::feature_not_supported, "kernel '" + k.kernel->name() +
-                                                             "': memory-object arguments are not supported by the "
-                                                             "opencl backend");
+                throw error(errc::feature_not_supported,
+                            "kernel '" + k.kernel->name() +
+                                "': memory-object arguments are not supported by the "
+                                "opencl backend");
         break;
     }
     case command_kind::fill: {
@@ -273,14 +287,18 @@ void check_for_graph(opencl_backend& backend, std::uint32_t device, const comman
         if (!driver_fills(f.destination, f.pattern.size())) static_cast<void>(backend.fill_kernel(device));
         break;
     }
-    case command_kind::copy: static_cast<void>(buffers_of(std::get<copy_command>(c))); break;
+    case command_kind::copy:
+        static_cast<void>(buffers_of(std::get<copy_command>(c)));
+        break;
     case command_kind::native_graph:
-        throw error(errc::feature_not_supported,
-                    "the opencl backend has no native recording: a native graph cannot be a node of its graphs");
+        throw error(
+            errc::feature_not_supported,
+            "the opencl backend has no native recording: a native graph cannot be a node of its graphs");
     case command_kind::host_task:
     case command_kind::subgraph:
         throw error(errc::invalid_argument, "opencl: host tasks and subgraphs are the runtime's to run");
-    default: break;
+    default:
+        break;
     }
 }
 

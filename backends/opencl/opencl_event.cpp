@@ -12,11 +12,13 @@ struct pending_callback {
 };
 } // namespace
 
-opencl_event::opencl_event(const detail::api& cl, cl_event e, std::shared_ptr<queue_link> queue, bool profiling,
-                           std::shared_ptr<error_sink> errors)
+opencl_event::opencl_event(const detail::api& cl, cl_event e, std::shared_ptr<queue_link> queue,
+                           bool profiling, std::shared_ptr<error_sink> errors)
     : cl_(cl), event_(e), queue_(std::move(queue)), profiling_(profiling), errors_(std::move(errors)) {}
 
-opencl_event::~opencl_event() { cl_.clReleaseEvent(event_); }
+opencl_event::~opencl_event() {
+    cl_.clReleaseEvent(event_);
+}
 
 void opencl_event::flush_once() const noexcept {
     if (!flushed_.exchange(true, std::memory_order_acq_rel) && queue_ && queue_->queue)
@@ -26,8 +28,8 @@ void opencl_event::flush_once() const noexcept {
 void opencl_event::report_failure(cl_int status) const noexcept {
     if (reported_.exchange(true) || !errors_) return;
     errors_->report(std::make_exception_ptr(
-        error(errc::backend_failure, "opencl: a command failed on the device: execution status " +
-                                         detail::describe(status))));
+        error(errc::backend_failure,
+              "opencl: a command failed on the device: execution status " + detail::describe(status))));
 }
 
 event_status opencl_event::status() const noexcept {
@@ -55,8 +57,9 @@ void opencl_event::wait() {
 void CL_CALLBACK opencl_event::on_status(cl_event, cl_int status, void* data) {
     std::unique_ptr<pending_callback> pending(static_cast<pending_callback*>(data));
     if (status < 0 && pending->errors)
-        pending->errors->report(std::make_exception_ptr(error(
-            errc::backend_failure, "opencl: a command failed on the device: execution status " + detail::describe(status))));
+        pending->errors->report(std::make_exception_ptr(
+            error(errc::backend_failure,
+                  "opencl: a command failed on the device: execution status " + detail::describe(status))));
     pending->callback();
 }
 
@@ -85,19 +88,23 @@ void opencl_event::on_complete(std::function<void()> callback) {
 }
 
 profiling_timestamps opencl_event::timestamps() const {
-    if (!profiling_) throw error(errc::invalid_argument, "opencl event: the queue was not created with profiling");
+    if (!profiling_)
+        throw error(errc::invalid_argument, "opencl event: the queue was not created with profiling");
     if (status() != event_status::complete)
         throw error(errc::invalid_argument, "opencl event: timestamps are known once the work has completed");
     profiling_timestamps t;
     cl_ulong value = 0;
-    detail::check(cl_.clGetEventProfilingInfo(event_, CL_PROFILING_COMMAND_SUBMIT, sizeof value, &value, nullptr),
-                  "clGetEventProfilingInfo");
+    detail::check(
+        cl_.clGetEventProfilingInfo(event_, CL_PROFILING_COMMAND_SUBMIT, sizeof value, &value, nullptr),
+        "clGetEventProfilingInfo");
     t.submit = value;
-    detail::check(cl_.clGetEventProfilingInfo(event_, CL_PROFILING_COMMAND_START, sizeof value, &value, nullptr),
-                  "clGetEventProfilingInfo");
+    detail::check(
+        cl_.clGetEventProfilingInfo(event_, CL_PROFILING_COMMAND_START, sizeof value, &value, nullptr),
+        "clGetEventProfilingInfo");
     t.start = value;
-    detail::check(cl_.clGetEventProfilingInfo(event_, CL_PROFILING_COMMAND_END, sizeof value, &value, nullptr),
-                  "clGetEventProfilingInfo");
+    detail::check(
+        cl_.clGetEventProfilingInfo(event_, CL_PROFILING_COMMAND_END, sizeof value, &value, nullptr),
+        "clGetEventProfilingInfo");
     t.end = value;
     return t;
 }

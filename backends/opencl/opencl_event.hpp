@@ -1,12 +1,12 @@
-// encore::opencl::opencl_event — the event of one piece of OpenCL work (a command, a command buffer launch, the
-// last command of a launch plan), around its cl_event.
+// encore::opencl::opencl_event — the event of one piece of OpenCL work (a command, a command buffer launch,
+// the last command of a launch plan), around its cl_event.
 //
-// Waiting is clWaitForEvents; on_complete registers a clSetEventCallback (CL_COMPLETE), which the driver calls on
-// its own thread, also for work that failed. The queue that made the event is flushed the first time someone
-// waits, polls or registers, so work reaches the device without a flush per command. A command that ends with a
-// negative execution status (the driver's failure, found after submission) is reported once to the queue's
-// error_sink as errc::backend_failure. Profiling timestamps are the device's (CL_PROFILING_COMMAND_SUBMIT, START,
-// END, in ns).
+// Waiting is clWaitForEvents; on_complete registers a clSetEventCallback (CL_COMPLETE), which the driver
+// calls on its own thread, also for work that failed. The queue that made the event is flushed the first time
+// someone waits, polls or registers, so work reaches the device without a flush per command. A command that
+// ends with a negative execution status (the driver's failure, found after submission) is reported once to
+// the queue's error_sink as errc::backend_failure. Profiling timestamps are the device's
+// (CL_PROFILING_COMMAND_SUBMIT, START, END, in ns).
 //
 //     auto e = std::make_shared<opencl_event>(cl, event, queue_link, /*profiling=*/true, errors);
 //     e->on_complete([] { /* start dependent work */ });

@@ -83,10 +83,12 @@ launch_plan_executable::step launch_plan_executable::prepare(const command& c) {
         s.bytes = f.pattern.size() * f.count;
         break;
     }
-    default: break; // prefetch, mem_advise, barrier, empty: the in-order queue orders them away
+    default:
+        break; // prefetch, mem_advise, barrier, empty: the in-order queue orders them away
     }
     if (s.how == form::fill && !backend_.find_allocation(s.destination, s.bytes))
-        throw error(errc::invalid_argument, "fill: the destination is not inside memory of the opencl backend");
+        throw error(errc::invalid_argument,
+                    "fill: the destination is not inside memory of the opencl backend");
     if (s.how == form::fill && !driver_fills(s.destination, s.pattern_bytes)) { // the fill kernel
         s.how = form::kernel;
         s.kernel = backend_.new_fill_kernel(device_);
@@ -106,30 +108,35 @@ void launch_plan_executable::find_last() {
         }
 }
 
-cl_int launch_plan_executable::enqueue(cl_command_queue q, const step& s, cl_uint waits, const cl_event* wait_list,
-                                       cl_event* event) const {
+cl_int launch_plan_executable::enqueue(cl_command_queue q, const step& s, cl_uint waits,
+                                       const cl_event* wait_list, cl_event* event) const {
     const auto& cl = backend_.cl();
     const auto& state = backend_.state(device_);
     const bool intel = state.capabilities.usm == detail::usm_mode::intel;
     switch (s.how) {
     case form::kernel:
-        return cl.clEnqueueNDRangeKernel(q, s.kernel.get(), s.geometry.dimensions, s.geometry.offset_or_null(),
-                                         s.geometry.global.data(), s.geometry.local_or_null(), waits, wait_list, event);
+        return cl.clEnqueueNDRangeKernel(q, s.kernel.get(), s.geometry.dimensions,
+                                         s.geometry.offset_or_null(), s.geometry.global.data(),
+                                         s.geometry.local_or_null(), waits, wait_list, event);
     case form::memcpy:
-        return intel ? state.intel_usm.memcpy(q, CL_FALSE, s.destination, s.source, s.bytes, waits, wait_list, event)
-                     : cl.clEnqueueSVMMemcpy(q, CL_FALSE, s.destination, s.source, s.bytes, waits, wait_list, event);
+        return intel ? state.intel_usm.memcpy(q, CL_FALSE, s.destination, s.source, s.bytes, waits, wait_list,
+                                              event)
+                     : cl.clEnqueueSVMMemcpy(q, CL_FALSE, s.destination, s.source, s.bytes, waits, wait_list,
+                                             event);
     case form::fill:
-        return intel ? state.intel_usm.fill(q, s.destination, s.pattern.data(), s.pattern_bytes, s.bytes, waits,
-                                            wait_list, event)
-                     : cl.clEnqueueSVMMemFill(q, s.destination, s.pattern.data(), s.pattern_bytes, s.bytes, waits,
-                                              wait_list, event);
-    case form::nothing: break;
+        return intel ? state.intel_usm.fill(q, s.destination, s.pattern.data(), s.pattern_bytes, s.bytes,
+                                            waits, wait_list, event)
+                     : cl.clEnqueueSVMMemFill(q, s.destination, s.pattern.data(), s.pattern_bytes, s.bytes,
+                                              waits, wait_list, event);
+    case form::nothing:
+        break;
     }
     return cl.clEnqueueMarkerWithWaitList(q, waits, wait_list, event);
 }
 
 event_ptr launch_plan_executable::launch(backend_queue& queue, std::span<const event_ptr> wait_list) {
-    opencl_queue& q = as_opencl_queue(queue, backend_, device_, "an executable graph finalized for an opencl device");
+    opencl_queue& q =
+        as_opencl_queue(queue, backend_, device_, "an executable graph finalized for an opencl device");
     if (q.profiling() && !profiled_) {
         auto made = std::make_shared<queue_link>();
         made->queue = backend_.new_queue(device_, false, true);
@@ -143,14 +150,16 @@ event_ptr launch_plan_executable::launch(backend_queue& queue, std::span<const e
     const cl_event* list = events.empty() ? nullptr : events.data();
     cl_event done = nullptr;
     if (first_ > last_) { // no work: a marker after the wait list (and the queue's earlier launches)
-        check(backend_.cl().clEnqueueMarkerWithWaitList(link->queue.get(), n, list, &done), "clEnqueueMarkerWithWaitList");
+        check(backend_.cl().clEnqueueMarkerWithWaitList(link->queue.get(), n, list, &done),
+              "clEnqueueMarkerWithWaitList");
     } else {
         for (std::size_t i = first_; i <= last_; ++i) {
             const step& s = steps_[i];
             if (s.how == form::nothing) continue;
             const bool first = i == first_, last = i == last_;
-            check(enqueue(link->queue.get(), s, first ? n : 0, first ? list : nullptr, last ? &done : nullptr),
-                  "opencl launch plan");
+            check(
+                enqueue(link->queue.get(), s, first ? n : 0, first ? list : nullptr, last ? &done : nullptr),
+                "opencl launch plan");
         }
     }
     check(backend_.cl().clFlush(link->queue.get()), "clFlush");
@@ -160,7 +169,8 @@ event_ptr launch_plan_executable::launch(backend_queue& queue, std::span<const e
 void launch_plan_executable::update(std::uint32_t node, const command& c) {
     auto it = std::lower_bound(local_of_.begin(), local_of_.end(), std::pair{node, std::uint32_t{0}});
     if (it == local_of_.end() || it->first != node)
-        throw error(errc::invalid_argument, "opencl update: node " + std::to_string(node) + " is not in this partition");
+        throw error(errc::invalid_argument,
+                    "opencl update: node " + std::to_string(node) + " is not in this partition");
     steps_[it->second] = prepare(c); // throws before anything changed
     find_last();
 }

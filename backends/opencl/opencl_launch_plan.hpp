@@ -1,5 +1,6 @@
-// encore::opencl::launch_plan_executable — one partition of a finalized graph replayed with plain enqueues, for
-// devices without cl_khr_command_buffer (NVIDIA's OpenCL) or with it turned off (ENCORE_OPENCL_COMMAND_BUFFERS=0).
+// encore::opencl::launch_plan_executable — one partition of a finalized graph replayed with plain enqueues,
+// for devices without cl_khr_command_buffer (NVIDIA's OpenCL) or with it turned off
+// (ENCORE_OPENCL_COMMAND_BUFFERS=0).
 //
 // Everything a launch needs is built once at finalize: one step per node, in partition order (a topological
 // order), each kernel step with a cl_kernel of its own whose arguments are set once, and an in-order queue of
@@ -49,7 +50,8 @@ private:
         std::size_t pattern_bytes = 0;
     };
     step prepare(const command& c);
-    cl_int enqueue(cl_command_queue q, const step& s, cl_uint waits, const cl_event* wait_list, cl_event* event) const;
+    cl_int enqueue(cl_command_queue q, const step& s, cl_uint waits, const cl_event* wait_list,
+                   cl_event* event) const;
     void find_last();
 
     opencl_backend& backend_;

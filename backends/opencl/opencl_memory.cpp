@@ -18,7 +18,7 @@ std::optional<allocation> allocation_table::erase(void* p) {
 
 // The last allocation starting at or before p, if it covers the range: O(log n).
 std::map<std::uintptr_t, allocation>::const_iterator allocation_table::holding(const void* p,
-                                                                              std::size_t bytes) const {
+                                                                               std::size_t bytes) const {
     const auto address = reinterpret_cast<std::uintptr_t>(p);
     auto it = by_address_.upper_bound(address);
     if (it == by_address_.begin()) return by_address_.end();
@@ -37,7 +37,8 @@ std::optional<allocation> allocation_table::find(const void* p, std::size_t byte
 }
 
 std::optional<std::pair<cl_mem, std::size_t>>
-allocation_table::view_of(const void* p, std::size_t bytes, const std::function<cl_mem(const allocation&)>& make) {
+allocation_table::view_of(const void* p, std::size_t bytes,
+                          const std::function<cl_mem(const allocation&)>& make) {
     std::lock_guard lock(mutex_);
     auto it = holding(p, bytes);
     if (it == by_address_.end()) return std::nullopt;

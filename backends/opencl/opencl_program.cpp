@@ -5,9 +5,9 @@
 #include <mutex>
 
 #include "encore/backends/opencl/detail/api.hpp"
-#include "encore/cache/program_cache.hpp"
 #include "encore/backends/opencl/detail/device_info.hpp"
 #include "encore/backends/opencl/device_code.hpp"
+#include "encore/cache/program_cache.hpp"
 #include "encore/graph/error.hpp"
 
 namespace encore::opencl {
@@ -21,17 +21,19 @@ std::uint64_t next_program_id() {
     return next.fetch_add(1, std::memory_order_relaxed);
 }
 
-// The OpenCL device behind an Encore device: the plugin numbers every device of every platform in the loader's
-// order (detail::enumerate_devices), and so does this library.
+// The OpenCL device behind an Encore device: the plugin numbers every device of every platform in the
+// loader's order (detail::enumerate_devices), and so does this library.
 detail::platform_device opencl_device_of(const device& d, const char* call) {
     if (d.backend_name() != "opencl")
-        throw error(errc::invalid_argument, std::string(call) + ": device '" + d.properties().name + "' is a " +
-                                                std::string(d.backend_name()) + " device, not an OpenCL one");
+        throw error(errc::invalid_argument, std::string(call) + ": device '" + d.properties().name +
+                                                "' is a " + std::string(d.backend_name()) +
+                                                " device, not an OpenCL one");
     std::string why;
     static const std::vector<detail::platform_device> devices = detail::enumerate_devices(why);
     if (d.index() >= devices.size())
-        throw error(errc::backend_failure, std::string(call) + ": OpenCL device " + std::to_string(d.index()) +
-                                               " is not there (" + std::to_string(devices.size()) + " found)");
+        throw error(errc::backend_failure, std::string(call) + ": OpenCL device " +
+                                               std::to_string(d.index()) + " is not there (" +
+                                               std::to_string(devices.size()) + " found)");
     return devices[d.index()];
 }
 
@@ -56,9 +58,11 @@ cl_context build_context(const detail::platform_device& pd) {
 std::string build_log(cl_program p, cl_device_id d) {
     const auto& cl = detail::api::get();
     std::size_t size = 0;
-    if (cl.clGetProgramBuildInfo(p, d, CL_PROGRAM_BUILD_LOG, 0, nullptr, &size) != CL_SUCCESS || size == 0) return {};
+    if (cl.clGetProgramBuildInfo(p, d, CL_PROGRAM_BUILD_LOG, 0, nullptr, &size) != CL_SUCCESS || size == 0)
+        return {};
     std::string log(size, '\0');
-    if (cl.clGetProgramBuildInfo(p, d, CL_PROGRAM_BUILD_LOG, size, log.data(), nullptr) != CL_SUCCESS) return {};
+    if (cl.clGetProgramBuildInfo(p, d, CL_PROGRAM_BUILD_LOG, size, log.data(), nullptr) != CL_SUCCESS)
+        return {};
     while (!log.empty() && (log.back() == '\0' || log.back() == '\n'))
         log.pop_back();
     return log;
@@ -66,7 +70,8 @@ std::string build_log(cl_program p, cl_device_id d) {
 
 class program_kernel final : public kernel {
 public:
-    program_kernel(std::shared_ptr<const program> p, std::string name) : kernel(std::move(name)), program_(std::move(p)) {
+    program_kernel(std::shared_ptr<const program> p, std::string name)
+        : kernel(std::move(name)), program_(std::move(p)) {
         code_.program_id = program_->id();
         code_.binary = program_->binary().bytes.data();
         code_.binary_bytes = program_->binary().bytes.size();
@@ -105,8 +110,8 @@ program_source program_source::spirv(std::vector<unsigned char> il) {
 namespace {
 
 // Source or IL -> the device's program binary and kernel names; the compiler's work, uncached.
-program_binary compile(const detail::platform_device& pd, const std::string& device_name, const program_source& source,
-                       const std::string& joined) {
+program_binary compile(const detail::platform_device& pd, const std::string& device_name,
+                       const program_source& source, const std::string& joined) {
     const auto& cl = detail::api::get();
     const bool il = source.kind == program_source::language::spirv;
     cl_context context = build_context(pd);
@@ -125,20 +130,22 @@ program_binary compile(const detail::platform_device& pd, const std::string& dev
     program_binary result;
     result.log = build_log(p.get(), pd.device);
     if (r == CL_COMPILER_NOT_AVAILABLE)
-        throw error(errc::feature_not_supported, "build_program: '" + device_name + "' has no compiler (" +
-                                                     detail::describe(r) + ")");
+        throw error(errc::feature_not_supported,
+                    "build_program: '" + device_name + "' has no compiler (" + detail::describe(r) + ")");
     if (r == CL_BUILD_PROGRAM_FAILURE || r == CL_INVALID_BUILD_OPTIONS || r == CL_INVALID_BINARY)
-        throw error(errc::build_failure, "build_program: the " + std::string(il ? "SPIR-V module" : "OpenCL C source") +
-                                             " does not build for '" + device_name + "' (" + detail::describe(r) +
-                                             (joined.empty() ? "" : ", options '" + joined + "'") + "):\n" +
-                                             result.log);
+        throw error(errc::build_failure,
+                    "build_program: the " + std::string(il ? "SPIR-V module" : "OpenCL C source") +
+                        " does not build for '" + device_name + "' (" + detail::describe(r) +
+                        (joined.empty() ? "" : ", options '" + joined + "'") + "):\n" + result.log);
     check(r, "clBuildProgram", device_name);
 
     std::size_t bytes = 0;
-    check(cl.clGetProgramInfo(p.get(), CL_PROGRAM_BINARY_SIZES, sizeof bytes, &bytes, nullptr), "clGetProgramInfo");
+    check(cl.clGetProgramInfo(p.get(), CL_PROGRAM_BINARY_SIZES, sizeof bytes, &bytes, nullptr),
+          "clGetProgramInfo");
     result.bytes.resize(bytes);
     unsigned char* target = result.bytes.data();
-    check(cl.clGetProgramInfo(p.get(), CL_PROGRAM_BINARIES, sizeof target, &target, nullptr), "clGetProgramInfo");
+    check(cl.clGetProgramInfo(p.get(), CL_PROGRAM_BINARIES, sizeof target, &target, nullptr),
+          "clGetProgramInfo");
     std::size_t names_size = 0;
     check(cl.clGetProgramInfo(p.get(), CL_PROGRAM_KERNEL_NAMES, 0, nullptr, &names_size), "clGetProgramInfo");
     std::string names(names_size, '\0');
@@ -169,7 +176,8 @@ std::string to_payload(const program_binary& b) {
 program_binary from_payload(const std::string& payload) {
     program_binary b;
     const std::size_t end = payload.find('\0');
-    if (end == std::string::npos) throw error(errc::backend_failure, "build_program: a cached entry is malformed");
+    if (end == std::string::npos)
+        throw error(errc::backend_failure, "build_program: a cached entry is malformed");
     const std::string names = payload.substr(0, end);
     for (std::size_t begin = 0; begin < names.size();) {
         std::size_t next = names.find(';', begin);
@@ -186,14 +194,15 @@ program_binary from_payload(const std::string& payload) {
 // The one build step: source or IL -> the device's program binary, through the kernel/program cache (keyed by
 // device name, platform and driver versions, language, options and source), so a repeated build does not pay
 // the driver's compiler again.
-program_binary build_program(const device& d, const program_source& source, std::span<const std::string> options) {
+program_binary build_program(const device& d, const program_source& source,
+                             std::span<const std::string> options) {
     const detail::platform_device pd = opencl_device_of(d, "build_program");
     const auto& cl = detail::api::get();
     const std::string device_name = detail::device_string(pd.device, CL_DEVICE_NAME);
     const bool il = source.kind == program_source::language::spirv;
     if (il ? source.il.empty() : source.text.empty())
-        throw error(errc::invalid_argument, std::string("build_program: the ") + (il ? "SPIR-V module" : "source") +
-                                                " is empty");
+        throw error(errc::invalid_argument,
+                    std::string("build_program: the ") + (il ? "SPIR-V module" : "source") + " is empty");
     std::string joined;
     for (const auto& o : options) {
         if (o.find('\0') != std::string::npos)
@@ -204,22 +213,24 @@ program_binary build_program(const device& d, const program_source& source, std:
     if (il) {
         const std::string il_version = detail::device_string(pd.device, CL_DEVICE_IL_VERSION);
         if (il_version.find("SPIR-V") == std::string::npos)
-            throw error(errc::feature_not_supported,
-                        "build_program: device '" + device_name + "' takes no SPIR-V (CL_DEVICE_IL_VERSION is '" +
-                            il_version + "'); give it OpenCL C source");
+            throw error(errc::feature_not_supported, "build_program: device '" + device_name +
+                                                         "' takes no SPIR-V (CL_DEVICE_IL_VERSION is '" +
+                                                         il_version + "'); give it OpenCL C source");
         if (!cl.clCreateProgramWithIL)
-            throw error(errc::feature_not_supported, "build_program: the OpenCL loader has no clCreateProgramWithIL");
+            throw error(errc::feature_not_supported,
+                        "build_program: the OpenCL loader has no clCreateProgramWithIL");
     }
     const std::string driver_version = detail::device_string(pd.device, CL_DRIVER_VERSION);
     cache::program_key key{.backend = "opencl",
                            .device = device_name,
                            .toolchain = detail::platform_string(pd.platform, CL_PLATFORM_NAME) + " " +
-                                        detail::platform_string(pd.platform, CL_PLATFORM_VERSION) + "; driver " +
-                                        driver_version,
+                                        detail::platform_string(pd.platform, CL_PLATFORM_VERSION) +
+                                        "; driver " + driver_version,
                            .source_kind = il ? "spirv" : "opencl-c",
                            .name = "opencl_program",
                            .options = std::vector<std::string>(options.begin(), options.end())};
-    key.source = il ? std::string(reinterpret_cast<const char*>(source.il.data()), source.il.size()) : source.text;
+    key.source =
+        il ? std::string(reinterpret_cast<const char*>(source.il.data()), source.il.size()) : source.text;
     auto built = cache::program_cache::process().get_or_build<program_binary>(
         key,
         [&] {

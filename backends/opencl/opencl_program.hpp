@@ -4,15 +4,17 @@
 //
 // build_program is the one build step, and it goes through the kernel/program cache: it compiles the
 // source (clCreateProgramWithSource) or the IL (clCreateProgramWithIL, on devices whose CL_DEVICE_IL_VERSION
-// names SPIR-V) for the device and returns the device's binary (CL_PROGRAM_BINARIES), the kernel names and the
-// log. The backend creates its cl_program from that binary on first use. Kernel parameters, in order: scalars
-// (their bytes), pointers (USM: clSetKernelArgSVMPointer / clSetKernelArgMemPointerINTEL), local memory
-// (kernel_argument::local(bytes) -> a `local` pointer parameter). A range launch leaves the work-group size to
-// the driver; an nd_range launch uses its work-group. SYCL dimension d-1 (the fastest) is OpenCL dimension 0, as
-// in DPC++. A program kernel has no host form: on the native backend it throws errc::feature_not_supported.
+// names SPIR-V) for the device and returns the device's binary (CL_PROGRAM_BINARIES), the kernel names and
+// the log. The backend creates its cl_program from that binary on first use. Kernel parameters, in order:
+// scalars (their bytes), pointers (USM: clSetKernelArgSVMPointer / clSetKernelArgMemPointerINTEL), local
+// memory (kernel_argument::local(bytes) -> a `local` pointer parameter). A range launch leaves the work-group
+// size to the driver; an nd_range launch uses its work-group. SYCL dimension d-1 (the fastest) is OpenCL
+// dimension 0, as in DPC++. A program kernel has no host form: on the native backend it throws
+// errc::feature_not_supported.
 //
 //     auto d = /* an encore::device of the opencl backend */;
-//     auto p = encore::opencl::program::load(encore::opencl::build_program(d, encore::opencl::program_source::opencl_c(
+//     auto p = encore::opencl::program::load(encore::opencl::build_program(d,
+//     encore::opencl::program_source::opencl_c(
 //         "kernel void scale(float a, global float* x) { x[get_global_id(0)] *= a; }")));
 //     auto scale = encore::opencl::get_kernel(p, "scale");
 //     q.submit(encore::kernel_command{scale, {from_scalar(2.f), from_pointer(x)}, encore::range(n)});
@@ -32,8 +34,8 @@ namespace encore::opencl {
 struct program_source {
     enum class language : unsigned char { opencl_c, spirv };
     language kind = language::opencl_c;
-    std::string text;                  // OpenCL C
-    std::vector<unsigned char> il;     // SPIR-V module
+    std::string text;              // OpenCL C
+    std::vector<unsigned char> il; // SPIR-V module
 
     static program_source opencl_c(std::string text);
     static program_source spirv(std::vector<unsigned char> il);
@@ -48,11 +50,11 @@ struct program_binary {
 };
 
 // Builds `source` for `d` (a device of the opencl backend) with `options` (clBuildProgram options such as
-// "-cl-std=CL3.0", "-DN=4"), through the kernel/program cache (docs/cache.md): a repeated build of the same key
-// (device name, platform and driver versions, language, options, source) costs no compiler run. Throws
+// "-cl-std=CL3.0", "-DN=4"), through the kernel/program cache (docs/cache.md): a repeated build of the same
+// key (device name, platform and driver versions, language, options, source) costs no compiler run. Throws
 // encore::error: build_failure with the build log when the source does not compile; invalid_argument when `d`
-// is not an OpenCL device or the source is empty; feature_not_supported when the device takes no IL (SPIR-V) or
-// has no compiler; backend_failure when OpenCL is missing or fails otherwise.
+// is not an OpenCL device or the source is empty; feature_not_supported when the device takes no IL (SPIR-V)
+// or has no compiler; backend_failure when OpenCL is missing or fails otherwise.
 program_binary build_program(const device& d, const program_source& source,
                              std::span<const std::string> options = {});
 

@@ -9,7 +9,8 @@ namespace encore::opencl {
 
 using detail::check;
 
-wait_list_events::wait_list_events(const detail::api& cl, cl_context context, std::span<const event_ptr> wait_list)
+wait_list_events::wait_list_events(const detail::api& cl, cl_context context,
+                                   std::span<const event_ptr> wait_list)
     : cl_(cl) {
     if (wait_list.size() > inline_.size()) spilled_.reserve(wait_list.size());
     for (const event_ptr& e : wait_list) {
@@ -38,7 +39,8 @@ void wait_list_events::add(cl_event e) {
         inline_[count_++] = e;
         return;
     }
-    if (spilled_.empty()) spilled_.assign(inline_.begin(), inline_.begin() + static_cast<std::ptrdiff_t>(count_));
+    if (spilled_.empty())
+        spilled_.assign(inline_.begin(), inline_.begin() + static_cast<std::ptrdiff_t>(count_));
     spilled_.push_back(e);
     ++count_;
 }
@@ -68,7 +70,8 @@ event_ptr opencl_queue::submit(command c, std::span<const event_ptr> wait_list) 
     } catch (const error& failure) {
         // A copy between memory objects the backend cannot reach is the work's failure, reported through the
         // queue as on the native backend (the reference); every other refusal leaves submit.
-        if (kind_of(c) != command_kind::copy || failure.code() != errc::feature_not_supported || !errors_) throw;
+        if (kind_of(c) != command_kind::copy || failure.code() != errc::feature_not_supported || !errors_)
+            throw;
         errors_->report(std::current_exception());
     }
     if (!e) { // nothing to do and nothing to wait for (or a copy reported as failed)
@@ -86,8 +89,9 @@ opencl_queue& as_opencl_queue(backend_queue& queue, const opencl_backend& backen
                               const char* what) {
     auto* q = dynamic_cast<opencl_queue*>(&queue);
     if (!q)
-        throw error(errc::invalid_argument, std::string(what) + " runs on an opencl queue; this queue is of another "
-                                                                "backend");
+        throw error(errc::invalid_argument, std::string(what) +
+                                                " runs on an opencl queue; this queue is of another "
+                                                "backend");
     if (&q->owner() != &backend || q->device() != device)
         throw error(errc::invalid_argument, std::string(what) + " was lowered for opencl device " +
                                                 std::to_string(device) + "; the queue is on device " +

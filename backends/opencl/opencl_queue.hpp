@@ -1,8 +1,8 @@
-// encore::opencl::opencl_queue — an eager queue on one OpenCL command queue (out-of-order where the Encore queue
-// is and the device allows it; the runtime orders in-order queues through their wait lists anyway).
+// encore::opencl::opencl_queue — an eager queue on one OpenCL command queue (out-of-order where the Encore
+// queue is and the device allows it; the runtime orders in-order queues through their wait lists anyway).
 //
-// submit() turns the wait list into cl_events (wait_list_events): events of this device's context are waited on
-// directly; events of other backends (a native host task, another device) become user events that their
+// submit() turns the wait list into cl_events (wait_list_events): events of this device's context are waited
+// on directly; events of other backends (a native host task, another device) become user events that their
 // on_complete callback completes, so submit never blocks and the command is enqueued right away. Each command
 // answers with an opencl_event; a command that does nothing and waits for nothing answers with an event that
 // is complete already.
@@ -65,7 +65,8 @@ private:
     std::shared_ptr<queue_link> link_;
 };
 
-// `queue` as an opencl_queue of `backend`'s `device`; throws invalid_argument otherwise (`what` names the caller).
+// `queue` as an opencl_queue of `backend`'s `device`; throws invalid_argument otherwise (`what` names the
+// caller).
 opencl_queue& as_opencl_queue(backend_queue& queue, const opencl_backend& backend, std::uint32_t device,
                               const char* what);
 

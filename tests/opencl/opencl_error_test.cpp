@@ -1,11 +1,11 @@
-// What the OpenCL backend refuses, and how it says so: build errors with the log, unknown kernels, kernels without
-// OpenCL code, commands and arguments OpenCL cannot run, bad memory calls.
+// What the OpenCL backend refuses, and how it says so: build errors with the log, unknown kernels, kernels
+// without OpenCL code, commands and arguments OpenCL cannot run, bad memory calls.
 #include <doctest/doctest.h>
 
 #include <string>
 
-#include "opencl_support.hpp"
 #include "encore/cache/program_cache.hpp"
+#include "opencl_support.hpp"
 #include "support/error_code.hpp"
 
 using namespace encore;
@@ -28,8 +28,9 @@ TEST_CASE("a source that does not build gives the build log; unknown kernels are
     const device d = opencl_device();
     const std::string what = message_of(
         [&] {
-            opencl::build_program(d, opencl::program_source::opencl_c("kernel void broken(global int* p) { p[0] = "
-                                                                      "undeclared_name; }"));
+            opencl::build_program(
+                d, opencl::program_source::opencl_c("kernel void broken(global int* p) { p[0] = "
+                                                    "undeclared_name; }"));
         },
         errc::build_failure);
     CHECK(what.find("does not build") != std::string::npos);
@@ -41,9 +42,10 @@ TEST_CASE("a source that does not build gives the build log; unknown kernels are
         },
         errc::build_failure);
     CHECK(options.find("-not-an-option") != std::string::npos);
-    message_of([&] { opencl::build_program(d, opencl::program_source::opencl_c("")); }, errc::invalid_argument);
-    const std::string unknown = message_of([] { opencl::get_kernel(test_program(), "no_such_kernel"); },
-                                           errc::invalid_argument);
+    message_of([&] { opencl::build_program(d, opencl::program_source::opencl_c("")); },
+               errc::invalid_argument);
+    const std::string unknown =
+        message_of([] { opencl::get_kernel(test_program(), "no_such_kernel"); }, errc::invalid_argument);
     CHECK(unknown.find("no_such_kernel") != std::string::npos);
     CHECK(unknown.find("add_one") != std::string::npos); // says what the program has
     CHECK(test_program()->has_kernel("saxpy"));
@@ -58,7 +60,8 @@ TEST_CASE("build options reach the compiler") {
         std::vector<std::string>{"-DN=17"}));
     queue q(d, {.in_order = true});
     usm<int> a(8);
-    q.submit(kernel_command{opencl::get_kernel(p, "set_n"), {kernel_argument::from_pointer(a.data())}, range(8)})
+    q.submit(
+         kernel_command{opencl::get_kernel(p, "set_n"), {kernel_argument::from_pointer(a.data())}, range(8)})
         .wait();
     CHECK(a[7] == 17);
 }
@@ -80,8 +83,11 @@ TEST_CASE("SPIR-V: built where the device takes IL, refused with the reason else
 }
 
 TEST_CASE("build_program refuses devices of other backends") {
-    message_of([] { opencl::build_program(native_device(), opencl::program_source::opencl_c("kernel void k() {}")); },
-               errc::invalid_argument);
+    message_of(
+        [] {
+            opencl::build_program(native_device(), opencl::program_source::opencl_c("kernel void k() {}"));
+        },
+        errc::invalid_argument);
     message_of([] { opencl::capabilities_of(native_device()); }, errc::invalid_argument);
 }
 
@@ -89,8 +95,11 @@ TEST_CASE("a kernel without OpenCL code fails at submission and at finalize, nam
     const device d = opencl_device();
     queue q(d);
     auto host_only = make_kernel("host_only_kernel", [](const work_item&) {});
-    const std::string what =
-        message_of([&] { q.submit(kernel_command{host_only, {}, range(4)}); }, errc::kernel_not_supported);
+    const std::string what = message_of(
+        [&] {
+            q.submit(kernel_command{host_only, {}, range(4)});
+        },
+        errc::kernel_not_supported);
     CHECK(what.find("host_only_kernel") != std::string::npos);
     graph g;
     g.add(kernel_command{host_only, {}, range(4)});
@@ -100,7 +109,8 @@ TEST_CASE("a kernel without OpenCL code fails at submission and at finalize, nam
     usm<int> a(4);
     CHECK_THROWS_AS(
         {
-            native.submit(kernel_command{test_kernel("add_one"), {kernel_argument::from_pointer(a.data())}, range(4)});
+            native.submit(
+                kernel_command{test_kernel("add_one"), {kernel_argument::from_pointer(a.data())}, range(4)});
             native.wait_and_throw();
         },
         error);
@@ -112,20 +122,27 @@ TEST_CASE("arguments and commands OpenCL cannot run are refused at submission an
     usm<int> a(64);
     std::vector<int> host(64);
     // Too few arguments.
-    const std::string count =
-        message_of([&] { q.submit(kernel_command{test_kernel("add"), {kernel_argument::from_pointer(a.data())}, range(64)}); },
-                   errc::invalid_argument);
+    const std::string count = message_of(
+        [&] {
+            q.submit(
+                kernel_command{test_kernel("add"), {kernel_argument::from_pointer(a.data())}, range(64)});
+        },
+        errc::invalid_argument);
     CHECK(count.find("takes 2 arguments") != std::string::npos);
     // A pointer into memory the backend did not allocate.
     message_of(
-        [&] { q.submit(kernel_command{test_kernel("add_one"), {kernel_argument::from_pointer(host.data())}, range(64)}); },
+        [&] {
+            q.submit(kernel_command{
+                test_kernel("add_one"), {kernel_argument::from_pointer(host.data())}, range(64)});
+        },
         errc::invalid_argument);
     // A work-group larger than the device allows.
     const std::size_t too_big = d.properties().max_work_group_size * 2;
     usm<int> big(too_big);
     message_of(
         [&] {
-            q.submit(kernel_command{test_kernel("add_one"), {kernel_argument::from_pointer(big.data())},
+            q.submit(kernel_command{test_kernel("add_one"),
+                                    {kernel_argument::from_pointer(big.data())},
                                     make_nd_range(1, {too_big, 1, 1}, {too_big, 1, 1})});
         },
         errc::invalid_argument);
@@ -140,7 +157,8 @@ TEST_CASE("arguments and commands OpenCL cannot run are refused at submission an
     // Fills of memory the backend did not allocate.
     message_of([&] { q.memset(host.data(), 0, 64 * sizeof(int)); }, errc::invalid_argument);
     // The queue still works.
-    q.submit(kernel_command{test_kernel("add_one"), {kernel_argument::from_pointer(a.data())}, range(64)}).wait();
+    q.submit(kernel_command{test_kernel("add_one"), {kernel_argument::from_pointer(a.data())}, range(64)})
+        .wait();
     CHECK(a[0] == 1);
 }
 
@@ -168,7 +186,8 @@ TEST_CASE("an executable graph for the opencl device cannot be launched on a nat
 
 TEST_CASE("a repeated build comes from the kernel/program cache, not from the compiler") {
     const device d = opencl_device();
-    const auto source = opencl::program_source::opencl_c("kernel void cached_once(global int* p) { p[0] = 5; }");
+    const auto source =
+        opencl::program_source::opencl_c("kernel void cached_once(global int* p) { p[0] = 5; }");
     const std::vector<std::string> options{"-DCACHE_TEST=1"};
     auto first = opencl::build_program(d, source, options);
     const auto before = cache::program_cache::process().statistics();
@@ -188,7 +207,8 @@ TEST_CASE("a repeated build comes from the kernel/program cache, not from the co
     queue q(d, {.in_order = true});
     usm<int> a(1);
     q.submit(kernel_command{opencl::get_kernel(opencl::program::load(second), "cached_once"),
-                            {kernel_argument::from_pointer(a.data())}, range(1)})
+                            {kernel_argument::from_pointer(a.data())},
+                            range(1)})
         .wait();
     CHECK(a[0] == 5);
 }

@@ -1,5 +1,6 @@
-// Graphs on the OpenCL backend: each partition is one command buffer (cl_khr_command_buffer) or, without it (or
-// with ENCORE_OPENCL_COMMAND_BUFFERS=0: the opencl_launch_plan test), one launch plan. The same bodies run on both.
+// Graphs on the OpenCL backend: each partition is one command buffer (cl_khr_command_buffer) or, without it
+// (or with ENCORE_OPENCL_COMMAND_BUFFERS=0: the opencl_launch_plan test), one launch plan. The same bodies
+// run on both.
 #include <doctest/doctest.h>
 
 #include <atomic>
@@ -14,7 +15,8 @@ using namespace encore::opencl_testing;
 namespace {
 kernel_command step(int* in, int* out, std::size_t n) {
     return kernel_command{test_kernel("twice_plus_one"),
-                          {kernel_argument::from_pointer(in), kernel_argument::from_pointer(out)}, range(n)};
+                          {kernel_argument::from_pointer(in), kernel_argument::from_pointer(out)},
+                          range(n)};
 }
 int chain_value(int start, int steps) {
     for (int i = 0; i < steps; ++i)
@@ -57,9 +59,10 @@ TEST_CASE("fan-out and fan-in with every device command kind") {
     usm<std::uint32_t> pattern(n);
     usm<int> copied(n, memory_kind::device), back(n, memory_kind::host);
     graph g;
-    auto root = g.add(kernel_command{test_kernel("set_value"),
-                                     {kernel_argument::from_pointer(src.data()), kernel_argument::from_scalar(3)},
-                                     range(n)});
+    auto root =
+        g.add(kernel_command{test_kernel("set_value"),
+                             {kernel_argument::from_pointer(src.data()), kernel_argument::from_scalar(3)},
+                             range(n)});
     auto clear = g.add(memset_command{sums.data(), 0, n * sizeof(int)});
     std::vector<node> leaves;
     for (std::size_t i = 0; i < branches; ++i)
@@ -69,12 +72,15 @@ TEST_CASE("fan-out and fan-in with every device command kind") {
     node last = join;
     for (std::size_t i = 0; i < branches; ++i) // serial adds into sums (a race otherwise)
         last = g.add(kernel_command{test_kernel("add"),
-                                    {kernel_argument::from_pointer(sums.data()), kernel_argument::from_scalar(static_cast<int>(i))},
+                                    {kernel_argument::from_pointer(sums.data()),
+                                     kernel_argument::from_scalar(static_cast<int>(i))},
                                     range(n)},
                      {last, clear});
-    auto fill = g.add(fill_command{pattern.data(), {std::byte{1}, std::byte{2}, std::byte{3}, std::byte{4}}, n});
+    auto fill =
+        g.add(fill_command{pattern.data(), {std::byte{1}, std::byte{2}, std::byte{3}, std::byte{4}}, n});
     usm<unsigned char> threes(300);
-    g.add(fill_command{threes.data(), {std::byte{5}, std::byte{6}, std::byte{7}}, 100}, {fill}); // the fill kernel
+    g.add(fill_command{threes.data(), {std::byte{5}, std::byte{6}, std::byte{7}}, 100},
+          {fill}); // the fill kernel
     auto c1 = g.add(memcpy_command{copied.data(), sums.data(), n * sizeof(int)}, {last});
     auto c2 = g.add(memcpy_command{back.data(), copied.data(), n * sizeof(int)}, {c1});
     g.add(empty_command{}, {c2, fill});
@@ -100,9 +106,10 @@ TEST_CASE("host tasks split a graph into partitions that run in order; launches 
     usm<int> a(64);
     std::atomic<int> seen{-1};
     graph g;
-    auto k1 = g.add(kernel_command{test_kernel("set_value"),
-                                   {kernel_argument::from_pointer(a.data()), kernel_argument::from_scalar(10)},
-                                   range(64)});
+    auto k1 =
+        g.add(kernel_command{test_kernel("set_value"),
+                             {kernel_argument::from_pointer(a.data()), kernel_argument::from_scalar(10)},
+                             range(64)});
     auto h = g.add(host_task_command{[&] {
                        seen.store(a[5]);
                        a[5] = 100;
@@ -154,8 +161,10 @@ TEST_CASE("profiling of graph launches") {
     queue q(d, {.in_order = true, .enable_profiling = true});
     usm<int> a(1024);
     graph g;
-    auto k = g.add(kernel_command{test_kernel("add_one"), {kernel_argument::from_pointer(a.data())}, range(1024)});
-    g.add(kernel_command{test_kernel("add_one"), {kernel_argument::from_pointer(a.data())}, range(1024)}, {k});
+    auto k =
+        g.add(kernel_command{test_kernel("add_one"), {kernel_argument::from_pointer(a.data())}, range(1024)});
+    g.add(kernel_command{test_kernel("add_one"), {kernel_argument::from_pointer(a.data())}, range(1024)},
+          {k});
     executable_graph exec(g, d);
     auto e = q.launch(exec);
     auto t = e.profiling();

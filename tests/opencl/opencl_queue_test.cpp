@@ -1,5 +1,5 @@
-// Eager submission on OpenCL queues: copies, fills, kernels (scalars, pointers, local memory, 2-D), event order,
-// out-of-order queues with wait lists, waits on other backends' work, profiling.
+// Eager submission on OpenCL queues: copies, fills, kernels (scalars, pointers, local memory, 2-D), event
+// order, out-of-order queues with wait lists, waits on other backends' work, profiling.
 #include <doctest/doctest.h>
 
 #include <atomic>
@@ -24,7 +24,8 @@ TEST_CASE("the opencl device describes itself; its capabilities say how USM and 
     CHECK(c.command_buffers == !c.command_buffer_version.empty());
     MESSAGE("device: " << p.name << "; USM: " << c.usm << "; command buffers: "
                        << (c.command_buffers ? c.command_buffer_version : std::string("none"))
-                       << "; graphs lower to: " << std::string(p.native_graphs ? "command buffers" : "launch plans"));
+                       << "; graphs lower to: "
+                       << std::string(p.native_graphs ? "command buffers" : "launch plans"));
 }
 
 TEST_CASE("memset, memcpy and fills on device, host and shared memory") {
@@ -55,7 +56,8 @@ TEST_CASE("memset, memcpy and fills on device, host and shared memory") {
     }
 }
 
-TEST_CASE("fills of any pattern up to 256 bytes, at any alignment (the fill kernel where the driver cannot)") {
+TEST_CASE(
+    "fills of any pattern up to 256 bytes, at any alignment (the fill kernel where the driver cannot)") {
     queue q(opencl_device(), {.in_order = false});
     struct three {
         unsigned char v[3];
@@ -133,10 +135,11 @@ TEST_CASE("kernels: scalars and pointers, 2-D ranges, nd_ranges with local memor
     usm<int> in(256), sums(4);
     for (std::size_t i = 0; i < 256; ++i)
         in[i] = static_cast<int>(i);
-    q.submit(kernel_command{test_kernel("group_sum"),
-                            {kernel_argument::from_pointer(in.data()), kernel_argument::from_pointer(sums.data()),
-                             kernel_argument::local(64 * sizeof(int))},
-                            make_nd_range(1, {256, 1, 1}, {64, 1, 1})})
+    q.submit(
+         kernel_command{test_kernel("group_sum"),
+                        {kernel_argument::from_pointer(in.data()), kernel_argument::from_pointer(sums.data()),
+                         kernel_argument::local(64 * sizeof(int))},
+                        make_nd_range(1, {256, 1, 1}, {64, 1, 1})})
         .wait();
     for (int g = 0; g < 4; ++g)
         CHECK(sums[static_cast<std::size_t>(g)] == 64 * 64 * g + 63 * 64 / 2);
@@ -146,14 +149,17 @@ TEST_CASE("an in-order queue runs a chain in submission order") {
     queue q(opencl_device(), {.in_order = true});
     usm<int> a(128), b(128);
     q.submit(kernel_command{test_kernel("set_value"),
-                            {kernel_argument::from_pointer(a.data()), kernel_argument::from_scalar(1)}, range(128)});
+                            {kernel_argument::from_pointer(a.data()), kernel_argument::from_scalar(1)},
+                            range(128)});
     for (int i = 0; i < 10; ++i) {
-        q.submit(kernel_command{test_kernel("twice_plus_one"),
-                                {kernel_argument::from_pointer(a.data()), kernel_argument::from_pointer(b.data())},
-                                range(128)});
-        q.submit(kernel_command{test_kernel("twice_plus_one"),
-                                {kernel_argument::from_pointer(b.data()), kernel_argument::from_pointer(a.data())},
-                                range(128)});
+        q.submit(
+            kernel_command{test_kernel("twice_plus_one"),
+                           {kernel_argument::from_pointer(a.data()), kernel_argument::from_pointer(b.data())},
+                           range(128)});
+        q.submit(
+            kernel_command{test_kernel("twice_plus_one"),
+                           {kernel_argument::from_pointer(b.data()), kernel_argument::from_pointer(a.data())},
+                           range(128)});
     }
     q.wait_and_throw();
     int expected = 1;
@@ -166,21 +172,25 @@ TEST_CASE("an in-order queue runs a chain in submission order") {
 TEST_CASE("an out-of-order queue follows its wait lists") {
     queue q(opencl_device(), {.in_order = false});
     usm<int> a(256), b(256), c(256);
-    auto set = q.submit(kernel_command{test_kernel("set_value"),
-                                       {kernel_argument::from_pointer(a.data()), kernel_argument::from_scalar(5)},
-                                       range(256)});
-    auto left = q.submit(kernel_command{test_kernel("twice_plus_one"),
-                                        {kernel_argument::from_pointer(a.data()), kernel_argument::from_pointer(b.data())},
-                                        range(256)},
-                         {set});
-    auto right = q.submit(kernel_command{test_kernel("add"),
-                                         {kernel_argument::from_pointer(a.data()), kernel_argument::from_scalar(0)},
-                                         range(256)},
-                          {set});
-    auto join = q.submit(kernel_command{test_kernel("twice_plus_one"),
-                                        {kernel_argument::from_pointer(b.data()), kernel_argument::from_pointer(c.data())},
-                                        range(256)},
-                         {left, right});
+    auto set =
+        q.submit(kernel_command{test_kernel("set_value"),
+                                {kernel_argument::from_pointer(a.data()), kernel_argument::from_scalar(5)},
+                                range(256)});
+    auto left = q.submit(
+        kernel_command{test_kernel("twice_plus_one"),
+                       {kernel_argument::from_pointer(a.data()), kernel_argument::from_pointer(b.data())},
+                       range(256)},
+        {set});
+    auto right =
+        q.submit(kernel_command{test_kernel("add"),
+                                {kernel_argument::from_pointer(a.data()), kernel_argument::from_scalar(0)},
+                                range(256)},
+                 {set});
+    auto join = q.submit(
+        kernel_command{test_kernel("twice_plus_one"),
+                       {kernel_argument::from_pointer(b.data()), kernel_argument::from_pointer(c.data())},
+                       range(256)},
+        {left, right});
     auto after = q.barrier({join});
     after.wait();
     CHECK(join.is_complete());
@@ -202,8 +212,8 @@ TEST_CASE("an OpenCL kernel waits for a native host task it depends on (a user e
         for (std::size_t i = 0; i < 64; ++i)
             a[i] = 41;
     });
-    auto k = q.submit(kernel_command{test_kernel("add_one"), {kernel_argument::from_pointer(a.data())}, range(64)},
-                      {host});
+    auto k = q.submit(
+        kernel_command{test_kernel("add_one"), {kernel_argument::from_pointer(a.data())}, range(64)}, {host});
     std::this_thread::sleep_for(std::chrono::milliseconds(20));
     CHECK(!k.is_complete()); // submit did not block, and the kernel has not run
     release.store(true);
@@ -213,7 +223,8 @@ TEST_CASE("an OpenCL kernel waits for a native host task it depends on (a user e
 
     // And a native host task after an OpenCL kernel (on_complete of an OpenCL event).
     std::atomic<int> seen{0};
-    auto k2 = q.submit(kernel_command{test_kernel("add_one"), {kernel_argument::from_pointer(a.data())}, range(64)});
+    auto k2 = q.submit(
+        kernel_command{test_kernel("add_one"), {kernel_argument::from_pointer(a.data())}, range(64)});
     native.host_task([&] { seen.store(a[10]); }, {k2}).wait();
     CHECK(seen.load() == 43);
 }
@@ -221,7 +232,8 @@ TEST_CASE("an OpenCL kernel waits for a native host task it depends on (a user e
 TEST_CASE("profiling timestamps of commands on a profiling queue") {
     queue q(opencl_device(), {.in_order = true, .enable_profiling = true});
     usm<int> a(1 << 16);
-    auto e = q.submit(kernel_command{test_kernel("add_one"), {kernel_argument::from_pointer(a.data())}, range(1 << 16)});
+    auto e = q.submit(
+        kernel_command{test_kernel("add_one"), {kernel_argument::from_pointer(a.data())}, range(1 << 16)});
     auto t = e.profiling();
     CHECK(t.submit <= t.start);
     CHECK(t.start <= t.end);

@@ -65,10 +65,14 @@ inline const std::shared_ptr<const opencl::program>& test_program() {
     return p;
 }
 
-inline std::shared_ptr<const kernel> test_kernel(const char* name) { return opencl::get_kernel(test_program(), name); }
+inline std::shared_ptr<const kernel> test_kernel(const char* name) {
+    return opencl::get_kernel(test_program(), name);
+}
 
 // Whether graphs of the OpenCL device lower to command buffers (else launch plans).
-inline bool uses_command_buffers() { return opencl_device().properties().native_graphs; }
+inline bool uses_command_buffers() {
+    return opencl_device().properties().native_graphs;
+}
 
 template <typename T> class usm : public testing::usm_array<T> {
 public:

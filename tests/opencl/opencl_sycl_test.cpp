@@ -1,5 +1,6 @@
 // SYCL on the OpenCL backend: the kernel compiler with OpenCL C (source_language::opencl), kernels by name,
-// arguments with set_arg(s) (scalars, USM pointers, local_accessors), nd_ranges, SYCL graphs of kernel objects.
+// arguments with set_arg(s) (scalars, USM pointers, local_accessors), nd_ranges, SYCL graphs of kernel
+// objects.
 #include <doctest/doctest.h>
 
 #include <sycl/ext/encore/opencl_kernel_compiler.hpp>
@@ -42,7 +43,8 @@ TEST_CASE("SYCL kernel compiler: OpenCL C built for the device, kernels by name,
     CHECK(syclex::is_source_kernel_bundle_supported(sycl::backend::opencl, syclex::source_language::spirv));
     CHECK_FALSE(syclex::is_source_kernel_bundle_supported(sycl::backend::ext_oneapi_native_cpu,
                                                           syclex::source_language::opencl));
-    CHECK_FALSE(syclex::is_source_kernel_bundle_supported(sycl::backend::opencl, syclex::source_language::cuda));
+    CHECK_FALSE(
+        syclex::is_source_kernel_bundle_supported(sycl::backend::opencl, syclex::source_language::cuda));
     auto bundle = syclex::build(
         syclex::create_kernel_bundle_from_source(q.get_context(), syclex::source_language::opencl, source));
     CHECK(bundle.ext_oneapi_has_kernel("saxpy"));
@@ -68,7 +70,8 @@ TEST_CASE("SYCL kernel compiler: OpenCL C built for the device, kernels by name,
     q.submit([&](sycl::handler& h) {
         sycl::local_accessor<int, 1> scratch(sycl::range<1>{64}, h);
         h.set_args(static_cast<const int*>(ints), sums, scratch);
-        h.parallel_for(sycl::nd_range<1>{sycl::range<1>{256}, sycl::range<1>{64}}, bundle.ext_oneapi_get_kernel("group_sum"));
+        h.parallel_for(sycl::nd_range<1>{sycl::range<1>{256}, sycl::range<1>{64}},
+                       bundle.ext_oneapi_get_kernel("group_sum"));
     });
     q.wait_and_throw();
     for (std::size_t i = 0; i < n; ++i)
@@ -79,8 +82,8 @@ TEST_CASE("SYCL kernel compiler: OpenCL C built for the device, kernels by name,
     // Errors: a source that does not build (errc::build, with the log), an unknown kernel (errc::invalid), a
     // missing argument (errc::kernel_argument), OpenCL C for a native context (errc::invalid).
     try {
-        syclex::build(syclex::create_kernel_bundle_from_source(q.get_context(), syclex::source_language::opencl,
-                                                               "kernel void broken( { }"));
+        syclex::build(syclex::create_kernel_bundle_from_source(
+            q.get_context(), syclex::source_language::opencl, "kernel void broken( { }"));
         FAIL("a broken source built");
     } catch (const sycl::exception& e) {
         CHECK(e.code() == sycl::errc::build);
@@ -130,10 +133,12 @@ TEST_CASE("SYCL graphs of OpenCL kernel objects: record, replay, update a node's
         h.set_arg(1, value);
         h.parallel_for(sycl::range<1>{128}, offset);
     });
-    g.add([&](sycl::handler& h) {
-        h.set_args(data, 10);
-        h.parallel_for(sycl::range<1>{128}, offset);
-    }, {sycl_ext::property::node::depends_on(node)});
+    g.add(
+        [&](sycl::handler& h) {
+            h.set_args(data, 10);
+            h.parallel_for(sycl::range<1>{128}, offset);
+        },
+        {sycl_ext::property::node::depends_on(node)});
     auto exec = g.finalize({sycl_ext::property::graph::updatable{}});
     q.ext_oneapi_graph(exec).wait();
     CHECK(data[0] == 11);

@@ -12,7 +12,8 @@ TEST_CASE("update_arguments and update_range of a kernel node") {
     queue q(d, {.in_order = true});
     usm<int> a(1024), b(1024);
     graph g;
-    auto k = g.add(kernel_command{test_kernel("add_one"), {kernel_argument::from_pointer(a.data())}, range(512)});
+    auto k =
+        g.add(kernel_command{test_kernel("add_one"), {kernel_argument::from_pointer(a.data())}, range(512)});
     executable_graph exec(g, d);
     q.launch(exec).wait();
     CHECK(a[0] == 1);
@@ -33,15 +34,18 @@ TEST_CASE("a node update in the middle of a chain keeps the chain's order") {
     queue q(d, {.in_order = true});
     usm<int> a(64), b(64);
     graph g;
-    auto set = g.add(kernel_command{test_kernel("set_value"),
-                                    {kernel_argument::from_pointer(a.data()), kernel_argument::from_scalar(1)},
-                                    range(64)});
-    auto add = g.add(kernel_command{test_kernel("add"),
-                                    {kernel_argument::from_pointer(a.data()), kernel_argument::from_scalar(10)},
-                                    range(64)},
-                     {set});
+    auto set =
+        g.add(kernel_command{test_kernel("set_value"),
+                             {kernel_argument::from_pointer(a.data()), kernel_argument::from_scalar(1)},
+                             range(64)});
+    auto add =
+        g.add(kernel_command{test_kernel("add"),
+                             {kernel_argument::from_pointer(a.data()), kernel_argument::from_scalar(10)},
+                             range(64)},
+              {set});
     g.add(kernel_command{test_kernel("twice_plus_one"),
-                         {kernel_argument::from_pointer(a.data()), kernel_argument::from_pointer(b.data())}, range(64)},
+                         {kernel_argument::from_pointer(a.data()), kernel_argument::from_pointer(b.data())},
+                         range(64)},
           {add});
     executable_graph exec(g, d);
     q.launch(exec).wait();
@@ -49,9 +53,10 @@ TEST_CASE("a node update in the middle of a chain keeps the chain's order") {
     exec.update_arguments(add, {kernel_argument::from_pointer(a.data()), kernel_argument::from_scalar(20)});
     q.launch(exec).wait();
     CHECK(b[3] == 43);
-    exec.update(set, kernel_command{test_kernel("set_value"),
-                                    {kernel_argument::from_pointer(a.data()), kernel_argument::from_scalar(2)},
-                                    range(64)});
+    exec.update(set,
+                kernel_command{test_kernel("set_value"),
+                               {kernel_argument::from_pointer(a.data()), kernel_argument::from_scalar(2)},
+                               range(64)});
     q.launch(exec).wait();
     CHECK(b[3] == 45);
 }
@@ -64,8 +69,9 @@ TEST_CASE("whole-graph update: memset, memcpy, fill and kernel values of a graph
     auto build = [&](int value, int* copy_to, std::uint32_t pattern) {
         graph g;
         auto m = g.add(memset_command{a.data(), value, 256 * sizeof(int)});
-        auto k = g.add(kernel_command{test_kernel("add_one"), {kernel_argument::from_pointer(a.data())}, range(256)},
-                       {m});
+        auto k = g.add(
+            kernel_command{test_kernel("add_one"), {kernel_argument::from_pointer(a.data())}, range(256)},
+            {m});
         g.add(memcpy_command{copy_to, a.data(), 256 * sizeof(int)}, {k});
         fill_command f{w.data(), std::vector<std::byte>(4), 64};
         for (std::size_t i = 0; i < 4; ++i)
@@ -97,8 +103,9 @@ TEST_CASE("whole-graph update: memset, memcpy, fill and kernel values of a graph
     graph g3;
     {
         auto m = g3.add(memset_command{a.data(), 0, 256 * sizeof(int)});
-        auto k = g3.add(kernel_command{test_kernel("add_one"), {kernel_argument::from_pointer(a.data())}, range(256)},
-                        {m});
+        auto k = g3.add(
+            kernel_command{test_kernel("add_one"), {kernel_argument::from_pointer(a.data())}, range(256)},
+            {m});
         g3.add(memcpy_command{b.data(), a.data(), 256 * sizeof(int)}, {k});
         g3.add(fill_command{w.data(), {std::byte{9}, std::byte{8}, std::byte{7}}, 64 * 4 / 3});
     }
@@ -121,7 +128,8 @@ TEST_CASE("a refused update changes nothing") {
     usm<int> a(64);
     usm<unsigned char> bytes(300);
     graph g;
-    auto k = g.add(kernel_command{test_kernel("add_one"), {kernel_argument::from_pointer(a.data())}, range(64)});
+    auto k =
+        g.add(kernel_command{test_kernel("add_one"), {kernel_argument::from_pointer(a.data())}, range(64)});
     auto f = g.add(fill_command{bytes.data(), {std::byte{1}, std::byte{2}}, 150});
     executable_graph exec(g, d);
     auto host_only = make_kernel("host_only", [](const work_item&) {});

@@ -1,7 +1,7 @@
-// require_opencl PROGRAM [ARGS...]: runs PROGRAM (a behaviour suite) when the OpenCL backend has a device, and
-// exits 77 (meson's "skipped") with the reason when OpenCL itself is missing (no loader, no platform), so that a
-// suite run with ENCORE_BACKENDS=opencl never passes over zero devices. A plugin that fails to load for another
-// reason fails (exit 1).
+// require_opencl PROGRAM [ARGS...]: runs PROGRAM (a behaviour suite) when the OpenCL backend has a device,
+// and exits 77 (meson's "skipped") with the reason when OpenCL itself is missing (no loader, no platform), so
+// that a suite run with ENCORE_BACKENDS=opencl never passes over zero devices. A plugin that fails to load
+// for another reason fails (exit 1).
 #include <unistd.h>
 
 #include <cstdio>

@@ -1,15 +1,15 @@
-// The OpenCL entry points, loaded from the ICD loader (libOpenCL.so.1) with dlopen, and checked calls and RAII
-// owners of OpenCL handles. Not for you: the plugin and libencore-opencl use it.
+// The OpenCL entry points, loaded from the ICD loader (libOpenCL.so.1) with dlopen, and checked calls and
+// RAII owners of OpenCL handles. Not for you: the plugin and libencore-opencl use it.
 //
 // Neither library links libOpenCL: the CL headers give the types (decltype of each prototype), api::load()
 // gives the functions, so a machine without a loader loads the plugin, which says why it has no device.
-// check(result, "clBuildProgram") throws encore::error(errc::backend_failure, "clBuildProgram: CL_BUILD_PROGRAM_FAILURE
+// check(result, "clBuildProgram") throws encore::error(errc::backend_failure, "clBuildProgram:
+// CL_BUILD_PROGRAM_FAILURE
 // (-11)").
 //
 //     std::string why;
-//     const encore::opencl::detail::api* cl = encore::opencl::detail::api::load(why);  // nullptr + why without loader
-//     cl_uint n = 0;
-//     check(cl->clGetPlatformIDs(0, nullptr, &n), "clGetPlatformIDs");
+//     const encore::opencl::detail::api* cl = encore::opencl::detail::api::load(why);  // nullptr + why
+//     without loader cl_uint n = 0; check(cl->clGetPlatformIDs(0, nullptr, &n), "clGetPlatformIDs");
 #pragma once
 
 #ifndef CL_TARGET_OPENCL_VERSION
@@ -26,47 +26,47 @@
 namespace encore::opencl::detail {
 
 // Core functions (OpenCL 1.2 .. 2.1) the backend calls; X(name) once each.
-#define ENCORE_OPENCL_FUNCTIONS(X)                                                                                    \
-    X(clGetPlatformIDs)                                                                                               \
-    X(clGetPlatformInfo)                                                                                              \
-    X(clGetDeviceIDs)                                                                                                 \
-    X(clGetDeviceInfo)                                                                                                \
-    X(clCreateContext)                                                                                                \
-    X(clReleaseContext)                                                                                               \
-    X(clCreateCommandQueueWithProperties)                                                                             \
-    X(clReleaseCommandQueue)                                                                                          \
-    X(clFlush)                                                                                                        \
-    X(clFinish)                                                                                                       \
-    X(clCreateBuffer)                                                                                                 \
-    X(clReleaseMemObject)                                                                                             \
-    X(clSVMAlloc)                                                                                                     \
-    X(clSVMFree)                                                                                                      \
-    X(clCreateProgramWithSource)                                                                                      \
-    X(clCreateProgramWithBinary)                                                                                      \
-    X(clBuildProgram)                                                                                                 \
-    X(clGetProgramInfo)                                                                                               \
-    X(clGetProgramBuildInfo)                                                                                          \
-    X(clReleaseProgram)                                                                                               \
-    X(clCreateKernel)                                                                                                 \
-    X(clReleaseKernel)                                                                                                \
-    X(clSetKernelArg)                                                                                                 \
-    X(clSetKernelArgSVMPointer)                                                                                       \
-    X(clGetKernelInfo)                                                                                                \
-    X(clGetKernelWorkGroupInfo)                                                                                       \
-    X(clEnqueueNDRangeKernel)                                                                                         \
-    X(clEnqueueSVMMemcpy)                                                                                             \
-    X(clEnqueueSVMMemFill)                                                                                            \
-    X(clEnqueueCopyBuffer)                                                                                            \
-    X(clEnqueueMarkerWithWaitList)                                                                                    \
-    X(clEnqueueBarrierWithWaitList)                                                                                   \
-    X(clCreateUserEvent)                                                                                              \
-    X(clSetUserEventStatus)                                                                                           \
-    X(clWaitForEvents)                                                                                                \
-    X(clGetEventInfo)                                                                                                 \
-    X(clGetEventProfilingInfo)                                                                                        \
-    X(clSetEventCallback)                                                                                             \
-    X(clRetainEvent)                                                                                                  \
-    X(clReleaseEvent)                                                                                                 \
+#define ENCORE_OPENCL_FUNCTIONS(X)                                                                           \
+    X(clGetPlatformIDs)                                                                                      \
+    X(clGetPlatformInfo)                                                                                     \
+    X(clGetDeviceIDs)                                                                                        \
+    X(clGetDeviceInfo)                                                                                       \
+    X(clCreateContext)                                                                                       \
+    X(clReleaseContext)                                                                                      \
+    X(clCreateCommandQueueWithProperties)                                                                    \
+    X(clReleaseCommandQueue)                                                                                 \
+    X(clFlush)                                                                                               \
+    X(clFinish)                                                                                              \
+    X(clCreateBuffer)                                                                                        \
+    X(clReleaseMemObject)                                                                                    \
+    X(clSVMAlloc)                                                                                            \
+    X(clSVMFree)                                                                                             \
+    X(clCreateProgramWithSource)                                                                             \
+    X(clCreateProgramWithBinary)                                                                             \
+    X(clBuildProgram)                                                                                        \
+    X(clGetProgramInfo)                                                                                      \
+    X(clGetProgramBuildInfo)                                                                                 \
+    X(clReleaseProgram)                                                                                      \
+    X(clCreateKernel)                                                                                        \
+    X(clReleaseKernel)                                                                                       \
+    X(clSetKernelArg)                                                                                        \
+    X(clSetKernelArgSVMPointer)                                                                              \
+    X(clGetKernelInfo)                                                                                       \
+    X(clGetKernelWorkGroupInfo)                                                                              \
+    X(clEnqueueNDRangeKernel)                                                                                \
+    X(clEnqueueSVMMemcpy)                                                                                    \
+    X(clEnqueueSVMMemFill)                                                                                   \
+    X(clEnqueueCopyBuffer)                                                                                   \
+    X(clEnqueueMarkerWithWaitList)                                                                           \
+    X(clEnqueueBarrierWithWaitList)                                                                          \
+    X(clCreateUserEvent)                                                                                     \
+    X(clSetUserEventStatus)                                                                                  \
+    X(clWaitForEvents)                                                                                       \
+    X(clGetEventInfo)                                                                                        \
+    X(clGetEventProfilingInfo)                                                                               \
+    X(clSetEventCallback)                                                                                    \
+    X(clRetainEvent)                                                                                         \
+    X(clReleaseEvent)                                                                                        \
     X(clGetExtensionFunctionAddressForPlatform)
 
 // Loaded when present (OpenCL 2.1): a loader without it builds no SPIR-V.
@@ -78,8 +78,8 @@ struct api {
     ENCORE_OPENCL_OPTIONAL_FUNCTIONS(ENCORE_OPENCL_DECLARE)
 #undef ENCORE_OPENCL_DECLARE
 
-    // The process's one instance: dlopen of libOpenCL.so.1 (never closed: callbacks of the driver may run until
-    // exit). nullptr with the reason in `why_not` when the loader or a core function is missing.
+    // The process's one instance: dlopen of libOpenCL.so.1 (never closed: callbacks of the driver may run
+    // until exit). nullptr with the reason in `why_not` when the loader or a core function is missing.
     static const api* load(std::string& why_not);
     // The loaded instance; throws errc::backend_failure when there is none.
     static const api& get();

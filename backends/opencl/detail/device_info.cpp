@@ -7,10 +7,14 @@ namespace encore::opencl::detail {
 
 std::string_view to_string(usm_mode mode) noexcept {
     switch (mode) {
-    case usm_mode::intel: return "cl_intel_unified_shared_memory";
-    case usm_mode::svm_fine: return "fine-grain SVM";
-    case usm_mode::svm_coarse: return "coarse-grain SVM (device allocations only)";
-    case usm_mode::none: return "none";
+    case usm_mode::intel:
+        return "cl_intel_unified_shared_memory";
+    case usm_mode::svm_fine:
+        return "fine-grain SVM";
+    case usm_mode::svm_coarse:
+        return "coarse-grain SVM (device allocations only)";
+    case usm_mode::none:
+        return "none";
     }
     return "none";
 }
@@ -27,13 +31,15 @@ device_capabilities query_capabilities(cl_device_id d) {
     std::vector<cl_name_version> extensions;
     if (cl.clGetDeviceInfo(d, CL_DEVICE_EXTENSIONS_WITH_VERSION, 0, nullptr, &bytes) == CL_SUCCESS && bytes) {
         extensions.resize(bytes / sizeof(cl_name_version));
-        if (cl.clGetDeviceInfo(d, CL_DEVICE_EXTENSIONS_WITH_VERSION, bytes, extensions.data(), nullptr) != CL_SUCCESS)
+        if (cl.clGetDeviceInfo(d, CL_DEVICE_EXTENSIONS_WITH_VERSION, bytes, extensions.data(), nullptr) !=
+            CL_SUCCESS)
             extensions.clear();
     }
     bool intel_usm = false;
     for (const auto& e : extensions) {
         if (std::strcmp(e.name, "cl_khr_command_buffer") == 0) c.command_buffer = e.version;
-        if (std::strcmp(e.name, "cl_khr_command_buffer_mutable_dispatch") == 0) c.mutable_dispatch = e.version;
+        if (std::strcmp(e.name, "cl_khr_command_buffer_mutable_dispatch") == 0)
+            c.mutable_dispatch = e.version;
         if (std::strcmp(e.name, "cl_intel_unified_shared_memory") == 0) intel_usm = true;
     }
     if (extensions.empty()) { // before OpenCL 3.0: names only, so no command-buffer version to trust
@@ -60,8 +66,10 @@ device_capabilities query_capabilities(cl_device_id d) {
 
 std::string summary(const device_capabilities& c) {
     std::string s = "USM through " + std::string(to_string(c.usm));
-    s += c.command_buffer ? "; cl_khr_command_buffer " + version_string(c.command_buffer) : "; no cl_khr_command_buffer";
-    if (c.mutable_dispatch) s += "; cl_khr_command_buffer_mutable_dispatch " + version_string(c.mutable_dispatch);
+    s += c.command_buffer ? "; cl_khr_command_buffer " + version_string(c.command_buffer)
+                          : "; no cl_khr_command_buffer";
+    if (c.mutable_dispatch)
+        s += "; cl_khr_command_buffer_mutable_dispatch " + version_string(c.mutable_dispatch);
     s += c.il_version.empty() ? "; no IL" : "; IL " + c.il_version;
     return s;
 }

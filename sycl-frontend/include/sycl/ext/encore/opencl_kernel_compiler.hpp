@@ -1,16 +1,19 @@
-// sycl::ext::encore — OpenCL C source and SPIR-V built at run time for OpenCL devices, as sycl::kernel objects.
+// sycl::ext::encore — OpenCL C source and SPIR-V built at run time for OpenCL devices, as sycl::kernel
+// objects.
 //
 // The kernel-compiler API of kernel_compiler.hpp with source_language::opencl (OpenCL C text) and
-// source_language::spirv (IL bytes, on devices whose CL_DEVICE_IL_VERSION names SPIR-V); including this header
-// registers its builders. The program is built for the context's first device (encore::opencl::build_program, the
-// one build step); its kernels are taken by name, and their parameters are the arguments set with
-// handler::set_arg(s), in order: scalars, USM pointers, accessors (their buffer's USM storage, so the buffer must
-// live on the OpenCL device: its default device), local_accessors (a `local` pointer parameter). A range launch
-// leaves the work-group to the driver; SYCL dimension d-1 is OpenCL dimension 0. The kernels run on OpenCL devices
-// only. Programs that include this header link libencore-opencl (meson: encore_opencl_dep).
+// source_language::spirv (IL bytes, on devices whose CL_DEVICE_IL_VERSION names SPIR-V); including this
+// header registers its builders. The program is built for the context's first device
+// (encore::opencl::build_program, the one build step); its kernels are taken by name, and their parameters
+// are the arguments set with handler::set_arg(s), in order: scalars, USM pointers, accessors (their buffer's
+// USM storage, so the buffer must live on the OpenCL device: its default device), local_accessors (a `local`
+// pointer parameter). A range launch leaves the work-group to the driver; SYCL dimension d-1 is OpenCL
+// dimension 0. The kernels run on OpenCL devices only. Programs that include this header link
+// libencore-opencl (meson: encore_opencl_dep).
 //
 //     namespace syclex = sycl::ext::encore;
-//     auto source = syclex::create_kernel_bundle_from_source(q.get_context(), syclex::source_language::opencl,
+//     auto source = syclex::create_kernel_bundle_from_source(q.get_context(),
+//     syclex::source_language::opencl,
 //         "kernel void scale(float a, global float* x) { x[get_global_id(0)] *= a; }");
 //     auto bundle = syclex::build(source, {"-DN=4"});   // errc::build with the compiler's log on failure
 //     sycl::kernel scale = bundle.ext_oneapi_get_kernel("scale");
@@ -29,8 +32,8 @@ inline namespace _V1 {
 namespace ext::encore {
 
 namespace detail {
-inline executable_kernel_bundle build_opencl(const source_kernel_bundle& source, const std::vector<std::string>& options,
-                                             const std::string&) {
+inline executable_kernel_bundle build_opencl(const source_kernel_bundle& source,
+                                             const std::vector<std::string>& options, const std::string&) {
     try {
         const auto devices = source.get_context().get_devices();
         ::encore::opencl::program_source program_source;
