@@ -1,6 +1,7 @@
 // bench/native_replay — what a node costs on the native backend, four ways, on the same DAGs in the same
 // run:
 //   eager        every node submitted to an out-of-order encore::queue, with its predecessors' events;
+//   in-order     (chain only) every node submitted to an in-order encore::queue, no events;
 //   replay       one launch of the executable graph finalized from it (finalize not timed);
 //   flow graph   the same DAG built by hand as a tbb::flow::graph of continue_nodes (building not timed);
 //   loop         one thread running the nodes' kernels in topological order through the same kernel interface
@@ -41,6 +42,7 @@ struct result {
     std::string shape;
     std::uint32_t nodes = 0;
     double eager = 0, replay = 0, flow_graph = 0, loop = 0; // ns per node
+    double eager_in_order = -1;                              // chain only
     bool heavy = false;
 };
 
@@ -103,11 +105,19 @@ public:
                     run_items(*k);
             }));
         }
+        if (name_ == "chain") {
+            encore::queue in_order(d, {.in_order = true});
+            std::vector<double> times;
+            for (int round = 0; round < std::max(1, repetitions / 4); ++round)
+                times.push_back(run_eager_in_order(in_order));
+            r.eager_in_order = median(times) / n;
+            runs += static_cast<int>(times.size());
+        }
         r.eager = median(eager) / n;
         r.replay = median(replay) / n;
         r.flow_graph = median(flow_times) / n;
         r.loop = median(loop) / n;
-        runs = static_cast<int>(eager.size() + replay.size() + flow_times.size() + loop.size()) + 2;
+        runs += static_cast<int>(eager.size() + replay.size() + flow_times.size() + loop.size()) + 2;
         return r;
     }
 
@@ -158,6 +168,19 @@ private:
                     deps.push_back(events[p]);
                 events[v] = q.submit(std::move(commands[v]), deps);
             }
+            q.wait();
+        });
+    }
+
+    // Every node submitted to an in-order queue, in topological order, without events.
+    double run_eager_in_order(encore::queue& q) {
+        std::vector<encore::command> commands;
+        commands.reserve(g_.size());
+        for (std::uint32_t v = 0; v < g_.size(); ++v)
+            commands.push_back(g_.command_at(g_.node_at(v)));
+        return time_ns([&] {
+            for (auto& c : commands)
+                q.submit(std::move(c));
             q.wait();
         });
     }
@@ -256,7 +279,7 @@ int main(int argc, char** argv) {
     for (auto& s : shapes) {
         const std::size_t ints = std::size_t(s.size()) * items_per_node;
         std::vector<int> before(data, data + ints);
-        int runs = 0;
+        int runs = 0; // measure() adds every run of every method
         results.push_back(s.measure(d, s.heavy() ? std::max(1, repetitions / 4) : repetitions, runs));
         for (std::size_t i = 0; i < ints; ++i)
             if (data[i] != before[i] + runs * increment(static_cast<std::uint32_t>(i / items_per_node))) {
@@ -273,8 +296,10 @@ int main(int argc, char** argv) {
             const auto& r = results[i];
             std::printf(
                 "%s{\"shape\": \"%s\", \"nodes\": %u, \"eager_ns_per_node\": %.1f, \"replay_ns_per_node\": "
-                "%.1f, \"flow_graph_ns_per_node\": %.1f, \"loop_ns_per_node\": %.1f}",
+                "%.1f, \"flow_graph_ns_per_node\": %.1f, \"loop_ns_per_node\": %.1f",
                 i ? ", " : "", r.shape.c_str(), r.nodes, r.eager, r.replay, r.flow_graph, r.loop);
+            if (r.eager_in_order >= 0) std::printf(", \"eager_in_order_ns_per_node\": %.1f", r.eager_in_order);
+            std::printf("}");
         }
         std::printf("]}\n");
         return 0;
@@ -287,5 +312,9 @@ int main(int argc, char** argv) {
         std::printf("%-16s %7u %10.1f %10.1f %12.1f %10.1f %12.3f %12.3f %10.2fx\n", r.shape.c_str(), r.nodes,
                     r.eager, r.replay, r.flow_graph, r.loop, r.replay / r.loop, r.replay / r.flow_graph,
                     r.loop / r.replay);
+    for (const auto& r : results)
+        if (r.eager_in_order >= 0)
+            std::printf("\neager submission to an in-order queue (%s, no events): %.1f ns per command\n",
+                        r.shape.c_str(), r.eager_in_order);
     return 0;
 }
