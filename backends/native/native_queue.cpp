@@ -45,6 +45,18 @@ struct detail::eager_work : ordered_start {
         done->complete();
     }
 
+    // Waits: one share per pending event of the wait list, plus one released by submit itself; the last share
+    // to go enqueues the command (no gate and no std::function of its own: callbacks hold this raw pointer, and
+    // `self` keeps the command alive until it has run).
+    std::atomic<std::uint32_t> waits{1};
+    void release_wait() noexcept {
+        if (waits.fetch_sub(1, std::memory_order_acq_rel) != 1) return;
+        owner = self;
+        backend.start_order().enqueued(*this);
+        ENCORE_TSAN_RELEASE(this);
+        backend.arena().enqueue(detail::eager_task{this});
+    }
+
     // Runs this command, then every successor linked meanwhile.
     void run() noexcept {
         eager_work* current = this;
@@ -109,13 +121,22 @@ event_ptr native_queue::submit(command c, std::span<const event_ptr> wait_list) 
             previous->next.reset(); // it had run already: the usual way below
         }
     }
-    encore::detail::when_all(wait_list, [work, backend = &backend_] {
-        work->self = work;
-        work->owner = work;
-        backend->start_order().enqueued(*work);
-        ENCORE_TSAN_RELEASE(work.get());
-        backend->arena().enqueue(detail::eager_task{work.get()});
-    });
+    work->self = work; // until it has run (run_eager releases it)
+    std::uint32_t pending = 0;
+    for (const auto& e : wait_list)
+        if (e && e->status() != event_status::complete) ++pending;
+    if (pending) {
+        work->waits.fetch_add(pending, std::memory_order_relaxed);
+        for (const auto& e : wait_list)
+            if (e && e->status() != event_status::complete) {
+                e->on_complete([w = work.get()] { w->release_wait(); });
+                --pending;
+            }
+        // Events seen pending above that completed before their callback was registered hold no share: the
+        // count above took one for each, released here.
+        if (pending) work->waits.fetch_sub(pending, std::memory_order_acq_rel);
+    }
+    work->release_wait();
     return done;
 }
 
