@@ -53,8 +53,9 @@ struct detail::eager_work : ordered_start {
         if (waits.fetch_sub(1, std::memory_order_acq_rel) != 1) return;
         owner = self;
         backend.start_order().enqueued(*this);
+        auto& arena = backend.arena(); // nothing of this command is read after the release: it may be gone
         ENCORE_TSAN_RELEASE(this);
-        backend.arena().enqueue(detail::eager_task{this});
+        arena.enqueue(detail::eager_task{this});
     }
 
     // Runs this command, then every successor linked meanwhile.
