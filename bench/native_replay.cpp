@@ -15,8 +15,8 @@
 // ran once per run. Each figure is the median of several runs (the methods take turns, so load from elsewhere
 // falls on all of them alike); a run ends when every node has completed. Shapes: a chain of 10,000 kernels, a
 // fan-out/fan-in of 1,000, a 100x100 wavefront and a random DAG of 10,000 nodes (4 predecessors each, from
-// the previous 1,000). Two more shapes carry work: a 30x30 wavefront and a 2,000-node random DAG whose
-// kernels take about 20 µs each (calibrated at start), where replay should run in parallel: their speed-up is
+// the previous 1,000). Two more shapes carry work: the same 100x100 wavefront and 10,000-node random DAG with
+// kernels of about 20 µs each (calibrated at start), where replay should run in parallel: their speed-up is
 // loop / replay.
 //
 //     build-rt/bench/native_replay            # a table
@@ -272,8 +272,10 @@ int main(int argc, char** argv) {
                                       {encore::kernel_argument::from_pointer(data + index * items_per_node)},
                                       encore::range(items_per_node)};
     };
-    shapes.emplace_back("wavefront_20us", encore::shapes::wavefront(30, 30, heavy_options), true);
-    shapes.emplace_back("random_dag_20us", encore::shapes::random_dag(2'000, heavy_options), true);
+    // As large as the tiny shapes: a smaller wavefront has too little parallelism for 16 cores (30x30: 59
+    // levels, at most 30 nodes wide; no scheduler gets past about 10x there).
+    shapes.emplace_back("wavefront_20us", encore::shapes::wavefront(100, 100, heavy_options), true);
+    shapes.emplace_back("random_dag_20us", encore::shapes::random_dag(10'000, heavy_options), true);
 
     std::vector<result> results;
     for (auto& s : shapes) {
