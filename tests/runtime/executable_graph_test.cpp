@@ -15,6 +15,20 @@ using namespace encore::testing;
 
 namespace {
 
+// v[i] = i + sum over predecessors p of v[p] * (p % 7 + 1); arguments: v, i, the predecessors, their count.
+std::shared_ptr<const kernel> combine_kernel() {
+    return make_kernel("combine", [](const work_item&, std::span<const kernel_argument> args) {
+        auto* v = static_cast<std::uint32_t*>(args[0].pointer());
+        auto i = args[1].scalar<std::uint32_t>();
+        auto* preds = static_cast<const std::uint32_t*>(args[2].pointer());
+        auto count = args[3].scalar<std::uint32_t>();
+        std::uint32_t sum = i;
+        for (std::uint32_t j = 0; j < count; ++j)
+            sum += v[preds[j]] * (preds[j] % 7 + 1);
+        v[i] = sum;
+    });
+}
+
 // value[i] = i + sum over predecessors p of value[p] * (p % 7 + 1): a node that ran before a predecessor had
 // finished would read a stale value. Nodes alternate at random between kernels and host tasks.
 struct checked_dag {
@@ -22,16 +36,7 @@ struct checked_dag {
         std::mt19937_64 random(seed);
         std::vector<std::vector<std::uint32_t>> predecessors(nodes);
         std::vector<node> handles;
-        auto k = make_kernel("combine", [](const work_item&, std::span<const kernel_argument> args) {
-            auto* v = static_cast<std::uint32_t*>(args[0].pointer());
-            auto i = args[1].scalar<std::uint32_t>();
-            auto* preds = static_cast<const std::uint32_t*>(args[2].pointer());
-            auto count = args[3].scalar<std::uint32_t>();
-            std::uint32_t sum = i;
-            for (std::uint32_t j = 0; j < count; ++j)
-                sum += v[preds[j]] * (preds[j] % 7 + 1);
-            v[i] = sum;
-        });
+        auto k = combine_kernel();
         for (std::uint32_t i = 0; i < nodes; ++i) {
             std::vector<node> deps;
             for (std::uint32_t j = 0; i > 0 && j < 3; ++j) {
@@ -343,16 +348,7 @@ TEST_CASE("the native backend's sequential, parallel and adaptive schedules keep
         const std::uint32_t nodes = 800;
         usm_array<std::uint32_t> values(nodes, d);
         std::vector<std::vector<std::uint32_t>> predecessors(nodes);
-        auto k = make_kernel("combine", [](const work_item&, std::span<const kernel_argument> args) {
-            auto* v = static_cast<std::uint32_t*>(args[0].pointer());
-            auto i = args[1].scalar<std::uint32_t>();
-            auto* preds = static_cast<const std::uint32_t*>(args[2].pointer());
-            auto count = args[3].scalar<std::uint32_t>();
-            std::uint32_t sum = i;
-            for (std::uint32_t j = 0; j < count; ++j)
-                sum += v[preds[j]] * (preds[j] % 7 + 1);
-            v[i] = sum;
-        });
+        auto k = combine_kernel();
         graph g;
         std::vector<node> handles;
         for (std::uint32_t i = 0; i < nodes; ++i) {
