@@ -33,8 +33,7 @@ public:
     const void* image() const noexcept { return binary_.bytes.data(); }
     program_binary::format format() const noexcept { return binary_.kind; }
     const std::string& build_log() const noexcept { return binary_.log; }
-    // For PTX: whether it has an entry named `name` (a `.entry name(` line); cubins: always true (the driver
-    // says so when the kernel is first used).
+    // Whether it has a kernel named `name`: a `.entry name(` line of PTX, a `.text.name` section of a cubin.
     bool has_kernel(const std::string& name) const;
 
     explicit module(program_binary binary);

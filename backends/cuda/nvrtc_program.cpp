@@ -70,8 +70,6 @@ void check(const nvrtc_api& api, nvrtcResult r, const char* call) {
         throw error(errc::backend_failure, std::string(call) + ": " + api.get_error_string(r));
 }
 
-} // namespace
-
 // "nvrtc 13.0": NVRTC alone turns source into PTX or a cubin, so its version is the key's toolchain.
 std::string nvrtc_version(const nvrtc_api& api) {
     int major = 0, minor = 0;

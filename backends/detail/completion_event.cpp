@@ -59,7 +59,7 @@ void completion_event::complete() noexcept {
         end_ = host_clock_ns();
         if (start_ == 0) start_ = end_; // work that never ran on its own (a barrier, an empty command)
     }
-    std::vector<std::function<void()>> callbacks;
+    callback_list callbacks;
     {
         // Under the mutex, so that on_complete either sees `complete` or has its callback in the list we
         // take.

@@ -19,6 +19,8 @@
 #include <span>
 #include <vector>
 
+#include <boost/container/small_vector.hpp>
+
 #include "encore/backends/backend.hpp"
 
 namespace encore::detail {
@@ -64,7 +66,9 @@ private:
     // Written by the thread that runs the work before the release store of `complete`; read after an acquire.
     std::uint64_t submit_ = 0, start_ = 0, end_ = 0;
     std::mutex callbacks_mutex_;
-    std::vector<std::function<void()>> callbacks_;
+    // Most events get at most a successor or two: those callbacks cost no allocation.
+    using callback_list = boost::container::small_vector<std::function<void()>, 2>;
+    callback_list callbacks_;
     std::shared_ptr<wait_helper> helper_;
 };
 

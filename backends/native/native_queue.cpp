@@ -1,5 +1,7 @@
 #include "native_queue.hpp"
 
+#include <chrono>
+
 #include "encore/backends/detail/completion_event.hpp"
 #include "encore/backends/detail/host_task_pool.hpp"
 #include "encore/backends/detail/sanitizer_annotations.hpp"
@@ -14,24 +16,80 @@ namespace encore::native {
 // One eager command on its way through the arena; it keeps itself alive (`self`) until its task has run. It runs
 // once: on the worker that runs its task, or earlier on a thread that drives a later graph launch
 // (detail/start_order.hpp), whichever claims it first.
+//
+// Chains: a command whose wait list is exactly the event of the queue's previous command, still running or
+// waiting, is linked to it (`link`) instead of going through a callback and a task of its own: whoever runs the
+// previous command runs it right after, on the same thread. An in-order queue's stream of commands, or a chain
+// of events on an out-of-order one, so costs no task, no callback and no wake-up per command.
+//
+// The command's event lives inside it (one allocation per command); the event handed out shares ownership.
 struct detail::eager_work : ordered_start {
-    eager_work(command command_, std::shared_ptr<encore::detail::completion_event> d, std::shared_ptr<error_sink> e,
-               native_backend& b)
-        : c(std::move(command_)), done(std::move(d)), errors(std::move(e)), backend(b) {}
+    eager_work(command command_, bool profiling, std::shared_ptr<error_sink> e, native_backend& b)
+        : c(std::move(command_)), event(profiling), done(&event), errors(std::move(e)), backend(b) {}
     command c;
-    std::shared_ptr<encore::detail::completion_event> done;
+    encore::detail::completion_event event;
+    encore::detail::completion_event* const done;
     std::shared_ptr<error_sink> errors;
     native_backend& backend;
     std::shared_ptr<eager_work> self;
+    static constexpr std::uintptr_t closed = 1;
+    std::atomic<std::uintptr_t> link{0}; // 0: open; closed: ran, takes no successor; else the successor
+    std::shared_ptr<eager_work> next;    // the successor's owner, written before `link` publishes it
 
-    void run() noexcept {
+    void execute_once() noexcept {
         done->mark_running();
         try {
             execute(c);
         } catch (...) {
             errors->report(std::current_exception());
         }
+        c = empty_command{}; // what the command held (kernel arguments, buffers) goes now, not with the chain
         done->complete();
+    }
+
+    // Only the queue's newest command can get a successor: the spin ends as soon as another one is submitted.
+    std::atomic<bool> newest{true};
+    // Spins until a successor is linked, a newer command was submitted, or about 4 µs have passed.
+    void await_successor() const noexcept {
+        constexpr auto window = std::chrono::microseconds(4);
+        const auto until = std::chrono::steady_clock::now() + window;
+        for (int round = 0;; ++round) {
+            if (link.load(std::memory_order_acquire) != 0 || !newest.load(std::memory_order_acquire)) return;
+#if defined(__x86_64__) || defined(__i386__)
+            __builtin_ia32_pause();
+#endif
+            if (round % 16 == 15 && std::chrono::steady_clock::now() >= until) return;
+        }
+    }
+
+    // Waits: one share per pending event of the wait list, plus one released by submit itself; the last share
+    // to go enqueues the command (no gate and no std::function of its own: callbacks hold this raw pointer, and
+    // `self` keeps the command alive until it has run).
+    std::atomic<std::uint32_t> waits{1};
+    void release_wait() noexcept {
+        if (waits.fetch_sub(1, std::memory_order_acq_rel) != 1) return;
+        owner = self;
+        backend.start_order().enqueued(*this);
+        auto& arena = backend.arena(); // nothing of this command is read after the release: it may be gone
+        ENCORE_TSAN_RELEASE(this);
+        arena.enqueue(detail::eager_task{this});
+    }
+
+    // Runs this command, then every successor linked meanwhile. After each one it waits a few microseconds for a
+    // successor before closing the chain: a submitter that is busy making the next command (a few hundred
+    // nanoseconds) then links it here instead of paying a task and a wake-up.
+    void run() noexcept {
+        eager_work* current = this;
+        std::shared_ptr<eager_work> keep; // the successor being run (this one is kept by the caller)
+        for (;;) {
+            current->execute_once();
+            current->await_successor();
+            std::uintptr_t expected = 0;
+            if (current->link.compare_exchange_strong(expected, closed, std::memory_order_acq_rel)) return;
+            std::shared_ptr<eager_work> successor = std::move(current->next);
+            keep = std::move(successor);
+            current = keep.get();
+        }
     }
 };
 
@@ -69,15 +127,38 @@ event_ptr native_queue::submit(command c, std::span<const event_ptr> wait_list) 
     default:
         break;
     }
-    auto done = std::make_shared<encore::detail::completion_event>(properties_.enable_profiling);
-    auto work = std::make_shared<detail::eager_work>(std::move(c), done, errors_, backend_);
-    encore::detail::when_all(wait_list, [work, backend = &backend_] {
-        work->self = work;
-        work->owner = work;
-        backend->start_order().enqueued(*work);
-        ENCORE_TSAN_RELEASE(work.get());
-        backend->arena().enqueue(detail::eager_task{work.get()});
-    });
+    auto work = std::make_shared<detail::eager_work>(std::move(c), properties_.enable_profiling, errors_, backend_);
+    event_ptr done(work, work->done);
+    {
+        std::lock_guard lock(chain_mutex_);
+        auto previous = last_.lock();
+        last_ = work;
+        if (previous) previous->newest.store(false, std::memory_order_release);
+        if (previous && wait_list.size() == 1 && wait_list[0].get() == previous->done) {
+            previous->next = work;
+            std::uintptr_t open = 0;
+            if (previous->link.compare_exchange_strong(open, reinterpret_cast<std::uintptr_t>(work.get()),
+                                                       std::memory_order_acq_rel))
+                return done; // runs right after `previous`, on its thread
+            previous->next.reset(); // it had run already: the usual way below
+        }
+    }
+    work->self = work; // until it has run (run_eager releases it)
+    std::uint32_t pending = 0;
+    for (const auto& e : wait_list)
+        if (e && e->status() != event_status::complete) ++pending;
+    if (pending) {
+        work->waits.fetch_add(pending, std::memory_order_relaxed);
+        for (const auto& e : wait_list)
+            if (e && e->status() != event_status::complete) {
+                e->on_complete([w = work.get()] { w->release_wait(); });
+                --pending;
+            }
+        // Events seen pending above that completed before their callback was registered hold no share: the
+        // count above took one for each, released here.
+        if (pending) work->waits.fetch_sub(pending, std::memory_order_acq_rel);
+    }
+    work->release_wait();
     return done;
 }
 

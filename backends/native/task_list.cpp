@@ -1,6 +1,9 @@
 #include "task_list.hpp"
 
 #include <algorithm>
+#include <chrono>
+#include <cstdlib>
+#include <cstring>
 
 #include "encore/backends/detail/sanitizer_annotations.hpp"
 #include "encore/backends/native/command_execution.hpp"
@@ -125,6 +128,10 @@ task_list::task_list(native_backend& backend, const graph& g, const partition& p
     pending_ = std::make_unique<counter[]>(count);
     ready_ = std::make_unique<std::uint32_t[]>(successors_.size());
     concurrency_ = static_cast<std::uint32_t>(std::max(1, backend_.arena().max_concurrency()));
+    if (const char* fixed = std::getenv("ENCORE_NATIVE_SCHEDULE")) {
+        if (std::strcmp(fixed, "sequential") == 0) forced_ = forced::sequential;
+        else if (std::strcmp(fixed, "parallel") == 0) forced_ = forced::parallel;
+    }
 }
 
 task_list::~task_list() = default;
@@ -163,30 +170,61 @@ void task_list::update(std::uint32_t node, const command& c) {
     if (auto* k = std::get_if<kernel_command>(&c)) check_kernel(*k, backend_.properties(0));
     commands_[n] =
         c; // the same alternative: assigned in place, so the node's shape can be re-derived in place
+    mean_ns_[0] = mean_ns_[1] = -1; // the kernels' cost may have changed: measure both schedules again
+    explore_interval_ = until_explore_ = 16;
     if (auto* k = std::get_if<kernel_command>(&commands_[n])) {
         shapes_[nodes_[n].shape] = launch_shape(*k);
         launches_[nodes_[n].shape] = compact_launch(shapes_[nodes_[n].shape]);
     }
 }
 
+task_list::schedule task_list::choose_schedule() noexcept {
+    if (in_order_ || nodes_.size() < 2 || concurrency_ < 2 || forced_ == forced::sequential)
+        return schedule::sequential;
+    if (forced_ == forced::parallel) return schedule::parallel;
+    constexpr auto seq = static_cast<int>(schedule::sequential), par = static_cast<int>(schedule::parallel);
+    if (mean_ns_[seq] < 0) return schedule::sequential;
+    if (mean_ns_[par] < 0) return schedule::parallel;
+    const schedule faster = mean_ns_[seq] <= mean_ns_[par] ? schedule::sequential : schedule::parallel;
+    if (--until_explore_ > 0) return faster;
+    explore_interval_ = std::min<std::uint32_t>(explore_interval_ * 2, 1024);
+    until_explore_ = explore_interval_;
+    return faster == schedule::sequential ? schedule::parallel : schedule::sequential;
+}
+
+void task_list::record_time(schedule s, double ns) noexcept {
+    double& mean = mean_ns_[static_cast<int>(s)];
+    mean = mean < 0 ? ns : (mean + ns) / 2;
+}
+
 void task_list::run(encore::detail::completion_event& done, error_sink& errors) noexcept {
     done.mark_running();
     errors_ = &errors;
     const auto count = static_cast<std::uint32_t>(nodes_.size());
-    if (in_order_) {
+    const schedule how = choose_schedule();
+    const auto start = std::chrono::steady_clock::now();
+    if (how == schedule::sequential) {
+        // Partition order is a topological order: every node runs after its predecessors.
         work_item scratch;
         for (std::uint32_t n = 0; n < count; ++n)
             execute_node(n, scratch);
-    } else if (count > 0) {
-        for (std::uint32_t n = 0; n < count; ++n)
-            pending_[n].value.store(nodes_[n].predecessor_count, std::memory_order_relaxed);
-        const auto roots = static_cast<std::uint32_t>(roots_.size());
-        run_ready(roots_.data(), roots, grain_for(roots));
-        group_->wait();
-        ENCORE_TSAN_ACQUIRE(group_.get());
+    } else {
+        run_parallel();
     }
+    record_time(how, std::chrono::duration<double, std::nano>(std::chrono::steady_clock::now() - start).count());
+    last_schedule_ = how;
     errors_ = nullptr;
     done.complete(); // the last touch: the runtime may launch again, or destroy this list, from here on
+}
+
+void task_list::run_parallel() noexcept {
+    const auto count = static_cast<std::uint32_t>(nodes_.size());
+    for (std::uint32_t n = 0; n < count; ++n)
+        pending_[n].value.store(nodes_[n].predecessor_count, std::memory_order_relaxed);
+    const auto roots = static_cast<std::uint32_t>(roots_.size());
+    run_ready(roots_.data(), roots, grain_for(roots));
+    group_->wait();
+    ENCORE_TSAN_ACQUIRE(group_.get());
 }
 
 void task_list::run_from(std::uint32_t n) noexcept {

@@ -12,6 +12,15 @@
 // other. A replay allocates nothing but its event and oneTBB's task objects for the work it actually spreads.
 // An in-order partition (a chain) runs as a straight loop with no counters at all. O(V+E) per launch.
 //
+// Parallel or sequential: spreading nodes pays off when they carry work; for tiny kernels the counters and task
+// handoffs cost more than the kernels, and running the partition in its (topological) order on one thread is
+// faster. Which one wins depends on the kernels, which only running them tells, so the list measures: the first
+// launch runs sequentially, the second in parallel, and later launches use the faster of the two (each one's
+// time is a running mean). The slower one is tried again after 16 launches, then 32, ... up to 1,024, so that a
+// change in the kernels' cost (data sizes) is noticed; an update starts the measuring over. One thread, or one
+// node, always runs sequentially. ENCORE_NATIVE_SCHEDULE=parallel|sequential fixes the choice (read at finalize;
+// tests use it to check that both keep every dependency).
+//
 // A launch runs on the backend's arena once its wait list has completed: one driver resets the counters, runs
 // the roots and waits for the group, and completes the launch's event as its very last action (the runtime
 // may start the next launch, or destroy the list, right after). The driver is enqueued as a task; a thread
@@ -51,6 +60,10 @@ public:
 
     std::size_t size() const noexcept { return nodes_.size(); }
 
+    enum class schedule : std::uint8_t { sequential, parallel };
+    // How the last launch ran (for tests and traces).
+    schedule last_schedule() const noexcept { return last_schedule_; }
+
 private:
     // Hot and cold apart: a replay streams node_records and launch shapes; commands are read only for nodes
     // that are not kernels, and by update().
@@ -72,6 +85,9 @@ private:
     void spawn_ready(const std::uint32_t* first, std::uint32_t count, std::uint32_t grain);
     std::uint32_t grain_for(std::uint32_t count) const noexcept;
     void execute_node(std::uint32_t n, work_item& scratch) noexcept;
+    schedule choose_schedule() noexcept;
+    void record_time(schedule s, double ns) noexcept;
+    void run_parallel() noexcept;
 
     native_backend& backend_;
     std::vector<node_record> nodes_;        // partition order
@@ -90,6 +106,12 @@ private:
     std::unique_ptr<counter[]> pending_;
     std::vector<std::pair<std::uint32_t, std::uint32_t>> local_of_; // (graph node, local index), sorted
     bool in_order_ = false;
+    // The schedule's measurements (launches never overlap, and update() runs between them: no atomics).
+    enum class forced : std::uint8_t { no, sequential, parallel } forced_ = forced::no;
+    double mean_ns_[2] = {-1, -1}; // per schedule; -1: not measured since finalize or the last update
+    std::uint32_t explore_interval_ = 16;
+    std::uint32_t until_explore_ = 16;
+    schedule last_schedule_ = schedule::sequential;
     // Behind a pointer: task_group's destructor may throw, a backend_executable's may not. Never destroyed
     // with tasks pending: run() waits for the group before completing a launch.
     std::unique_ptr<tbb::task_group> group_ = std::make_unique<tbb::task_group>();

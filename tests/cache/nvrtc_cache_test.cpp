@@ -7,6 +7,7 @@
 #include <string>
 
 #include "cache_test_support.hpp"
+#include "encore/backends/cuda/cuda_module.hpp"
 #include "encore/backends/cuda/nvrtc_program.hpp"
 #include "encore/cache/program_cache.hpp"
 #include "encore/graph/error.hpp"
@@ -72,4 +73,29 @@ TEST_CASE("NVRTC through the cache: a source that does not compile is not cached
     });
     CHECK(status == 0);
     CHECK(files_in(dir / "v1", ".entry").empty());
+}
+
+TEST_CASE("a cubin's kernels are found by name (the ELF's .text.<name> sections)") {
+    temporary_directory tmp;
+    const fs::path dir = tmp.path() / "cache";
+    // In a child, like the others: the process-wide caches must not be created in this process.
+    const int status = in_child([&] {
+        ::setenv("ENCORE_CACHE_DIR", dir.c_str(), 1);
+        const std::vector<std::string> sm90 = {"-arch=sm_90"};
+        auto m = cuda::module::load(cuda::build_program(source, sm90, "scale.cu"));
+        if (m->format() != cuda::program_binary::format::cubin) return 1;
+        if (!m->has_kernel("scale")) return 2;
+        if (m->has_kernel("sca") || m->has_kernel("nothing")) return 3;
+        try {
+            cuda::get_kernel(m, "nothing");
+            return 4;
+        } catch (const encore::error& e) {
+            if (e.code() != encore::errc::invalid_argument) return 5;
+        }
+        // A damaged image answers no, without reading past its end.
+        cuda::program_binary cut = cuda::build_program(source, sm90, "scale.cu");
+        cut.bytes.resize(100);
+        return cuda::module::load(cut)->has_kernel("scale") ? 6 : 0;
+    });
+    CHECK(status == 0);
 }

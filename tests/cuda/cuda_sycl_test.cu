@@ -9,6 +9,8 @@
 #include <sycl/ext/encore/cuda_kernel_compiler.hpp>
 #include <sycl/sycl.hpp>
 
+#include "encore/cache/program_cache.hpp"
+
 #include <cstddef>
 #include <vector>
 
@@ -147,6 +149,11 @@ extern "C" __global__ void offset(int* data, int value) {
 })");
     auto bundle = syclex::build(source);
     CHECK(bundle.ext_oneapi_has_kernel("saxpy"));
+    // Built for the device's architecture (a cubin), through the kernel/program cache: building again is a hit.
+    CHECK(q.get_device().engine().properties().architecture.rfind("sm_", 0) == 0);
+    const auto hits = encore::cache::program_cache::process().statistics().memory_hits;
+    CHECK(syclex::build(source).ext_oneapi_has_kernel("offset"));
+    CHECK(encore::cache::program_cache::process().statistics().memory_hits == hits + 1);
     CHECK_FALSE(bundle.ext_oneapi_has_kernel("nothing"));
     sycl::kernel saxpy = bundle.ext_oneapi_get_kernel("saxpy");
     CHECK(saxpy.get_info<sycl::info::kernel::function_name>() == "saxpy");

@@ -15,6 +15,20 @@ using namespace encore::testing;
 
 namespace {
 
+// v[i] = i + sum over predecessors p of v[p] * (p % 7 + 1); arguments: v, i, the predecessors, their count.
+std::shared_ptr<const kernel> combine_kernel() {
+    return make_kernel("combine", [](const work_item&, std::span<const kernel_argument> args) {
+        auto* v = static_cast<std::uint32_t*>(args[0].pointer());
+        auto i = args[1].scalar<std::uint32_t>();
+        auto* preds = static_cast<const std::uint32_t*>(args[2].pointer());
+        auto count = args[3].scalar<std::uint32_t>();
+        std::uint32_t sum = i;
+        for (std::uint32_t j = 0; j < count; ++j)
+            sum += v[preds[j]] * (preds[j] % 7 + 1);
+        v[i] = sum;
+    });
+}
+
 // value[i] = i + sum over predecessors p of value[p] * (p % 7 + 1): a node that ran before a predecessor had
 // finished would read a stale value. Nodes alternate at random between kernels and host tasks.
 struct checked_dag {
@@ -22,16 +36,7 @@ struct checked_dag {
         std::mt19937_64 random(seed);
         std::vector<std::vector<std::uint32_t>> predecessors(nodes);
         std::vector<node> handles;
-        auto k = make_kernel("combine", [](const work_item&, std::span<const kernel_argument> args) {
-            auto* v = static_cast<std::uint32_t*>(args[0].pointer());
-            auto i = args[1].scalar<std::uint32_t>();
-            auto* preds = static_cast<const std::uint32_t*>(args[2].pointer());
-            auto count = args[3].scalar<std::uint32_t>();
-            std::uint32_t sum = i;
-            for (std::uint32_t j = 0; j < count; ++j)
-                sum += v[preds[j]] * (preds[j] % 7 + 1);
-            v[i] = sum;
-        });
+        auto k = combine_kernel();
         for (std::uint32_t i = 0; i < nodes; ++i) {
             std::vector<node> deps;
             for (std::uint32_t j = 0; i > 0 && j < 3; ++j) {
@@ -325,6 +330,60 @@ TEST_CASE("finalize snapshots the graph; misuse is refused") {
             FAIL("a graph finalized for one device launched on another");
         } catch (const encore::error& e) {
             CHECK(e.code() == errc::invalid_argument);
+        }
+    }
+}
+
+TEST_CASE("the native backend's sequential, parallel and adaptive schedules keep every dependency") {
+    // Kernels only, so the whole DAG is one partition. Values are reset before every launch: a node that ran
+    // before one of its predecessors had finished would read the reset value, not last launch's result.
+    const auto all = device::all();
+    const auto native = std::find_if(all.begin(), all.end(), [](const device& x) { return x.backend_name() == "native"; });
+    REQUIRE(native != all.end());
+    const device d = *native;
+    for (const char* schedule : {"sequential", "parallel", "adaptive"}) {
+        INFO("ENCORE_NATIVE_SCHEDULE=" << std::string(schedule));
+        ::setenv("ENCORE_NATIVE_SCHEDULE", schedule, 1); // read when the graph is finalized
+        std::mt19937_64 random(7);
+        const std::uint32_t nodes = 800;
+        usm_array<std::uint32_t> values(nodes, d);
+        std::vector<std::vector<std::uint32_t>> predecessors(nodes);
+        auto k = combine_kernel();
+        graph g;
+        std::vector<node> handles;
+        for (std::uint32_t i = 0; i < nodes; ++i) {
+            std::vector<node> deps;
+            for (std::uint32_t j = 0; i > 0 && j < 3; ++j) {
+                auto p = std::uniform_int_distribution<std::uint32_t>(i > 40 ? i - 40 : 0, i - 1)(random);
+                if (std::find(predecessors[i].begin(), predecessors[i].end(), p) != predecessors[i].end()) continue;
+                predecessors[i].push_back(p);
+                deps.push_back(handles[p]);
+            }
+            handles.push_back(g.add(kernel_command{k,
+                                                   {kernel_argument::from_pointer(values.data()),
+                                                    kernel_argument::from_scalar(i),
+                                                    kernel_argument::from_pointer(predecessors[i].data()),
+                                                    kernel_argument::from_scalar(
+                                                        static_cast<std::uint32_t>(predecessors[i].size()))},
+                                                   range(1)},
+                                    deps));
+        }
+        std::vector<std::uint32_t> expected(nodes);
+        for (std::uint32_t i = 0; i < nodes; ++i) {
+            expected[i] = i;
+            for (auto p : predecessors[i])
+                expected[i] += expected[p] * (p % 7 + 1);
+        }
+        executable_graph exec(g, d);
+        ::unsetenv("ENCORE_NATIVE_SCHEDULE");
+        REQUIRE(exec.partitions().partitions.size() == 1);
+        queue q(d);
+        // Adaptive: sequential, then parallel, then the faster, and the other again after 16 launches.
+        for (int launch = 0; launch < 40; ++launch) {
+            std::fill(values.data(), values.data() + nodes, 0xdeadbeefu);
+            q.launch(exec).wait();
+            q.wait_and_throw();
+            REQUIRE(values.values() == expected);
         }
     }
 }
