@@ -1,0 +1,283 @@
+#include "opencl_command_buffer.hpp"
+
+#include <algorithm>
+#include <array>
+#include <mutex>
+
+#include "encore/backends/buffer.hpp"
+#include "encore/backends/opencl/opencl_backend.hpp"
+#include "encore/backends/opencl/opencl_commands.hpp"
+#include "encore/backends/opencl/opencl_queue.hpp"
+#include "encore/graph/error.hpp"
+
+namespace encore::opencl {
+
+using detail::check;
+
+command_buffer_executable::command_buffer_executable(opencl_backend& backend, std::uint32_t device,
+                                                     const graph& g, const partition& p)
+    : backend_(backend), device_(device), graph_(g), partition_(p) {
+    const auto count = static_cast<std::uint32_t>(p.nodes.size());
+    local_of_.reserve(count);
+    for (std::uint32_t i = 0; i < count; ++i)
+        local_of_.emplace_back(p.nodes[i], i);
+    std::sort(local_of_.begin(), local_of_.end());
+    const auto& s = backend.state(device);
+    out_of_order_ =
+        (s.capabilities.command_buffer_capabilities & CL_COMMAND_BUFFER_CAPABILITY_OUT_OF_ORDER_KHR) != 0;
+    simultaneous_use_ =
+        (s.capabilities.command_buffer_capabilities & CL_COMMAND_BUFFER_CAPABILITY_SIMULTANEOUS_USE_KHR) != 0;
+    plain_.link = std::make_shared<queue_link>();
+    plain_.link->queue = backend.new_queue(device, out_of_order_, false);
+    plain_.link->context = s.context.get();
+    record(plain_);
+}
+
+command_buffer_executable::~command_buffer_executable() {
+    release(plain_);
+    release(profiled_);
+}
+
+void command_buffer_executable::release(recording& r) noexcept {
+    if (r.buffer) backend_.state(device_).command_buffers.release(std::exchange(r.buffer, nullptr));
+    r.host_views.clear();
+    r.kernels.clear();
+    r.last_launch.reset();
+}
+
+std::uint32_t command_buffer_executable::local(std::uint32_t node) const {
+    auto it = std::lower_bound(local_of_.begin(), local_of_.end(), std::pair{node, std::uint32_t{0}});
+    if (it == local_of_.end() || it->first != node)
+        throw error(errc::invalid_argument,
+                    "opencl update: node " + std::to_string(node) + " is not in this partition");
+    return it->second;
+}
+
+std::pair<cl_mem, std::size_t> command_buffer_executable::view_for(recording& rec, const void* p,
+                                                                   std::size_t bytes, const char* what) {
+    if (auto view = backend_.view_of(p, bytes)) return *view;
+    const auto& s = backend_.state(device_);
+    if (backend_.find_allocation(p, bytes)) // intel USM: no cl_mem form, and the SVM commands are missing
+        throw error(errc::feature_not_supported,
+                    std::string(what) +
+                        " in an OpenCL command buffer: cl_intel_unified_shared_memory allocations "
+                        "need clCommandSVMMemcpyKHR/clCommandSVMMemFillKHR (cl_khr_command_buffer "
+                        "0.9.4 or later); the device reports " +
+                        detail::version_string(s.capabilities.command_buffer));
+    if (!s.capabilities.host_unified_memory)
+        throw error(errc::feature_not_supported,
+                    std::string(what) +
+                        " in an OpenCL command buffer: memory the opencl backend did not allocate "
+                        "(host memory, encore::buffer storage) can be recorded only on devices with "
+                        "host-unified memory; '" +
+                        s.properties.name + "' has none (copy eagerly)");
+    cl_int r = CL_SUCCESS;
+    detail::mem_handle view(backend_.cl().clCreateBuffer(
+        s.context.get(), CL_MEM_READ_WRITE | CL_MEM_USE_HOST_PTR, bytes, const_cast<void*>(p), &r));
+    check(r, "clCreateBuffer", std::string(what) + ": a view of host memory");
+    rec.host_views.push_back(std::move(view));
+    return {rec.host_views.back().get(), 0};
+}
+
+// Nodes in partition order, each waiting for its in-partition predecessors' sync points: O(V + E).
+void command_buffer_executable::record(recording& rec) {
+    const auto& cl = backend_.cl();
+    const auto& s = backend_.state(device_);
+    const auto& f = s.command_buffers;
+    const bool svm_commands = f.has_svm_commands();
+    cl_command_queue q = rec.link->queue.get();
+    cl_int r = CL_SUCCESS;
+    // Simultaneous use lets a launch be enqueued while the previous one waits or runs (the runtime enqueues
+    // launches of one executable back to back, each waiting for the one before).
+    const cl_command_buffer_properties_khr simultaneous[] = {CL_COMMAND_BUFFER_FLAGS_KHR,
+                                                             CL_COMMAND_BUFFER_SIMULTANEOUS_USE_KHR, 0};
+    rec.buffer = f.create(1, &q, simultaneous_use_ ? simultaneous : nullptr, &r);
+    cl_command_buffer_khr cb = rec.buffer;
+    check(r, "clCreateCommandBufferKHR", s.properties.name);
+
+    const auto count = partition_.nodes.size();
+    std::vector<cl_sync_point_khr> sync(count, 0);
+    std::vector<char> has_sync(count, 0);
+    std::vector<cl_sync_point_khr> waits;
+    const graph::storage& storage = graph_.boost_graph();
+    for (std::uint32_t i = 0; i < count; ++i) {
+        const std::uint32_t v = partition_.nodes[i];
+        waits.clear();
+        for (auto [e, end] = boost::in_edges(v, storage); e != end; ++e) {
+            const auto u = static_cast<std::uint32_t>(boost::source(*e, storage));
+            auto it = std::lower_bound(local_of_.begin(), local_of_.end(), std::pair{u, std::uint32_t{0}});
+            if (it != local_of_.end() && it->first == u && has_sync[it->second])
+                waits.push_back(sync[it->second]);
+        }
+        const auto n = static_cast<cl_uint>(waits.size());
+        const cl_sync_point_khr* list = waits.empty() ? nullptr : waits.data();
+        cl_sync_point_khr* out = &sync[i];
+        const command& c = storage[v].command;
+        try {
+            auto ordering_only = [&] {
+                if (waits.empty()) return; // nothing to wait for: successors need not wait for it either
+                check(f.barrier(cb, n, list, out), "clCommandBarrierWithWaitListKHR");
+                has_sync[i] = 1;
+            };
+            switch (kind_of(c)) {
+            case command_kind::kernel: {
+                const auto& k = std::get<kernel_command>(c);
+                // A cl_kernel per node: PoCL 3.1 reads a recorded kernel's arguments when the buffer runs,
+                // not when it is recorded, so nodes must not share one whose arguments change.
+                rec.kernels.push_back(backend_.new_kernel_object(device_, *k.kernel));
+                cl_kernel kernel = rec.kernels.back().get();
+                const launch_geometry g = geometry_of(backend_, device_, k);
+                set_arguments(backend_, device_, kernel, k);
+                check(f.ndrange(cb, nullptr, nullptr, kernel, g.dimensions, g.offset_or_null(),
+                                g.global.data(), g.local_or_null(), n, list, out, nullptr),
+                      "clCommandNDRangeKernelKHR");
+                has_sync[i] = 1;
+                break;
+            }
+            case command_kind::memcpy: {
+                const auto& m = std::get<memcpy_command>(c);
+                if (m.bytes == 0) {
+                    ordering_only();
+                    break;
+                }
+                if (svm_commands) {
+                    check(f.svm_memcpy(cb, m.destination, m.source, m.bytes, n, list, out),
+                          "clCommandSVMMemcpyKHR");
+                } else {
+                    auto [from, from_offset] = view_for(rec, m.source, m.bytes, "memcpy");
+                    auto [to, to_offset] = view_for(rec, m.destination, m.bytes, "memcpy");
+                    check(f.copy_buffer(cb, from, to, from_offset, to_offset, m.bytes, n, list, out),
+                          "clCommandCopyBufferKHR");
+                }
+                has_sync[i] = 1;
+                break;
+            }
+            case command_kind::memset:
+            case command_kind::fill: {
+                void* destination = nullptr;
+                std::array<std::byte, max_fill_pattern> pattern{};
+                std::size_t pattern_bytes = 1, bytes = 0;
+                if (kind_of(c) == command_kind::memset) {
+                    const auto& m = std::get<memset_command>(c);
+                    destination = m.destination;
+                    pattern[0] = static_cast<std::byte>(m.value);
+                    bytes = m.bytes;
+                } else {
+                    const auto& fc = std::get<fill_command>(c);
+                    check_fill(fc.pattern.size(), "fill");
+                    destination = fc.destination;
+                    std::copy(fc.pattern.begin(), fc.pattern.end(), pattern.begin());
+                    pattern_bytes = fc.pattern.size();
+                    bytes = fc.pattern.size() * fc.count;
+                }
+                if (bytes == 0) {
+                    ordering_only();
+                    break;
+                }
+                if (!backend_.find_allocation(destination, bytes))
+                    throw error(errc::invalid_argument,
+                                "fill: the destination is not inside memory of the opencl "
+                                "backend");
+                if (!driver_fills(destination, pattern_bytes)) { // the fill kernel, a node of its own
+                    rec.kernels.push_back(backend_.new_fill_kernel(device_));
+                    const launch_geometry g =
+                        prepare_fill_kernel(backend_, device_, rec.kernels.back().get(), destination,
+                                            {pattern.data(), pattern_bytes}, bytes);
+                    check(f.ndrange(cb, nullptr, nullptr, rec.kernels.back().get(), 1, nullptr,
+                                    g.global.data(), nullptr, n, list, out, nullptr),
+                          "clCommandNDRangeKernelKHR", "the fill kernel");
+                } else if (svm_commands) {
+                    check(f.svm_fill(cb, destination, pattern.data(), pattern_bytes, bytes, n, list, out),
+                          "clCommandSVMMemFillKHR");
+                } else {
+                    auto [view, offset] = view_for(rec, destination, bytes, "fill");
+                    check(f.fill_buffer(cb, view, pattern.data(), pattern_bytes, offset, bytes, n, list, out),
+                          "clCommandFillBufferKHR");
+                }
+                has_sync[i] = 1;
+                break;
+            }
+            case command_kind::copy: {
+                const auto& k = std::get<copy_command>(c);
+                auto* from = dynamic_cast<buffer*>(k.source.get());
+                auto* to = dynamic_cast<buffer*>(k.destination.get());
+                if (!from || !to)
+                    throw error(errc::feature_not_supported,
+                                "copy: the opencl backend copies between encore::buffers "
+                                "only");
+                if (k.bytes == 0) {
+                    ordering_only();
+                    break;
+                }
+                auto [source, source_offset] = view_for(rec, from->data() + k.source_offset, k.bytes, "copy");
+                auto [target, target_offset] =
+                    view_for(rec, to->data() + k.destination_offset, k.bytes, "copy");
+                check(f.copy_buffer(cb, source, target, source_offset, target_offset, k.bytes, n, list, out),
+                      "clCommandCopyBufferKHR");
+                has_sync[i] = 1;
+                break;
+            }
+            case command_kind::prefetch:
+            case command_kind::mem_advise:
+            case command_kind::barrier:
+            case command_kind::empty:
+                ordering_only();
+                break;
+            default:
+                check_for_graph(backend_, device_, c); // throws for what a command buffer cannot hold
+            }
+        } catch (const error& e) {
+            release(rec);
+            throw error(e.code(), "opencl lowering of " + graph_.describe(v) + ": " + e.what());
+        }
+    }
+    r = f.finalize(cb);
+    if (r != CL_SUCCESS) {
+        release(rec);
+        check(r, "clFinalizeCommandBufferKHR", s.properties.name);
+    }
+    static_cast<void>(cl);
+}
+
+event_ptr command_buffer_executable::launch(backend_queue& queue, std::span<const event_ptr> wait_list) {
+    opencl_queue& q =
+        as_opencl_queue(queue, backend_, device_, "an executable graph finalized for an opencl device");
+    recording& rec = q.profiling() ? profiled_ : plain_;
+    if (!rec.link) { // the first launch from a profiling queue
+        rec.link = std::make_shared<queue_link>();
+        rec.link->queue = backend_.new_queue(device_, out_of_order_, true);
+        rec.link->context = backend_.state(device_).context.get();
+        rec.stale = true;
+    }
+    if (rec.stale || !rec.buffer) {
+        if (rec.buffer)
+            backend_.trace(
+                "a node of a partition (" + std::to_string(partition_.nodes.size()) +
+                " nodes) was updated and the device has no cl_khr_command_buffer_mutable_dispatch that "
+                "Encore uses: its command buffer is recorded again");
+        release(rec);
+        record(rec);
+        rec.stale = false;
+    }
+    const auto& f = backend_.state(device_).command_buffers;
+    if (!simultaneous_use_ && rec.last_launch && rec.last_launch->status() != event_status::complete)
+        rec.last_launch->wait(); // a command buffer without simultaneous use cannot be enqueued while pending
+    wait_list_events waits(backend_.cl(), rec.link->context, wait_list);
+    const auto events = waits.events();
+    cl_event e = nullptr;
+    check(f.enqueue(0, nullptr, rec.buffer, static_cast<cl_uint>(events.size()),
+                    events.empty() ? nullptr : events.data(), &e),
+          "clEnqueueCommandBufferKHR");
+    event_ptr launched = q.wrap(e, rec.link);
+    if (!simultaneous_use_) rec.last_launch = launched;
+    return launched;
+}
+
+void command_buffer_executable::update(std::uint32_t node, const command& c) {
+    static_cast<void>(local(node));
+    check_for_graph(backend_, device_, c); // refuses before anything changed
+    plain_.stale = true;                   // graph_ holds `c` by the next launch (backend.hpp)
+    profiled_.stale = true;
+}
+
+} // namespace encore::opencl

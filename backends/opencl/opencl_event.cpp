@@ -1,0 +1,112 @@
+#include "opencl_event.hpp"
+
+#include "encore/graph/error.hpp"
+
+namespace encore::opencl {
+
+namespace {
+struct pending_callback {
+    std::function<void()> callback;
+    std::shared_ptr<error_sink> errors;
+    bool report = false; // this registration reports a failure (the first one made)
+};
+} // namespace
+
+opencl_event::opencl_event(const detail::api& cl, cl_event e, std::shared_ptr<queue_link> queue,
+                           bool profiling, std::shared_ptr<error_sink> errors)
+    : cl_(cl), event_(e), queue_(std::move(queue)), profiling_(profiling), errors_(std::move(errors)) {}
+
+opencl_event::~opencl_event() {
+    cl_.clReleaseEvent(event_);
+}
+
+void opencl_event::flush_once() const noexcept {
+    if (!flushed_.exchange(true, std::memory_order_acq_rel) && queue_ && queue_->queue)
+        cl_.clFlush(queue_->queue.get());
+}
+
+void opencl_event::report_failure(cl_int status) const noexcept {
+    if (reported_.exchange(true) || !errors_) return;
+    errors_->report(std::make_exception_ptr(
+        error(errc::backend_failure,
+              "opencl: a command failed on the device: execution status " + detail::describe(status))));
+}
+
+event_status opencl_event::status() const noexcept {
+    cl_int s = CL_QUEUED;
+    if (cl_.clGetEventInfo(event_, CL_EVENT_COMMAND_EXECUTION_STATUS, sizeof s, &s, nullptr) != CL_SUCCESS)
+        return event_status::complete;
+    if (s < 0) {
+        report_failure(s);
+        return event_status::complete;
+    }
+    if (s == CL_COMPLETE) return event_status::complete;
+    flush_once();
+    return s == CL_RUNNING ? event_status::running : event_status::submitted;
+}
+
+void opencl_event::wait() {
+    flush_once();
+    const cl_int r = cl_.clWaitForEvents(1, &event_);
+    if (r == CL_SUCCESS) return;
+    cl_int s = CL_COMPLETE;
+    cl_.clGetEventInfo(event_, CL_EVENT_COMMAND_EXECUTION_STATUS, sizeof s, &s, nullptr);
+    report_failure(s < 0 ? s : r);
+}
+
+void CL_CALLBACK opencl_event::on_status(cl_event, cl_int status, void* data) {
+    std::unique_ptr<pending_callback> pending(static_cast<pending_callback*>(data));
+    if (status < 0 && pending->errors)
+        pending->errors->report(std::make_exception_ptr(
+            error(errc::backend_failure,
+                  "opencl: a command failed on the device: execution status " + detail::describe(status))));
+    pending->callback();
+}
+
+void opencl_event::on_complete(std::function<void()> callback) {
+    cl_int s = CL_QUEUED;
+    if (cl_.clGetEventInfo(event_, CL_EVENT_COMMAND_EXECUTION_STATUS, sizeof s, &s, nullptr) == CL_SUCCESS &&
+        (s == CL_COMPLETE || s < 0)) {
+        if (s < 0) report_failure(s);
+        callback();
+        return;
+    }
+    auto pending = std::make_unique<pending_callback>();
+    pending->callback = std::move(callback);
+    // The driver tells the callback the failure; only one report per event.
+    if (!reported_.exchange(true)) pending->errors = errors_;
+    const cl_int r = cl_.clSetEventCallback(event_, CL_COMPLETE, &opencl_event::on_status, pending.get());
+    if (r != CL_SUCCESS) {
+        // The driver cannot tell us: wait here instead (a failure path; callbacks must still run once).
+        flush_once();
+        cl_.clWaitForEvents(1, &event_);
+        pending->callback();
+        return;
+    }
+    static_cast<void>(pending.release()); // the driver's callback owns it now
+    flush_once();
+}
+
+profiling_timestamps opencl_event::timestamps() const {
+    if (!profiling_)
+        throw error(errc::invalid_argument, "opencl event: the queue was not created with profiling");
+    if (status() != event_status::complete)
+        throw error(errc::invalid_argument, "opencl event: timestamps are known once the work has completed");
+    profiling_timestamps t;
+    cl_ulong value = 0;
+    detail::check(
+        cl_.clGetEventProfilingInfo(event_, CL_PROFILING_COMMAND_SUBMIT, sizeof value, &value, nullptr),
+        "clGetEventProfilingInfo");
+    t.submit = value;
+    detail::check(
+        cl_.clGetEventProfilingInfo(event_, CL_PROFILING_COMMAND_START, sizeof value, &value, nullptr),
+        "clGetEventProfilingInfo");
+    t.start = value;
+    detail::check(
+        cl_.clGetEventProfilingInfo(event_, CL_PROFILING_COMMAND_END, sizeof value, &value, nullptr),
+        "clGetEventProfilingInfo");
+    t.end = value;
+    return t;
+}
+
+} // namespace encore::opencl

@@ -1,0 +1,62 @@
+// encore::opencl::opencl_event — the event of one piece of OpenCL work (a command, a command buffer launch,
+// the last command of a launch plan), around its cl_event.
+//
+// Waiting is clWaitForEvents; on_complete registers a clSetEventCallback (CL_COMPLETE), which the driver
+// calls on its own thread, also for work that failed. The queue that made the event is flushed the first time
+// someone waits, polls or registers, so work reaches the device without a flush per command. A command that
+// ends with a negative execution status (the driver's failure, found after submission) is reported once to
+// the queue's error_sink as errc::backend_failure. Profiling timestamps are the device's
+// (CL_PROFILING_COMMAND_SUBMIT, START, END, in ns).
+//
+//     auto e = std::make_shared<opencl_event>(cl, event, queue_link, /*profiling=*/true, errors);
+//     e->on_complete([] { /* start dependent work */ });
+#pragma once
+
+#include <atomic>
+#include <functional>
+#include <memory>
+
+#include "encore/backends/backend.hpp"
+#include "encore/backends/opencl/detail/api.hpp"
+
+namespace encore::opencl {
+
+// A command queue shared by the queue (or executable) that owns it and its events, which flush it.
+struct queue_link {
+    detail::queue_handle queue;
+    cl_context context = nullptr;
+};
+
+class opencl_event final : public backend_event {
+public:
+    // Takes over `e` (one reference).
+    opencl_event(const detail::api& cl, cl_event e, std::shared_ptr<queue_link> queue, bool profiling,
+                 std::shared_ptr<error_sink> errors);
+    ~opencl_event() override;
+    opencl_event(const opencl_event&) = delete;
+    opencl_event& operator=(const opencl_event&) = delete;
+
+    event_status status() const noexcept override;
+    void wait() override;
+    void on_complete(std::function<void()> callback) override;
+    bool has_profiling() const noexcept override { return profiling_; }
+    profiling_timestamps timestamps() const override;
+
+    cl_event handle() const noexcept { return event_; }
+    cl_context context() const noexcept { return queue_->context; }
+
+private:
+    void flush_once() const noexcept;
+    void report_failure(cl_int status) const noexcept;
+    static void CL_CALLBACK on_status(cl_event e, cl_int status, void* data);
+
+    const detail::api& cl_;
+    cl_event event_;
+    std::shared_ptr<queue_link> queue_;
+    const bool profiling_;
+    std::shared_ptr<error_sink> errors_;
+    mutable std::atomic<bool> flushed_{false};
+    mutable std::atomic<bool> reported_{false};
+};
+
+} // namespace encore::opencl

@@ -1,0 +1,326 @@
+// opencl_replay — Encore's OpenCL backend against hand-written OpenCL, per node, on chains of 10, 100 and
+// 1,000 small kernels and a fan-out/fan-in of 1,000 (root, 1,000 independent kernels, join):
+//
+//   (a) raw_command_buffer: the DAG recorded by hand into a cl_khr_command_buffer (sync points for the edges,
+//                           the same queue kind Encore uses), finalized once, enqueued back to back, each
+//                           launch waiting for the previous one's event (as replays of one graph do); null
+//                           where the device has no command buffers (or only signatures this program was not
+//                           built for)
+//   (b) replay:             the DAG as an encore::graph, finalized for the OpenCL device, q.launch back to
+//   back
+//                           (a command buffer, or a launch plan where the device has none)
+//   (c) raw_eager:          clEnqueueNDRangeKernel per node on an out-of-order queue, each with its
+//   predecessors'
+//                           events as its wait list
+//   (d) eager:              q.submit per node on an out-of-order Encore queue, with its predecessors' events
+//
+// Every method runs the same kernel (`kernel void small(global int* p) { p[get_global_id(0)] += 1; }`, 64
+// items) built by encore::opencl::build_program. Each round runs all methods in turn; the median of the
+// rounds is reported. ENCORE_OPENCL_COMMAND_BUFFERS=0 measures the launch-plan path on a device that has
+// command buffers. Usage: opencl_replay [--json] [--rounds N]
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <cstring>
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "encore/backends/opencl/detail/api.hpp"
+#include "encore/backends/opencl/detail/device_info.hpp"
+#include "encore/backends/opencl/opencl_program.hpp"
+#include "encore/backends/runtime.hpp"
+
+namespace {
+
+namespace cl = encore::opencl::detail;
+
+const char* kernel_source = "kernel void small(global int* p) { p[get_global_id(0)] += 1; }";
+constexpr std::size_t items = 64;
+
+double now_ns() {
+    return static_cast<double>(std::chrono::duration_cast<std::chrono::nanoseconds>(
+                                   std::chrono::steady_clock::now().time_since_epoch())
+                                   .count());
+}
+
+struct shape {
+    std::string name;
+    std::vector<std::vector<int>> predecessors;
+};
+
+shape chain(int n) {
+    shape s{"chain", {}};
+    for (int i = 0; i < n; ++i)
+        s.predecessors.push_back(i == 0 ? std::vector<int>{} : std::vector<int>{i - 1});
+    return s;
+}
+
+shape fan_out_in(int width) {
+    shape s{"fan_out_in", {{}}};
+    std::vector<int> middle;
+    for (int i = 0; i < width; ++i) {
+        s.predecessors.push_back({0});
+        middle.push_back(i + 1);
+    }
+    s.predecessors.push_back(middle);
+    return s;
+}
+
+double median(std::vector<double> v) {
+    std::sort(v.begin(), v.end());
+    return v[v.size() / 2];
+}
+
+// Hand-written OpenCL on a context of its own, as a program that used OpenCL directly would.
+struct raw_opencl {
+    const cl::api& f = cl::api::get();
+    cl_platform_id platform = nullptr;
+    cl_device_id device = nullptr;
+    cl::context_handle context;
+    cl::queue_handle queue; // out-of-order where the device has it
+    cl::program_handle program;
+    cl::kernel_handle kernel;
+    void* data = nullptr;
+    cl::device_capabilities caps;
+    // cl_khr_command_buffer with the provisional (0.9.0 - 0.9.4) signatures this header declares.
+    clCreateCommandBufferKHR_fn create = nullptr;
+    clFinalizeCommandBufferKHR_fn finalize = nullptr;
+    clReleaseCommandBufferKHR_fn release = nullptr;
+    clEnqueueCommandBufferKHR_fn enqueue = nullptr;
+    clCommandNDRangeKernelKHR_fn ndrange = nullptr;
+
+    raw_opencl(const encore::device& d, const encore::opencl::program_binary& binary) {
+        std::string why;
+        auto all = cl::enumerate_devices(why);
+        platform = all.at(d.index()).platform;
+        device = all.at(d.index()).device;
+        caps = cl::query_capabilities(device);
+        const cl_context_properties properties[] = {CL_CONTEXT_PLATFORM,
+                                                    reinterpret_cast<cl_context_properties>(platform), 0};
+        cl_int r = CL_SUCCESS;
+        context = cl::context_handle(f.clCreateContext(properties, 1, &device, nullptr, nullptr, &r));
+        cl::check(r, "clCreateContext");
+        const cl_queue_properties qp[] = {
+            CL_QUEUE_PROPERTIES,
+            caps.out_of_order ? CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE : cl_queue_properties{0}, 0};
+        queue = cl::queue_handle(f.clCreateCommandQueueWithProperties(context.get(), device, qp, &r));
+        cl::check(r, "clCreateCommandQueueWithProperties");
+        const unsigned char* bytes = binary.bytes.data();
+        const std::size_t size = binary.bytes.size();
+        program = cl::program_handle(
+            f.clCreateProgramWithBinary(context.get(), 1, &device, &size, &bytes, nullptr, &r));
+        cl::check(r, "clCreateProgramWithBinary");
+        cl::check(f.clBuildProgram(program.get(), 1, &device, "", nullptr, nullptr), "clBuildProgram");
+        kernel = cl::kernel_handle(f.clCreateKernel(program.get(), "small", &r));
+        cl::check(r, "clCreateKernel");
+        data = f.clSVMAlloc(context.get(), CL_MEM_READ_WRITE, items * sizeof(int), 0);
+        cl::check(f.clSetKernelArgSVMPointer(kernel.get(), 0, data), "clSetKernelArgSVMPointer");
+        if (caps.command_buffer && caps.command_buffer < CL_MAKE_VERSION(0, 9, 5)) {
+            auto get = [&](const char* name) {
+                return f.clGetExtensionFunctionAddressForPlatform(platform, name);
+            };
+            create = reinterpret_cast<clCreateCommandBufferKHR_fn>(get("clCreateCommandBufferKHR"));
+            finalize = reinterpret_cast<clFinalizeCommandBufferKHR_fn>(get("clFinalizeCommandBufferKHR"));
+            release = reinterpret_cast<clReleaseCommandBufferKHR_fn>(get("clReleaseCommandBufferKHR"));
+            enqueue = reinterpret_cast<clEnqueueCommandBufferKHR_fn>(get("clEnqueueCommandBufferKHR"));
+            ndrange = reinterpret_cast<clCommandNDRangeKernelKHR_fn>(get("clCommandNDRangeKernelKHR"));
+        }
+    }
+    ~raw_opencl() {
+        f.clFinish(queue.get());
+        f.clSVMFree(context.get(), data);
+    }
+    bool has_command_buffers() const { return create && finalize && release && enqueue && ndrange; }
+
+    // (a): one command buffer of the DAG, enqueued `reps` times back to back.
+    double command_buffer(const shape& s, int reps) {
+        cl_int r = CL_SUCCESS;
+        cl_command_queue q = queue.get();
+        const bool simultaneous =
+            caps.command_buffer_capabilities & CL_COMMAND_BUFFER_CAPABILITY_SIMULTANEOUS_USE_KHR;
+        const cl_command_buffer_properties_khr props[] = {CL_COMMAND_BUFFER_FLAGS_KHR,
+                                                          CL_COMMAND_BUFFER_SIMULTANEOUS_USE_KHR, 0};
+        cl_command_buffer_khr cb = create(1, &q, simultaneous ? props : nullptr, &r);
+        cl::check(r, "clCreateCommandBufferKHR");
+        std::vector<cl_sync_point_khr> sync(s.predecessors.size());
+        std::vector<cl_sync_point_khr> waits;
+        for (std::size_t i = 0; i < s.predecessors.size(); ++i) {
+            waits.clear();
+            for (int p : s.predecessors[i])
+                waits.push_back(sync[static_cast<std::size_t>(p)]);
+            cl::check(ndrange(cb, nullptr, nullptr, kernel.get(), 1, nullptr, &items, nullptr,
+                              static_cast<cl_uint>(waits.size()), waits.empty() ? nullptr : waits.data(),
+                              &sync[i], nullptr),
+                      "clCommandNDRangeKernelKHR");
+        }
+        cl::check(finalize(cb), "clFinalizeCommandBufferKHR");
+        // Each launch after the one before, as replays of one graph are (Encore's runtime does the same).
+        cl_event previous = nullptr;
+        const double start = now_ns();
+        for (int i = 0; i < reps; ++i) {
+            if (!simultaneous && previous) f.clWaitForEvents(1, &previous);
+            cl_event launched = nullptr;
+            cl::check(enqueue(0, nullptr, cb, previous ? 1 : 0, previous ? &previous : nullptr, &launched),
+                      "clEnqueueCommandBufferKHR");
+            if (previous) f.clReleaseEvent(previous);
+            previous = launched;
+        }
+        f.clWaitForEvents(1, &previous);
+        f.clReleaseEvent(previous);
+        f.clFinish(q);
+        const double elapsed = now_ns() - start;
+        release(cb);
+        return elapsed;
+    }
+
+    // (c): one enqueue per node with its predecessors' events.
+    double eager(const shape& s, int reps) {
+        std::vector<cl_event> events(s.predecessors.size());
+        std::vector<cl_event> waits;
+        const double start = now_ns();
+        for (int rep = 0; rep < reps; ++rep) {
+            for (std::size_t i = 0; i < s.predecessors.size(); ++i) {
+                waits.clear();
+                for (int p : s.predecessors[i])
+                    waits.push_back(events[static_cast<std::size_t>(p)]);
+                cl::check(f.clEnqueueNDRangeKernel(queue.get(), kernel.get(), 1, nullptr, &items, nullptr,
+                                                   static_cast<cl_uint>(waits.size()),
+                                                   waits.empty() ? nullptr : waits.data(), &events[i]),
+                          "clEnqueueNDRangeKernel");
+            }
+            f.clFlush(queue.get());
+            f.clWaitForEvents(1, &events.back());
+            for (cl_event e : events)
+                f.clReleaseEvent(e);
+        }
+        f.clFinish(queue.get());
+        return now_ns() - start;
+    }
+};
+
+struct result {
+    std::string device, shape;
+    int nodes = 0;
+    double raw_command_buffer = -1, replay = 0, raw_eager = 0, eager = 0;
+};
+
+} // namespace
+
+int main(int argc, char** argv) {
+    bool json = false;
+    int rounds = 5;
+    for (int i = 1; i < argc; ++i) {
+        if (std::strcmp(argv[i], "--json") == 0)
+            json = true;
+        else if (std::strcmp(argv[i], "--rounds") == 0 && i + 1 < argc)
+            rounds = std::max(1, std::atoi(argv[++i]));
+        else {
+            std::fprintf(stderr, "usage: %s [--json] [--rounds N]\n", argv[0]);
+            return 2;
+        }
+    }
+    std::vector<encore::device> devices;
+    for (const auto& d : encore::device::all())
+        if (d.backend_name() == "opencl") devices.push_back(d);
+    if (devices.empty()) {
+        std::fprintf(stderr, "opencl_replay: no OpenCL device (ENCORE_TRACE=1 says why)\n");
+        return 77;
+    }
+    std::vector<result> results;
+    for (const auto& d : devices) {
+        const auto binary =
+            encore::opencl::build_program(d, encore::opencl::program_source::opencl_c(kernel_source));
+        const auto program = encore::opencl::program::load(binary);
+        const auto small = encore::opencl::get_kernel(program, "small");
+        raw_opencl raw(d, binary);
+        encore::queue q(d);
+        int* data = static_cast<int*>(encore::malloc(items * sizeof(int), d, encore::memory_kind::device));
+        const encore::kernel_command command{
+            small, {encore::kernel_argument::from_pointer(data)}, encore::range(items)};
+        for (const shape& s : {chain(10), chain(100), chain(1000), fan_out_in(1000)}) {
+            const int nodes = static_cast<int>(s.predecessors.size());
+            const int reps = std::max(3, 3000 / nodes);
+            encore::graph g;
+            std::vector<encore::node> made;
+            for (const auto& preds : s.predecessors) {
+                std::vector<encore::node> after;
+                for (int p : preds)
+                    after.push_back(made[static_cast<std::size_t>(p)]);
+                made.push_back(g.add(command, after));
+            }
+            encore::executable_graph exec(g, d);
+            q.launch(exec).wait(); // warm up every path once
+            std::vector<double> a, b, c, e;
+            auto encore_eager = [&] {
+                std::vector<encore::event> events(s.predecessors.size());
+                std::vector<encore::event> after;
+                const double start = now_ns();
+                for (int rep = 0; rep < reps; ++rep) {
+                    for (std::size_t i = 0; i < s.predecessors.size(); ++i) {
+                        after.clear();
+                        for (int p : s.predecessors[i])
+                            after.push_back(events[static_cast<std::size_t>(p)]);
+                        events[i] = q.submit(command, encore::event_list(after));
+                    }
+                    events.back().wait();
+                }
+                q.wait();
+                return now_ns() - start;
+            };
+            raw.eager(s, 1);
+            encore_eager();
+            for (int round = 0; round < rounds; ++round) {
+                if (raw.has_command_buffers()) a.push_back(raw.command_buffer(s, reps));
+                const double start = now_ns();
+                for (int rep = 0; rep < reps; ++rep)
+                    q.launch(exec);
+                q.wait();
+                b.push_back(now_ns() - start);
+                c.push_back(raw.eager(s, reps));
+                e.push_back(encore_eager());
+            }
+            const double per = static_cast<double>(reps) * nodes;
+            result r{d.properties().name, s.name, nodes};
+            if (!a.empty()) r.raw_command_buffer = median(a) / per;
+            r.replay = median(b) / per;
+            r.raw_eager = median(c) / per;
+            r.eager = median(e) / per;
+            results.push_back(r);
+        }
+        encore::free(data, d);
+    }
+    if (json) {
+        std::printf("{\"results\": [");
+        for (std::size_t i = 0; i < results.size(); ++i) {
+            const auto& r = results[i];
+            char raw_cb[32] = "null";
+            if (r.raw_command_buffer >= 0) std::snprintf(raw_cb, sizeof raw_cb, "%.1f", r.raw_command_buffer);
+            std::printf("%s{\"device\": \"%s\", \"shape\": \"%s\", \"nodes\": %d, "
+                        "\"raw_command_buffer_ns_per_node\": "
+                        "%s, \"replay_ns_per_node\": %.1f, \"raw_eager_ns_per_node\": %.1f, "
+                        "\"eager_ns_per_node\": %.1f}",
+                        i ? ", " : "", r.device.c_str(), r.shape.c_str(), r.nodes, raw_cb, r.replay,
+                        r.raw_eager, r.eager);
+        }
+        std::printf("]}\n");
+        return 0;
+    }
+    std::printf("%-28s %-11s %6s %12s %10s %10s %10s %8s %8s\n", "device", "shape", "nodes", "raw_cb ns",
+                "replay ns", "raw_eager", "eager ns", "(b)/(a)", "(d)/(c)");
+    for (const auto& r : results) {
+        char ab[16] = "-";
+        char cb[16] = "-";
+        if (r.raw_command_buffer > 0) {
+            std::snprintf(ab, sizeof ab, "%.2f", r.replay / r.raw_command_buffer);
+            std::snprintf(cb, sizeof cb, "%.0f", r.raw_command_buffer);
+        }
+        std::printf("%-28.28s %-11s %6d %12s %10.0f %10.0f %10.0f %8s %8.2f\n", r.device.c_str(),
+                    r.shape.c_str(), r.nodes, cb, r.replay, r.raw_eager, r.eager, ab, r.eager / r.raw_eager);
+    }
+    std::printf("(b)/(c) (replay against raw eager): ");
+    for (const auto& r : results)
+        std::printf("%s %d: %.2f  ", r.shape.c_str(), r.nodes, r.replay / r.raw_eager);
+    std::printf("\n");
+    return 0;
+}

@@ -1,0 +1,249 @@
+// Eager submission on OpenCL queues: copies, fills, kernels (scalars, pointers, local memory, 2-D), event
+// order, out-of-order queues with wait lists, waits on other backends' work, profiling.
+#include <doctest/doctest.h>
+
+#include <atomic>
+#include <chrono>
+#include <cstdint>
+#include <thread>
+
+#include "opencl_support.hpp"
+
+using namespace encore;
+using namespace encore::opencl_testing;
+
+TEST_CASE("the opencl device describes itself; its capabilities say how USM and graphs work") {
+    const device d = opencl_device();
+    const auto& p = d.properties();
+    CHECK(!p.name.empty());
+    CHECK(!p.host_kernels);
+    CHECK(p.max_work_group_size >= 1);
+    CHECK(p.allocation_alignment >= 64);
+    const auto c = opencl::capabilities_of(d);
+    CHECK(!c.usm.empty());
+    CHECK(c.command_buffers == !c.command_buffer_version.empty());
+    MESSAGE("device: " << p.name << "; USM: " << c.usm << "; command buffers: "
+                       << (c.command_buffers ? c.command_buffer_version : std::string("none"))
+                       << "; graphs lower to: "
+                       << std::string(p.native_graphs ? "command buffers" : "launch plans"));
+}
+
+TEST_CASE("memset, memcpy and fills on device, host and shared memory") {
+    for (bool in_order : {true, false}) {
+        CAPTURE(in_order);
+        queue q(opencl_device(), {.in_order = in_order});
+        usm<unsigned char> host(1000, memory_kind::host), dev(1000, memory_kind::device),
+            shared(1000, memory_kind::shared);
+        auto a = q.memset(host.data(), 7, 1000);
+        auto b = q.memset(dev.data(), 9, 1000);
+        auto c = q.memcpy(shared.data(), dev.data(), 1000, {b});
+        auto d = q.memcpy(dev.data(), host.data(), 500, {a, c});
+        auto e = q.memcpy(shared.data() + 500, dev.data(), 500, {d});
+        e.wait();
+        for (std::size_t i = 0; i < 1000; ++i) {
+            REQUIRE(host[i] == 7);
+            REQUIRE(shared[i] == (i < 500 ? 9 : 7));
+        }
+        usm<std::uint32_t> w(1001);
+        usm<std::uint64_t> l(1001, memory_kind::host);
+        q.fill(w.data(), std::uint32_t{0xdeadbeef}, 1001);
+        q.fill(l.data(), std::uint64_t{0x0102030405060708}, 1001);
+        q.wait_and_throw();
+        for (std::size_t i = 0; i < 1001; ++i) {
+            REQUIRE(w[i] == 0xdeadbeefu);
+            REQUIRE(l[i] == 0x0102030405060708u);
+        }
+    }
+}
+
+TEST_CASE(
+    "fills of any pattern up to 256 bytes, at any alignment (the fill kernel where the driver cannot)") {
+    queue q(opencl_device(), {.in_order = false});
+    struct three {
+        unsigned char v[3];
+    };
+    struct sixteen {
+        std::uint64_t a, b;
+    };
+    usm<three> t(333);
+    usm<sixteen> x(77, memory_kind::device);
+    usm<sixteen> x_out(77, memory_kind::host);
+    usm<unsigned char> odd(101);
+    q.fill(t.data(), three{{1, 2, 3}}, 333);
+    auto f = q.fill(x.data(), sixteen{42, 43}, 77);
+    q.memcpy(x_out.data(), x.data(), 77 * sizeof(sixteen), {f});
+    q.fill(reinterpret_cast<std::uint32_t*>(odd.data() + 1), std::uint32_t{0x01020304}, 25); // misaligned
+    q.wait_and_throw();
+    for (std::size_t i = 0; i < 333; ++i)
+        REQUIRE((t[i].v[0] == 1 && t[i].v[1] == 2 && t[i].v[2] == 3));
+    for (std::size_t i = 0; i < 77; ++i)
+        REQUIRE((x_out[i].a == 42 && x_out[i].b == 43));
+    CHECK(odd[0] == 0);
+    CHECK(odd[1] == 4);
+    CHECK(odd[4] == 1);
+    CHECK(odd[100] == 1);
+}
+
+TEST_CASE("memcpy to and from memory the backend did not allocate") {
+    queue q(opencl_device(), {.in_order = true});
+    usm<int> dev(64, memory_kind::device);
+    std::vector<int> in(64), out(64, -1);
+    for (int i = 0; i < 64; ++i)
+        in[static_cast<std::size_t>(i)] = i * 3;
+    q.memcpy(dev.data(), in.data(), 64 * sizeof(int));
+    q.memcpy(out.data(), dev.data(), 64 * sizeof(int)).wait();
+    CHECK(out == in);
+}
+
+TEST_CASE("a copy between encore::buffers") {
+    queue q(opencl_device(), {.in_order = true});
+    auto a = std::make_shared<encore::buffer>(256), b = std::make_shared<encore::buffer>(256);
+    for (int i = 0; i < 256; ++i)
+        a->data()[i] = static_cast<std::byte>(i);
+    q.submit(copy_command{a, 16, b, 32, 100}).wait();
+    for (int i = 0; i < 100; ++i)
+        REQUIRE(b->data()[32 + i] == static_cast<std::byte>(16 + i));
+    CHECK(b->data()[0] == std::byte{0});
+}
+
+TEST_CASE("kernels: scalars and pointers, 2-D ranges, nd_ranges with local memory") {
+    const device d = opencl_device();
+    queue q(d, {.in_order = true});
+    const std::size_t n = 1024;
+    usm<float> x(n), y(n);
+    for (std::size_t i = 0; i < n; ++i) {
+        x[i] = static_cast<float>(i);
+        y[i] = 1.f;
+    }
+    q.submit(kernel_command{test_kernel("saxpy"),
+                            {kernel_argument::from_scalar(2.f), kernel_argument::from_pointer(x.data()),
+                             kernel_argument::from_pointer(y.data())},
+                            range(n)})
+        .wait();
+    for (std::size_t i = 0; i < n; ++i)
+        REQUIRE(y[i] == 2.f * static_cast<float>(i) + 1.f);
+
+    usm<int> grid(12 * 7);
+    q.submit(kernel_command{test_kernel("index_2d"),
+                            {kernel_argument::from_pointer(grid.data()), kernel_argument::from_scalar(7)},
+                            range(12, 7)})
+        .wait();
+    for (std::size_t row = 0; row < 12; ++row)
+        for (std::size_t col = 0; col < 7; ++col)
+            REQUIRE(grid[row * 7 + col] == static_cast<int>(row * 1000 + col));
+
+    usm<int> in(256), sums(4);
+    for (std::size_t i = 0; i < 256; ++i)
+        in[i] = static_cast<int>(i);
+    q.submit(
+         kernel_command{test_kernel("group_sum"),
+                        {kernel_argument::from_pointer(in.data()), kernel_argument::from_pointer(sums.data()),
+                         kernel_argument::local(64 * sizeof(int))},
+                        make_nd_range(1, {256, 1, 1}, {64, 1, 1})})
+        .wait();
+    for (int g = 0; g < 4; ++g)
+        CHECK(sums[static_cast<std::size_t>(g)] == 64 * 64 * g + 63 * 64 / 2);
+}
+
+TEST_CASE("an in-order queue runs a chain in submission order") {
+    queue q(opencl_device(), {.in_order = true});
+    usm<int> a(128), b(128);
+    q.submit(kernel_command{test_kernel("set_value"),
+                            {kernel_argument::from_pointer(a.data()), kernel_argument::from_scalar(1)},
+                            range(128)});
+    for (int i = 0; i < 10; ++i) {
+        q.submit(
+            kernel_command{test_kernel("twice_plus_one"),
+                           {kernel_argument::from_pointer(a.data()), kernel_argument::from_pointer(b.data())},
+                           range(128)});
+        q.submit(
+            kernel_command{test_kernel("twice_plus_one"),
+                           {kernel_argument::from_pointer(b.data()), kernel_argument::from_pointer(a.data())},
+                           range(128)});
+    }
+    q.wait_and_throw();
+    int expected = 1;
+    for (int i = 0; i < 20; ++i)
+        expected = expected * 2 + 1;
+    CHECK(a[0] == expected);
+    CHECK(a[127] == expected);
+}
+
+TEST_CASE("an out-of-order queue follows its wait lists") {
+    queue q(opencl_device(), {.in_order = false});
+    usm<int> a(256), b(256), c(256);
+    auto set =
+        q.submit(kernel_command{test_kernel("set_value"),
+                                {kernel_argument::from_pointer(a.data()), kernel_argument::from_scalar(5)},
+                                range(256)});
+    auto left = q.submit(
+        kernel_command{test_kernel("twice_plus_one"),
+                       {kernel_argument::from_pointer(a.data()), kernel_argument::from_pointer(b.data())},
+                       range(256)},
+        {set});
+    auto right =
+        q.submit(kernel_command{test_kernel("add"),
+                                {kernel_argument::from_pointer(a.data()), kernel_argument::from_scalar(0)},
+                                range(256)},
+                 {set});
+    auto join = q.submit(
+        kernel_command{test_kernel("twice_plus_one"),
+                       {kernel_argument::from_pointer(b.data()), kernel_argument::from_pointer(c.data())},
+                       range(256)},
+        {left, right});
+    auto after = q.barrier({join});
+    after.wait();
+    CHECK(join.is_complete());
+    CHECK(c[0] == 23);
+    CHECK(c[255] == 23);
+    auto nothing = q.barrier();
+    nothing.wait(); // waits for nothing
+    CHECK(nothing.is_complete());
+}
+
+TEST_CASE("an OpenCL kernel waits for a native host task it depends on (a user event)") {
+    queue native(native_device());
+    queue q(opencl_device(), {.in_order = false});
+    usm<int> a(64);
+    std::atomic<bool> release{false};
+    auto host = native.host_task([&] {
+        while (!release.load())
+            std::this_thread::sleep_for(std::chrono::milliseconds(1));
+        for (std::size_t i = 0; i < 64; ++i)
+            a[i] = 41;
+    });
+    auto k = q.submit(
+        kernel_command{test_kernel("add_one"), {kernel_argument::from_pointer(a.data())}, range(64)}, {host});
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+    CHECK(!k.is_complete()); // submit did not block, and the kernel has not run
+    release.store(true);
+    k.wait();
+    CHECK(a[0] == 42);
+    CHECK(a[63] == 42);
+
+    // And a native host task after an OpenCL kernel (on_complete of an OpenCL event).
+    std::atomic<int> seen{0};
+    auto k2 = q.submit(
+        kernel_command{test_kernel("add_one"), {kernel_argument::from_pointer(a.data())}, range(64)});
+    native.host_task([&] { seen.store(a[10]); }, {k2}).wait();
+    CHECK(seen.load() == 43);
+}
+
+TEST_CASE("profiling timestamps of commands on a profiling queue") {
+    queue q(opencl_device(), {.in_order = true, .enable_profiling = true});
+    usm<int> a(1 << 16);
+    auto e = q.submit(
+        kernel_command{test_kernel("add_one"), {kernel_argument::from_pointer(a.data())}, range(1 << 16)});
+    auto t = e.profiling();
+    CHECK(t.submit <= t.start);
+    CHECK(t.start <= t.end);
+    CHECK(t.end > 0);
+    auto m = q.memset(a.data(), 0, 1 << 16);
+    auto tm = m.profiling();
+    CHECK(tm.start <= tm.end);
+    CHECK(t.end <= tm.end);
+    queue plain(opencl_device());
+    auto e2 = plain.memset(a.data(), 0, 16);
+    e2.wait();
+    CHECK_THROWS_AS(e2.profiling(), error);
+}

@@ -1,0 +1,152 @@
+// SYCL on the OpenCL backend: the kernel compiler with OpenCL C (source_language::opencl), kernels by name,
+// arguments with set_arg(s) (scalars, USM pointers, local_accessors), nd_ranges, SYCL graphs of kernel
+// objects.
+#include <doctest/doctest.h>
+
+#include <sycl/ext/encore/opencl_kernel_compiler.hpp>
+#include <sycl/sycl.hpp>
+
+#include "opencl_support.hpp"
+
+namespace syclex = sycl::ext::encore;
+namespace sycl_ext = sycl::ext::oneapi::experimental;
+
+namespace {
+sycl::queue opencl_queue(const sycl::property_list& properties = {}) {
+    for (const auto& d : sycl::device::get_devices())
+        if (d.get_backend() == sycl::backend::opencl) return sycl::queue(d, properties);
+    throw std::runtime_error("no OpenCL device");
+}
+
+const char* source = R"(
+kernel void saxpy(float a, global const float* x, global float* y) {
+    size_t i = get_global_id(0);
+    y[i] = a * x[i] + y[i];
+}
+kernel void offset(global int* data, int value) { data[get_global_id(0)] += value; }
+kernel void group_sum(global const int* in, global int* out, local int* scratch) {
+    size_t l = get_local_id(0), n = get_local_size(0);
+    scratch[l] = in[get_global_id(0)];
+    barrier(CLK_LOCAL_MEM_FENCE);
+    if (l == 0) {
+        int sum = 0;
+        for (size_t i = 0; i < n; ++i) sum += scratch[i];
+        out[get_group_id(0)] = sum;
+    }
+}
+)";
+} // namespace
+
+TEST_CASE("SYCL kernel compiler: OpenCL C built for the device, kernels by name, arguments with set_args") {
+    sycl::queue q = opencl_queue();
+    CHECK(syclex::is_source_kernel_bundle_supported(sycl::backend::opencl, syclex::source_language::opencl));
+    CHECK(syclex::is_source_kernel_bundle_supported(sycl::backend::opencl, syclex::source_language::spirv));
+    CHECK_FALSE(syclex::is_source_kernel_bundle_supported(sycl::backend::ext_oneapi_native_cpu,
+                                                          syclex::source_language::opencl));
+    CHECK_FALSE(
+        syclex::is_source_kernel_bundle_supported(sycl::backend::opencl, syclex::source_language::cuda));
+    auto bundle = syclex::build(
+        syclex::create_kernel_bundle_from_source(q.get_context(), syclex::source_language::opencl, source));
+    CHECK(bundle.ext_oneapi_has_kernel("saxpy"));
+    CHECK_FALSE(bundle.ext_oneapi_has_kernel("nothing"));
+    sycl::kernel saxpy = bundle.ext_oneapi_get_kernel("saxpy");
+    CHECK(saxpy.get_info<sycl::info::kernel::function_name>() == "saxpy");
+
+    const std::size_t n = 4096;
+    float* x = sycl::malloc_shared<float>(n, q);
+    float* y = sycl::malloc_shared<float>(n, q);
+    int* ints = sycl::malloc_shared<int>(256, q);
+    int* sums = sycl::malloc_shared<int>(4, q);
+    for (std::size_t i = 0; i < n; ++i) {
+        x[i] = static_cast<float>(i);
+        y[i] = 1.f;
+    }
+    for (std::size_t i = 0; i < 256; ++i)
+        ints[i] = static_cast<int>(i);
+    q.submit([&](sycl::handler& h) {
+        h.set_args(2.f, static_cast<const float*>(x), y);
+        h.parallel_for(sycl::range<1>{n}, saxpy);
+    });
+    q.submit([&](sycl::handler& h) {
+        sycl::local_accessor<int, 1> scratch(sycl::range<1>{64}, h);
+        h.set_args(static_cast<const int*>(ints), sums, scratch);
+        h.parallel_for(sycl::nd_range<1>{sycl::range<1>{256}, sycl::range<1>{64}},
+                       bundle.ext_oneapi_get_kernel("group_sum"));
+    });
+    q.wait_and_throw();
+    for (std::size_t i = 0; i < n; ++i)
+        REQUIRE(y[i] == 2.f * static_cast<float>(i) + 1.f);
+    for (int g = 0; g < 4; ++g)
+        CHECK(sums[g] == 4096 * g + 2016);
+
+    // Errors: a source that does not build (errc::build, with the log), an unknown kernel (errc::invalid), a
+    // missing argument (errc::kernel_argument), OpenCL C for a native context (errc::invalid).
+    try {
+        syclex::build(syclex::create_kernel_bundle_from_source(
+            q.get_context(), syclex::source_language::opencl, "kernel void broken( { }"));
+        FAIL("a broken source built");
+    } catch (const sycl::exception& e) {
+        CHECK(e.code() == sycl::errc::build);
+        CHECK(std::string(e.what()).find("does not build") != std::string::npos);
+    }
+    try {
+        bundle.ext_oneapi_get_kernel("nothing");
+        FAIL("an unknown kernel was found");
+    } catch (const sycl::exception& e) {
+        CHECK(e.code() == sycl::errc::invalid);
+    }
+    sycl::kernel offset = bundle.ext_oneapi_get_kernel("offset");
+    try {
+        q.submit([&](sycl::handler& h) {
+            h.set_arg(1, 7);
+            h.parallel_for(sycl::range<1>{256}, offset);
+        });
+        FAIL("a kernel ran without its first argument");
+    } catch (const sycl::exception& e) {
+        CHECK(e.code() == sycl::errc::kernel_argument);
+    }
+    for (const auto& d : sycl::device::get_devices())
+        if (d.get_backend() == sycl::backend::ext_oneapi_native_cpu) {
+            sycl::queue native(d);
+            CHECK_THROWS_AS(syclex::create_kernel_bundle_from_source(native.get_context(),
+                                                                     syclex::source_language::opencl, source),
+                            sycl::exception);
+        }
+    sycl::free(x, q);
+    sycl::free(y, q);
+    sycl::free(ints, q);
+    sycl::free(sums, q);
+}
+
+TEST_CASE("SYCL graphs of OpenCL kernel objects: record, replay, update a node's argument") {
+    sycl::queue q = opencl_queue({sycl::property::queue::in_order{}});
+    auto bundle = syclex::build(
+        syclex::create_kernel_bundle_from_source(q.get_context(), syclex::source_language::opencl, source));
+    sycl::kernel offset = bundle.ext_oneapi_get_kernel("offset");
+    int* data = sycl::malloc_shared<int>(128, q);
+    q.memset(data, 0, 128 * sizeof(int)).wait();
+
+    sycl_ext::command_graph g{q.get_context(), q.get_device()};
+    sycl_ext::dynamic_parameter value(g, 1);
+    auto node = g.add([&](sycl::handler& h) {
+        h.set_arg(0, data);
+        h.set_arg(1, value);
+        h.parallel_for(sycl::range<1>{128}, offset);
+    });
+    g.add(
+        [&](sycl::handler& h) {
+            h.set_args(data, 10);
+            h.parallel_for(sycl::range<1>{128}, offset);
+        },
+        {sycl_ext::property::node::depends_on(node)});
+    auto exec = g.finalize({sycl_ext::property::graph::updatable{}});
+    q.ext_oneapi_graph(exec).wait();
+    CHECK(data[0] == 11);
+    value.update(5);
+    exec.update(node);
+    q.ext_oneapi_graph(exec);
+    q.ext_oneapi_graph(exec);
+    q.wait_and_throw();
+    CHECK(data[127] == 11 + 15 + 15);
+    sycl::free(data, q);
+}
