@@ -27,6 +27,7 @@
 #include <string>
 #include <vector>
 
+#include "dag_shape.hpp"
 #include "encore/backends/cuda/cuda_module.hpp"
 #include "encore/backends/runtime.hpp"
 
@@ -41,35 +42,10 @@ void check(CUresult r, const char* call) {
     }
 }
 
-double now_ns() {
-    return static_cast<double>(
-        std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now().time_since_epoch())
-            .count());
-}
-
-// A DAG shape: node i's predecessors.
-struct shape {
-    std::string name;
-    std::vector<std::vector<int>> predecessors;
-};
-
-shape chain(int n) {
-    shape s{"chain", {}};
-    for (int i = 0; i < n; ++i)
-        s.predecessors.push_back(i == 0 ? std::vector<int>{} : std::vector<int>{i - 1});
-    return s;
-}
-
-shape fan_out_in(int width) {
-    shape s{"fan_out_in", {{}}};
-    std::vector<int> middle;
-    for (int i = 0; i < width; ++i) {
-        s.predecessors.push_back({0});
-        middle.push_back(i + 1);
-    }
-    s.predecessors.push_back(middle);
-    return s;
-}
+using bench::chain;
+using bench::fan_out_in;
+using bench::now_ns;
+using bench::shape;
 
 // The q-quantile (0 ≤ q ≤ 1) of v, nearest rank.
 double quantile(std::vector<double> v, double q) {

@@ -26,6 +26,7 @@
 #include <string>
 #include <vector>
 
+#include "dag_shape.hpp"
 #include "encore/backends/opencl/detail/api.hpp"
 #include "encore/backends/opencl/detail/device_info.hpp"
 #include "encore/backends/opencl/opencl_program.hpp"
@@ -38,34 +39,10 @@ namespace cl = encore::opencl::detail;
 const char* kernel_source = "kernel void small(global int* p) { p[get_global_id(0)] += 1; }";
 constexpr std::size_t items = 64;
 
-double now_ns() {
-    return static_cast<double>(std::chrono::duration_cast<std::chrono::nanoseconds>(
-                                   std::chrono::steady_clock::now().time_since_epoch())
-                                   .count());
-}
-
-struct shape {
-    std::string name;
-    std::vector<std::vector<int>> predecessors;
-};
-
-shape chain(int n) {
-    shape s{"chain", {}};
-    for (int i = 0; i < n; ++i)
-        s.predecessors.push_back(i == 0 ? std::vector<int>{} : std::vector<int>{i - 1});
-    return s;
-}
-
-shape fan_out_in(int width) {
-    shape s{"fan_out_in", {{}}};
-    std::vector<int> middle;
-    for (int i = 0; i < width; ++i) {
-        s.predecessors.push_back({0});
-        middle.push_back(i + 1);
-    }
-    s.predecessors.push_back(middle);
-    return s;
-}
+using bench::chain;
+using bench::fan_out_in;
+using bench::now_ns;
+using bench::shape;
 
 double median(std::vector<double> v) {
     std::sort(v.begin(), v.end());

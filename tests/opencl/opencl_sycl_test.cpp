@@ -18,23 +18,8 @@ sycl::queue opencl_queue(const sycl::property_list& properties = {}) {
     throw std::runtime_error("no OpenCL device");
 }
 
-const char* source = R"(
-kernel void saxpy(float a, global const float* x, global float* y) {
-    size_t i = get_global_id(0);
-    y[i] = a * x[i] + y[i];
-}
-kernel void offset(global int* data, int value) { data[get_global_id(0)] += value; }
-kernel void group_sum(global const int* in, global int* out, local int* scratch) {
-    size_t l = get_local_id(0), n = get_local_size(0);
-    scratch[l] = in[get_global_id(0)];
-    barrier(CLK_LOCAL_MEM_FENCE);
-    if (l == 0) {
-        int sum = 0;
-        for (size_t i = 0; i < n; ++i) sum += scratch[i];
-        out[get_group_id(0)] = sum;
-    }
-}
-)";
+// The tests' OpenCL C program (opencl_support.hpp): saxpy, add (data[i] += value), group_sum, ...
+const char* const source = encore::opencl_testing::test_source();
 } // namespace
 
 TEST_CASE("SYCL kernel compiler: OpenCL C built for the device, kernels by name, arguments with set_args") {
@@ -97,7 +82,7 @@ TEST_CASE("SYCL kernel compiler: OpenCL C built for the device, kernels by name,
     } catch (const sycl::exception& e) {
         CHECK(e.code() == sycl::errc::invalid);
     }
-    sycl::kernel offset = bundle.ext_oneapi_get_kernel("offset");
+    sycl::kernel offset = bundle.ext_oneapi_get_kernel("add");
     try {
         q.submit([&](sycl::handler& h) {
             h.set_arg(1, 7);
@@ -124,7 +109,7 @@ TEST_CASE("SYCL graphs of OpenCL kernel objects: record, replay, update a node's
     sycl::queue q = opencl_queue({sycl::property::queue::in_order{}});
     auto bundle = syclex::build(
         syclex::create_kernel_bundle_from_source(q.get_context(), syclex::source_language::opencl, source));
-    sycl::kernel offset = bundle.ext_oneapi_get_kernel("offset");
+    sycl::kernel offset = bundle.ext_oneapi_get_kernel("add");
     int* data = sycl::malloc_shared<int>(128, q);
     REQUIRE_MESSAGE(data, "the device has no shared USM (sycl::malloc_shared gave nullptr)");
     q.memset(data, 0, 128 * sizeof(int)).wait();

@@ -1,7 +1,7 @@
 // Checked driver calls and RAII owners of driver handles, for the CUDA plugin. Not for you.
 //
 // check(result, "cuMemAlloc") throws encore::error(errc::backend_failure, "cuMemAlloc: CUDA_ERROR_OUT_OF_MEMORY
-// (out of memory)") on failure; unique_handle<H, destroy> owns one handle so that no path leaks it; a
+// (out of memory)") on failure; unique_handle<H, destroy> (backends/detail/unique_handle.hpp) owns one handle; a
 // context_scope makes a context current for a scope (and only switches when another one is current).
 //
 //     encore::cuda::detail::stream_handle s;
@@ -14,6 +14,8 @@
 #include <string_view>
 #include <utility>
 
+#include "encore/backends/detail/unique_handle.hpp"
+
 namespace encore::cuda::detail {
 
 // "CUDA_ERROR_INVALID_VALUE (invalid argument)".
@@ -23,36 +25,7 @@ inline void check(CUresult result, std::string_view call, std::string_view conte
     if (result != CUDA_SUCCESS) fail(result, call, context);
 }
 
-template <typename Handle, auto Destroy> class unique_handle {
-public:
-    unique_handle() = default;
-    explicit unique_handle(Handle h) noexcept : handle_(h) {}
-    ~unique_handle() { reset(); }
-    unique_handle(unique_handle&& other) noexcept : handle_(std::exchange(other.handle_, nullptr)) {}
-    unique_handle& operator=(unique_handle&& other) noexcept {
-        if (this != &other) {
-            reset();
-            handle_ = std::exchange(other.handle_, nullptr);
-        }
-        return *this;
-    }
-    unique_handle(const unique_handle&) = delete;
-    unique_handle& operator=(const unique_handle&) = delete;
-
-    Handle get() const noexcept { return handle_; }
-    Handle* out() noexcept { // for the driver's create calls; drops what was held
-        reset();
-        return &handle_;
-    }
-    Handle release() noexcept { return std::exchange(handle_, nullptr); }
-    void reset() noexcept {
-        if (handle_) static_cast<void>(Destroy(std::exchange(handle_, nullptr))); // nothing to do on failure
-    }
-    explicit operator bool() const noexcept { return handle_ != nullptr; }
-
-private:
-    Handle handle_ = nullptr;
-};
+template <typename Handle, auto Destroy> using unique_handle = encore::detail::unique_handle<Handle, Destroy>;
 
 using stream_handle = unique_handle<CUstream, &cuStreamDestroy>;
 using event_handle = unique_handle<CUevent, &cuEventDestroy>;

@@ -23,6 +23,8 @@
 #include <utility>
 #include <vector>
 
+#include "encore/backends/detail/unique_handle.hpp"
+
 namespace encore::opencl::detail {
 
 // Core functions (OpenCL 1.2 .. 2.1) the backend calls; X(name) once each.
@@ -94,36 +96,13 @@ inline void check(cl_int result, std::string_view call, std::string_view context
 
 // Owners of one OpenCL object each (released through the loaded api).
 template <typename Handle> void release_handle(Handle h) noexcept;
-template <typename Handle> class unique_handle {
-public:
-    unique_handle() = default;
-    explicit unique_handle(Handle h) noexcept : handle_(h) {}
-    ~unique_handle() { reset(); }
-    unique_handle(unique_handle&& other) noexcept : handle_(std::exchange(other.handle_, nullptr)) {}
-    unique_handle& operator=(unique_handle&& other) noexcept {
-        if (this != &other) {
-            reset();
-            handle_ = std::exchange(other.handle_, nullptr);
-        }
-        return *this;
-    }
-    unique_handle(const unique_handle&) = delete;
-    unique_handle& operator=(const unique_handle&) = delete;
-
-    Handle get() const noexcept { return handle_; }
-    Handle* out() noexcept {
-        reset();
-        return &handle_;
-    }
-    Handle release() noexcept { return std::exchange(handle_, nullptr); }
-    void reset() noexcept {
-        if (handle_) release_handle(std::exchange(handle_, nullptr));
-    }
-    explicit operator bool() const noexcept { return handle_ != nullptr; }
-
-private:
-    Handle handle_ = nullptr;
-};
+template <> void release_handle<cl_context>(cl_context h) noexcept;
+template <> void release_handle<cl_command_queue>(cl_command_queue h) noexcept;
+template <> void release_handle<cl_mem>(cl_mem h) noexcept;
+template <> void release_handle<cl_program>(cl_program h) noexcept;
+template <> void release_handle<cl_kernel>(cl_kernel h) noexcept;
+template <> void release_handle<cl_event>(cl_event h) noexcept;
+template <typename Handle> using unique_handle = encore::detail::unique_handle<Handle, &release_handle<Handle>>;
 
 using context_handle = unique_handle<cl_context>;
 using queue_handle = unique_handle<cl_command_queue>;
