@@ -1,51 +1,13 @@
-// encore::cuda::device_code — what an encore::kernel hands the CUDA backend so that it can launch the kernel.
-//
-// encore::kernel::device_code("cuda") returns a pointer to one of these (or nullptr: the kernel has no CUDA
-// code, and submitting it to a CUDA queue throws errc::kernel_not_supported naming it). Two kinds of kernel
-// produce one, each with its calling convention:
-// - NVRTC / module kernels (backends/cuda/cuda_module.hpp): `extern "C" __global__ void f(T0, T1, ...)` in a
-//   PTX or cubin image; the command's kernel_arguments are the parameters, in order.
-// - single-source kernels compiled by nvcc (backends/cuda/single_source.hpp): `template <class F> __global__
-//   void entry(F f, launch_geometry g)`; the callable is copied by value as the first parameter and the
-//   entry rebuilds an encore::work_item from CUDA's built-in indices.
-// The record is plain data (no CUDA header needed) and must live as long as the kernel that returns it.
-//
-//     const auto* code = static_cast<const encore::cuda::device_code*>(k.device_code("cuda"));
+// encore::cuda::device_code — the CUDA backend's name for encore::gpu::device_code (backends/gpu/device_code.hpp),
+// what kernels with CUDA code return from encore::kernel::device_code("cuda").
 #pragma once
 
-#include <cstddef>
-#include <cstdint>
+#include "encore/backends/gpu/device_code.hpp"
 
 namespace encore::cuda {
 
-enum class calling_convention : std::uint8_t {
-    argument_list, // the kernel_arguments, in order (scalars and pointers by value)
-    work_item,     // (F callable, launch_geometry) — see single_source.hpp
-};
-
-// The launch as a work_item entry sees it, in SYCL's order: dimension `dimensions - 1` is CUDA's x axis.
-struct launch_geometry {
-    std::uint32_t dimensions = 1;
-    std::uint64_t global[3] = {1, 1, 1};
-    std::uint64_t offset[3] = {0, 0, 0};
-};
-
-struct device_code {
-    calling_convention convention = calling_convention::argument_list;
-
-    // argument_list: a module image (PTX text, NUL-terminated, or a cubin) and the entry's name in it. The
-    // backend loads each image once per device into the device's primary context, keyed by `image_id`
-    // (unique for the life of the process, see next_image_id()).
-    std::uint64_t image_id = 0;
-    const void* image = nullptr;
-    const char* entry = nullptr;
-
-    // work_item: returns the entry's CUfunction (as void*) in the context current on the calling thread
-    // (the device's primary context), or nullptr with a reason in `*why`. Compiled in the program's own
-    // translation unit, so it sees the program's CUDA runtime registrations.
-    void* (*resolve)(const char** why) = nullptr;
-    const void* functor = nullptr; // the callable, passed by value as the entry's first parameter
-    std::size_t functor_bytes = 0;
-};
+using gpu::calling_convention;
+using gpu::device_code;
+using gpu::launch_geometry;
 
 } // namespace encore::cuda

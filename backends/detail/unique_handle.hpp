@@ -1,5 +1,5 @@
 // encore::detail::unique_handle — owns one driver handle (a CUstream, a cl_kernel, ...) so that no path leaks it.
-// Not for you: each backend names its handles with it (backends/cuda/detail/driver.hpp, backends/opencl/detail/
+// Not for you: each backend names its handles with it (backends/opencl/detail/
 // api.hpp).
 //
 //     using stream_handle = encore::detail::unique_handle<CUstream, &cuStreamDestroy>;

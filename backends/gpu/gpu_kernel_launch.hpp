@@ -1,18 +1,16 @@
-// encore::cuda::kernel_launch — a kernel command turned into what cuLaunchKernel and a kernel graph node take:
-// a function, a grid, a block and the parameter bytes.
+// encore::gpu::kernel_launch — a kernel command turned into what a kernel launch and a kernel graph node take
+// (driver.hpp's kernel_params): a function, a grid, a block and the parameter bytes.
 //
-// SYCL's dimension d-1 (the fastest) is CUDA's x axis. A range launch (no work-group size) of a work_item
+// SYCL's dimension d-1 (the fastest) is the GPU's x axis. A range launch (no work-group size) of a work_item
 // kernel uses blocks of up to 256 items and a grid that covers the range (the entry skips items past its
 // end); an argument_list kernel cannot skip items it does not know about, so its block divides the range
 // exactly (the largest power of two that does, up to 256 items). An nd_range launch uses the given
-// work-group size as the block. Local-memory arguments are refused (errc::feature_not_supported): CUDA has
+// work-group size as the block. Local-memory arguments are refused (errc::feature_not_supported): the GPU APIs have
 // one dynamic shared block, which Encore does not map yet.
 //
 //     auto launch = prepare_kernel_launch(backend, 0, std::get<kernel_command>(c));
-//     launch.enqueue(stream);
+//     driver.launch_kernel(stream, launch.params());
 #pragma once
-
-#include <cuda.h>
 
 #include <cstddef>
 #include <cstdint>
@@ -20,11 +18,12 @@
 
 #include <boost/container/small_vector.hpp>
 
+#include "encore/backends/gpu/driver.hpp"
 #include "encore/graph/command.hpp"
 
-namespace encore::cuda {
+namespace encore::gpu {
 
-class cuda_backend;
+class gpu_backend;
 
 class kernel_launch {
 public:
@@ -35,10 +34,9 @@ public:
     kernel_launch(const kernel_launch&) = delete;
     kernel_launch& operator=(const kernel_launch&) = delete;
 
-    void enqueue(CUstream stream) const;
-    CUDA_KERNEL_NODE_PARAMS node_params() const;
+    kernel_params params() const;
 
-    CUfunction function = nullptr;
+    gpu::driver_function function = nullptr;
     unsigned grid[3] = {1, 1, 1};
     unsigned block[3] = {1, 1, 1};
 
@@ -57,9 +55,9 @@ private:
     boost::container::small_vector<std::byte, 320> storage_;
 };
 
-kernel_launch prepare_kernel_launch(cuda_backend& backend, std::uint32_t device, const kernel_command& k);
+kernel_launch prepare_kernel_launch(gpu_backend& backend, std::uint32_t device, const kernel_command& k);
 // The backend's fill kernel writing `count` copies of `pattern` (up to 256 bytes) from `destination`.
-kernel_launch prepare_fill_launch(cuda_backend& backend, std::uint32_t device, void* destination,
+kernel_launch prepare_fill_launch(gpu_backend& backend, std::uint32_t device, void* destination,
                                   std::span<const std::byte> pattern, std::size_t count);
 
-} // namespace encore::cuda
+} // namespace encore::gpu

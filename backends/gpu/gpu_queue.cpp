@@ -1,47 +1,47 @@
-#include "cuda_queue.hpp"
+#include "gpu_queue.hpp"
 
-#include "encore/backends/cuda/cuda_backend.hpp"
-#include "encore/backends/cuda/cuda_commands.hpp"
-#include "encore/backends/cuda/detail/driver.hpp"
+#include "encore/backends/gpu/gpu_backend.hpp"
+#include "encore/backends/gpu/gpu_commands.hpp"
 #include "encore/backends/detail/completion_event.hpp"
 #include "encore/graph/error.hpp"
 
-namespace encore::cuda {
-
-using detail::check;
+namespace encore::gpu {
 
 stream_state::~stream_state() {
-    if (stream) static_cast<void>(cuStreamDestroy(stream));
+    if (stream) api->destroy_stream(stream);
 }
 
 namespace {
 constexpr std::size_t streams_per_queue = 4;
 } // namespace
 
-struct cuda_queue::core : std::enable_shared_from_this<core> {
-    core(cuda_backend& b, std::uint32_t d, const queue_properties& p, std::shared_ptr<error_sink> e)
+struct gpu_queue::core : std::enable_shared_from_this<core> {
+    core(gpu_backend& b, std::uint32_t d, const queue_properties& p, std::shared_ptr<error_sink> e)
         : backend(b), device(d), properties(p), errors(std::move(e)), context(b.context(d)),
-          device_handle(b.device_handle(d)), device_launcher(b.launcher_of(d)) {
-        detail::context_scope scope(context);
+          device_launcher(b.launcher_of(d)) {
+        driver& api = b.api();
+        context_scope scope(api, context);
         for (std::size_t i = 0; i < streams_per_queue; ++i) {
             auto s = std::make_shared<stream_state>();
+            s->api = &api;
             s->owner = this;
             s->context = context;
             s->errors = errors;
-            check(cuStreamCreate(&s->stream, CU_STREAM_NON_BLOCKING), "cuStreamCreate");
+            s->stream = api.create_stream();
             streams.push_back(std::move(s));
         }
         if (properties.enable_profiling) {
             reference = std::make_shared<profiling_reference>();
-            check(cuEventCreate(&reference->event, CU_EVENT_DEFAULT), "cuEventCreate");
-            check(cuEventRecord(reference->event, streams[0]->stream), "cuEventRecord");
-            check(cuEventSynchronize(reference->event), "cuEventSynchronize");
+            reference->api = &api;
+            reference->event = api.create_event(true);
+            api.record(reference->event, streams[0]->stream);
+            api.synchronize(reference->event);
             reference->host_ns = encore::detail::host_clock_ns();
         }
     }
 
-    // An event run_after found to be one of this device's (as_cuda_event).
-    static cuda_event* ours(const event_ptr* e) noexcept { return static_cast<cuda_event*>(e->get()); }
+    // An event run_after found to be one of this device's (as_gpu_event).
+    static gpu_event* ours(const event_ptr* e) noexcept { return static_cast<gpu_event*>(e->get()); }
 
     // The stream a piece of work goes to: the one whose last work it waits for, else the next in turn.
     const std::shared_ptr<stream_state>& choose(std::span<const event_ptr* const> gpu_waits, placement where) {
@@ -55,18 +55,18 @@ struct cuda_queue::core : std::enable_shared_from_this<core> {
         return streams[next.fetch_add(1, std::memory_order_relaxed) % streams.size()];
     }
 
-    // Hands `work` (a driver_command or a std::function taking the CUstream) to the launcher, to run on the
+    // Hands `work` (a driver_command or a std::function taking the stream) to the launcher, to run on the
     // chosen stream after `gpu_waits` (events of this device with their place in the launcher's order). Throws
     // what the work throws when the launcher runs it on this thread.
     template <typename Work>
-    void enqueue_now(const std::shared_ptr<cuda_event>& ev, Work&& work, std::span<const event_ptr* const> gpu_waits,
+    void enqueue_now(const std::shared_ptr<gpu_event>& ev, Work&& work, std::span<const event_ptr* const> gpu_waits,
                      placement where, bool deferred) {
         const auto& chosen = choose(gpu_waits, where);
         stream_state& s = *chosen;
         launch_task task;
         task.event = ev;
         task.stream = &s;
-        task.device = device_handle;
+        task.device = device;
         task.set_work(std::forward<Work>(work));
         task.record = deferred || reference || where != placement::in_order_command;
         for (const event_ptr* w : gpu_waits) // the same stream orders the rest
@@ -98,14 +98,14 @@ struct cuda_queue::core : std::enable_shared_from_this<core> {
     // work itself); otherwise the last host-side wait to complete enqueues it.
     template <typename Work>
     event_ptr run_after(Work&& work, std::span<const event_ptr> wait_list, placement where) {
-        auto ev = std::make_shared<cuda_event>(backend, device, reference);
+        auto ev = std::make_shared<gpu_event>(backend, device, reference);
         const event_ptr* gpu_small[8];
         std::vector<const event_ptr*> gpu_large;
         std::size_t gpu_count = 0;
         std::vector<event_ptr> host_waits;
         for (const auto& e : wait_list) {
             if (!e) continue;
-            auto* own = as_cuda_event(e.get());
+            auto* own = as_gpu_event(e.get());
             if (own && &own->owner() == &backend && own->device() == device && own->is_enqueued()) {
                 if (own->known_complete()) continue;
                 if (gpu_count < std::size(gpu_small))
@@ -130,7 +130,7 @@ struct cuda_queue::core : std::enable_shared_from_this<core> {
         // Deferred: keep the work and the GPU-side waits alive until the host-side ones completed.
         std::vector<event_ptr> kept;
         for (const auto& e : wait_list)
-            if (auto* own = as_cuda_event(e.get()); own && own->is_enqueued()) kept.push_back(e);
+            if (auto* own = as_gpu_event(e.get()); own && own->is_enqueued()) kept.push_back(e);
         auto kept_work = std::make_shared<std::decay_t<Work>>(std::forward<Work>(work));
         encore::detail::when_all(host_waits, [self = shared_from_this(), ev, kept_work, kept = std::move(kept), where]() {
             std::vector<const event_ptr*> waits;
@@ -146,48 +146,47 @@ struct cuda_queue::core : std::enable_shared_from_this<core> {
         return ev;
     }
 
-    cuda_backend& backend;
+    gpu_backend& backend;
     const std::uint32_t device;
     const queue_properties properties;
     const std::shared_ptr<error_sink> errors;
-    const CUcontext context;
-    const CUdevice device_handle;
+    const gpu::driver_context context;
     launcher& device_launcher;
     std::vector<std::shared_ptr<stream_state>> streams;
     std::atomic<std::uint32_t> next{0};
     std::shared_ptr<profiling_reference> reference;
 };
 
-cuda_queue::cuda_queue(cuda_backend& backend, std::uint32_t device, const queue_properties& properties,
+gpu_queue::gpu_queue(gpu_backend& backend, std::uint32_t device, const queue_properties& properties,
                        std::shared_ptr<error_sink> errors)
     : core_(std::make_shared<core>(backend, device, properties, std::move(errors))) {}
 
-cuda_queue::~cuda_queue() = default;
+gpu_queue::~gpu_queue() = default;
 
-event_ptr cuda_queue::submit(command c, std::span<const event_ptr> wait_list) {
+event_ptr gpu_queue::submit(command c, std::span<const event_ptr> wait_list) {
     // Prepared here, so that a refusal throws from submit(); the launcher gets it by move.
     return core_->run_after(driver_command::from(core_->backend, core_->device, c, false), wait_list,
                             core_->properties.in_order ? placement::in_order_command : placement::spread);
 }
 
-event_ptr cuda_queue::run_after(std::function<void(CUstream)> work, std::span<const event_ptr> wait_list,
+event_ptr gpu_queue::run_after(std::function<void(gpu::driver_stream)> work, std::span<const event_ptr> wait_list,
                                 placement where) {
     return core_->run_after(std::move(work), wait_list, where);
 }
 
-cuda_backend& cuda_queue::owner() const noexcept {
+gpu_backend& gpu_queue::owner() const noexcept {
     return core_->backend;
 }
-std::uint32_t cuda_queue::device() const noexcept {
+std::uint32_t gpu_queue::device() const noexcept {
     return core_->device;
 }
 
-cuda_queue& as_cuda_queue(backend_queue& q, const char* what) {
-    auto* cuda = dynamic_cast<cuda_queue*>(&q);
-    if (!cuda)
-        throw error(errc::invalid_argument,
-                    std::string(what) + " belongs to the cuda backend and cannot run on a queue of another backend");
-    return *cuda;
+gpu_queue& as_gpu_queue(backend_queue& q, const gpu_backend& backend, const char* what) {
+    auto* ours = dynamic_cast<gpu_queue*>(&q);
+    if (!ours || &ours->owner() != &backend)
+        throw error(errc::invalid_argument, std::string(what) + " belongs to the " + std::string(backend.name()) +
+                                                " backend and cannot run on a queue of another backend");
+    return *ours;
 }
 
-} // namespace encore::cuda
+} // namespace encore::gpu

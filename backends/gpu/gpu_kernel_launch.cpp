@@ -1,4 +1,4 @@
-#include "cuda_kernel_launch.hpp"
+#include "gpu_kernel_launch.hpp"
 
 #include <algorithm>
 #include <bit>
@@ -6,12 +6,10 @@
 #include <limits>
 #include <string>
 
-#include "encore/backends/cuda/cuda_backend.hpp"
+#include "encore/backends/gpu/gpu_backend.hpp"
 #include "encore/graph/error.hpp"
 
-namespace encore::cuda {
-
-using detail::check;
+namespace encore::gpu {
 
 void kernel_launch::add_parameter(std::span<const std::byte> bytes, std::size_t alignment) {
     alignment = std::max<std::size_t>(alignment, 1);
@@ -52,30 +50,18 @@ kernel_launch& kernel_launch::operator=(kernel_launch&& other) noexcept {
     return *this;
 }
 
-void kernel_launch::enqueue(CUstream stream) const {
-    check(cuLaunchKernel(function, grid[0], grid[1], grid[2], block[0], block[1], block[2], 0, stream,
-                         const_cast<void**>(pointers_.data()), nullptr),
-          "cuLaunchKernel");
-}
-
-CUDA_KERNEL_NODE_PARAMS kernel_launch::node_params() const {
-    CUDA_KERNEL_NODE_PARAMS p{};
-    p.func = function;
-    p.gridDimX = grid[0];
-    p.gridDimY = grid[1];
-    p.gridDimZ = grid[2];
-    p.blockDimX = block[0];
-    p.blockDimY = block[1];
-    p.blockDimZ = block[2];
-    p.sharedMemBytes = 0;
-    p.kernelParams = const_cast<void**>(pointers_.data());
-    p.extra = nullptr;
+kernel_params kernel_launch::params() const {
+    kernel_params p;
+    p.entry = function;
+    std::copy(std::begin(grid), std::end(grid), p.grid);
+    std::copy(std::begin(block), std::end(block), p.block);
+    p.arguments = const_cast<void**>(pointers_.data());
     return p;
 }
 
 namespace {
 
-// Block sizes per CUDA axis (x, y, z) for a range launch; `exact`: each must divide its extent.
+// Block sizes per GPU axis (x, y, z) for a range launch; `exact`: each must divide its extent.
 void choose_blocks(const nd_range& r, bool exact, unsigned block[3]) {
     static constexpr unsigned preferred[3][3] = {{256, 1, 1}, {32, 8, 1}, {32, 4, 2}};
     unsigned budget = 256;
@@ -95,6 +81,7 @@ void choose_blocks(const nd_range& r, bool exact, unsigned block[3]) {
 }
 
 void set_geometry(kernel_launch& launch, const nd_range& r, bool exact, const std::string& name) {
+    // CUDA's and HIP's limits alike.
     if (r.has_local_size()) {
         std::size_t items = 1;
         for (int axis = 0; axis < r.dimensions; ++axis) {
@@ -104,7 +91,7 @@ void set_geometry(kernel_launch& launch, const nd_range& r, bool exact, const st
         }
         if (items > 1024)
             throw error(errc::invalid_argument, "kernel '" + name + "': a work-group of " + std::to_string(items) +
-                                                    " items is more than CUDA's 1024 threads per block");
+                                                    " items is more than the GPU's 1024 threads per block");
     } else {
         choose_blocks(r, exact, launch.block);
     }
@@ -115,14 +102,14 @@ void set_geometry(kernel_launch& launch, const nd_range& r, bool exact, const st
         if (blocks > grid_limit[axis])
             throw error(errc::invalid_argument, "kernel '" + name + "': dimension " + std::to_string(d) +
                                                     " needs " + std::to_string(blocks) +
-                                                    " blocks, more than CUDA's grid allows");
+                                                    " blocks, more than the GPU's grid allows");
         launch.grid[axis] = static_cast<unsigned>(blocks);
     }
 }
 
 } // namespace
 
-kernel_launch prepare_kernel_launch(cuda_backend& backend, std::uint32_t device, const kernel_command& k) {
+kernel_launch prepare_kernel_launch(gpu_backend& backend, std::uint32_t device, const kernel_command& k) {
     const device_code* code = nullptr;
     kernel_launch launch;
     launch.function = backend.function_of(device, *k.kernel, &code);
@@ -132,11 +119,11 @@ kernel_launch prepare_kernel_launch(cuda_backend& backend, std::uint32_t device,
             throw error(errc::feature_not_supported,
                         "kernel '" + name + "': " +
                             (a.type == kernel_argument::kind::local_memory ? "local-memory" : "memory-object") +
-                            " arguments are not supported by the cuda backend");
+                            " arguments are not supported by the " + std::string(backend.name()) + " backend");
     if (code->convention == calling_convention::work_item) {
         if (!k.arguments.empty())
             throw error(errc::invalid_argument, "kernel '" + name +
-                                                    "': a single-source CUDA kernel takes its data from its "
+                                                    "': a single-source kernel takes its data from its "
                                                     "captures, not from kernel arguments");
         set_geometry(launch, k.range, false, name);
         launch_geometry g;
@@ -162,10 +149,10 @@ struct fill_pattern {
 };
 } // namespace
 
-kernel_launch prepare_fill_launch(cuda_backend& backend, std::uint32_t device, void* destination,
+kernel_launch prepare_fill_launch(gpu_backend& backend, std::uint32_t device, void* destination,
                                   std::span<const std::byte> pattern, std::size_t count) {
     if (pattern.size() > sizeof(fill_pattern))
-        throw error(errc::feature_not_supported, "fill: the cuda backend fills patterns of up to 256 bytes; " +
+        throw error(errc::feature_not_supported, "fill: the " + std::string(backend.name()) + " backend fills patterns of up to 256 bytes; " +
                                                      std::to_string(pattern.size()) + " were given");
     kernel_launch launch;
     launch.function = backend.fill_function(device);
@@ -183,4 +170,4 @@ kernel_launch prepare_fill_launch(cuda_backend& backend, std::uint32_t device, v
     return launch;
 }
 
-} // namespace encore::cuda
+} // namespace encore::gpu

@@ -1,9 +1,10 @@
-// encore::cuda::cuda_executable — one partition of a finalized graph lowered to one CUDA graph.
+// encore::gpu::gpu_executable — one partition of a finalized graph lowered to one GPU graph (a CUDA graph, a HIP
+// graph: the calls are named below by CUDA's names; HIP's are their namesakes).
 //
 // Lowering adds one node per command (driver_command: kernel, memcpy, memset, host and empty nodes), an edge
 // for every dependency between two nodes of the partition, and instantiates the graph once. A launch is one
 // cuGraphLaunch on a stream of the launching queue, after its wait list (cuStreamWaitEvent for CUDA events,
-// cuda_queue.hpp), and answers with the event recorded after it.
+// gpu_queue.hpp), and answers with the event recorded after it.
 //
 // Update: a kernel node gets its new arguments and range with cuGraphExecKernelNodeSetParams (and the template
 // node too, so both stay alike). Other nodes are changed in the template graph, and the next launch brings the
@@ -11,9 +12,9 @@
 // whose new pattern needs the fill kernel instead of a memset node) the template is rebuilt; when the driver
 // refuses the update, the graph is instantiated again — and the trace (ENCORE_TRACE) says so, with the reason.
 //
-// Memory: what a node keeps after lowering is its CUDA graph node and its form (9 bytes); the commands stay in
+// Memory: what a node keeps after lowering is its graph node and its form (9 bytes); the commands stay in
 // the runtime's graph, which outlives this object and holds each node's current command (backend.hpp), and a
-// rebuild lowers them from there again. Only host-copy nodes keep their driver_command: the CUDA host node
+// rebuild lowers them from there again. Only host-copy nodes keep their driver_command: the host node
 // points into it. (Keeping every driver_command, 824 bytes each, made finalizing a chain of 10,000 kernels
 // write 8 MB of fresh memory; its page faults were most of the time.)
 //
@@ -21,24 +22,22 @@
 //     exec->launch(queue, {})->wait();
 #pragma once
 
-#include <cuda.h>
-
 #include <cstdint>
 #include <utility>
 #include <vector>
 
 #include "encore/backends/backend.hpp"
-#include "encore/backends/cuda/cuda_commands.hpp"
-#include "encore/backends/cuda/detail/driver.hpp"
+#include "encore/backends/gpu/gpu_commands.hpp"
+#include "encore/backends/gpu/driver.hpp"
 
-namespace encore::cuda {
+namespace encore::gpu {
 
-class cuda_backend;
+class gpu_backend;
 
-class cuda_executable final : public backend_executable {
+class gpu_executable final : public backend_executable {
 public:
-    cuda_executable(cuda_backend& backend, std::uint32_t device, const graph& g, const partition& p);
-    ~cuda_executable() override;
+    gpu_executable(gpu_backend& backend, std::uint32_t device, const graph& g, const partition& p);
+    ~gpu_executable() override;
 
     event_ptr launch(backend_queue& queue, std::span<const event_ptr> wait_list) override;
     void update(std::uint32_t node, const command& c) override;
@@ -51,18 +50,19 @@ private:
     void instantiate();
     void bring_up_to_date();
 
-    cuda_backend& backend_;
+    gpu_backend& backend_;
     const std::uint32_t device_;
-    const CUcontext context_;
+    driver& api_;
+    const gpu::driver_context context_;
     const graph& graph_;                                            // borrowed for this object's life
     const partition& partition_;                                    // likewise
     std::vector<std::pair<std::uint32_t, std::uint32_t>> local_of_; // (graph node, local index), sorted
     std::vector<driver_command::form> forms_;                       // partition order
-    std::vector<CUgraphNode> nodes_;                                // in template_
+    std::vector<driver_graph_node> nodes_;                                 // in template_
     std::vector<std::pair<std::uint32_t, driver_command>> host_copies_; // (local index, its command), sorted
-    detail::graph_handle template_;
-    detail::graph_exec_handle exec_;
+    graph_handle template_;
+    graph_exec_handle exec_;
     pending pending_ = pending::none;
 };
 
-} // namespace encore::cuda
+} // namespace encore::gpu

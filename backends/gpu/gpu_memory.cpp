@@ -1,6 +1,6 @@
-#include "cuda_memory.hpp"
+#include "gpu_memory.hpp"
 
-namespace encore::cuda {
+namespace encore::gpu {
 
 void allocation_table::insert(void* user_pointer, const allocation& a) {
     std::lock_guard lock(mutex_);
@@ -31,4 +31,4 @@ std::map<std::uintptr_t, allocation> allocation_table::take_all() {
     return std::exchange(allocations_, {});
 }
 
-} // namespace encore::cuda
+} // namespace encore::gpu

@@ -1,5 +1,6 @@
-// encore::cuda::cuda_recording — native recording on CUDA: a stream capture into a CUDA graph
-// (backend_recording in backends/backend.hpp; the SYCL front end's property::graph::enable_native_recording).
+// encore::gpu::gpu_recording — native recording on a GPU: a stream capture into a GPU graph (backend_recording
+// in backends/backend.hpp; the SYCL front end's property::graph::enable_native_recording). Named below by
+// CUDA's calls; HIP's are their namesakes.
 //
 // One stream of the device captures everything, in relaxed mode (other threads keep making any driver call).
 // The dependencies of each command are given to the driver exactly: before a command is enqueued, the
@@ -10,13 +11,11 @@
 // capture needs. Commands without work (barriers, empty commands, prefetches, advice) add no node: their
 // dependents wait for what they waited for.
 //
-// end() closes the capture (cuStreamEndCapture); the CUDA graph is then a cuda_native_graph, which the
-// lowering adds to a partition's CUDA graph as a child graph node (cuda_graph_lowering.cpp). A driver failure
+// end() closes the capture (cuStreamEndCapture); the captured graph is then a gpu_native_graph, which the
+// lowering adds to a partition's graph as a child graph node (gpu_graph_lowering.cpp). A driver failure
 // during capture invalidates the capture (CUDA's rule): the failing call throws, and so does every later one,
 // naming it.
 #pragma once
-
-#include <cuda.h>
 
 #include <cstdint>
 #include <memory>
@@ -26,37 +25,38 @@
 #include <vector>
 
 #include "encore/backends/backend.hpp"
-#include "encore/backends/cuda/detail/driver.hpp"
+#include "encore/backends/gpu/driver.hpp"
 
-namespace encore::cuda {
+namespace encore::gpu {
 
-class cuda_backend;
+class gpu_backend;
 
-// A captured CUDA graph; what a native_graph_command of the cuda backend holds.
-class cuda_native_graph final : public native_graph {
+// A captured graph; what a native_graph_command of a GPU backend holds.
+class gpu_native_graph final : public native_graph {
 public:
-    cuda_native_graph(detail::graph_handle graph, std::size_t commands, std::uint32_t device)
-        : graph_(std::move(graph)), commands_(commands), device_(device) {}
+    gpu_native_graph(std::string_view backend, graph_handle graph, std::size_t commands, std::uint32_t device)
+        : backend_(backend), graph_(std::move(graph)), commands_(commands), device_(device) {}
 
-    std::string_view backend() const noexcept override { return "cuda"; }
+    std::string_view backend() const noexcept override { return backend_; }
     std::size_t size() const noexcept override { return commands_; }
     std::uint32_t device() const noexcept { return device_; }
 
-    // Adds the captured graph to `parent` as a child graph node (the driver clones it). Serialized: one CUDA
-    // graph must not be read by two threads at once.
-    CUgraphNode add_to(CUgraph parent, std::span<const CUgraphNode> dependencies) const;
+    // Adds the captured graph to `parent` as a child graph node (the driver clones it). Serialized: one graph
+    // must not be read by two threads at once.
+    driver_graph_node add_to(driver& d, driver_graph parent, std::span<const driver_graph_node> dependencies) const;
 
 private:
-    detail::graph_handle graph_;
+    std::string_view backend_; // the driver's name (static storage)
+    graph_handle graph_;
     std::size_t commands_;
     std::uint32_t device_;
     mutable std::mutex mutex_;
 };
 
-class cuda_recording final : public backend_recording {
+class gpu_recording final : public backend_recording {
 public:
-    cuda_recording(cuda_backend& backend, std::uint32_t device);
-    ~cuda_recording() override;
+    gpu_recording(gpu_backend& backend, std::uint32_t device);
+    ~gpu_recording() override;
 
     std::uint32_t capture(const command& c, std::span<const std::uint32_t> after) override;
     std::shared_ptr<const native_graph> end() override;
@@ -64,14 +64,15 @@ public:
 private:
     void require_usable() const;
 
-    cuda_backend& backend_;
+    gpu_backend& backend_;
     const std::uint32_t device_;
-    const CUcontext context_;
-    detail::stream_handle stream_;
+    driver& api_;
+    const gpu::driver_context context_;
+    stream_handle stream_;
     bool capturing_ = false;
     std::string broken_; // the failure that invalidated the capture
     // Per captured command: the nodes a command that waits for it must depend on.
-    std::vector<std::vector<CUgraphNode>> tails_;
+    std::vector<std::vector<driver_graph_node>> tails_;
 };
 
-} // namespace encore::cuda
+} // namespace encore::gpu

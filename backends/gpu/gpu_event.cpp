@@ -1,52 +1,47 @@
-#include "cuda_event.hpp"
+#include "gpu_event.hpp"
 
 #include <chrono>
 
-#include "encore/backends/cuda/cuda_backend.hpp"
-#include "encore/backends/cuda/detail/driver.hpp"
+#include "encore/backends/gpu/gpu_backend.hpp"
+#include "encore/backends/gpu/driver.hpp"
 #include "encore/backends/detail/completion_event.hpp"
 #include "encore/graph/error.hpp"
 
-namespace encore::cuda {
-
-using detail::check;
+namespace encore::gpu {
 
 profiling_reference::~profiling_reference() {
-    if (event) static_cast<void>(cuEventDestroy(event));
+    if (event) api->destroy_event(event);
 }
 
-cuda_event::cuda_event(cuda_backend& backend, std::uint32_t device, std::shared_ptr<profiling_reference> profiling)
+gpu_event::gpu_event(gpu_backend& backend, std::uint32_t device, std::shared_ptr<profiling_reference> profiling)
     : backend_(backend), device_(device), reference_(std::move(profiling)) {
     if (reference_) submit_ns_ = encore::detail::host_clock_ns();
 }
 
-cuda_event::~cuda_event() {
+gpu_event::~gpu_event() {
     if (reference_) {
-        if (event_) static_cast<void>(cuEventDestroy(event_));
-        if (start_event_) static_cast<void>(cuEventDestroy(start_event_));
+        if (event_) backend_.api().destroy_event(event_);
+        if (start_event_) backend_.api().destroy_event(start_event_);
     } else if (event_) {
         backend_.release_event(device_, event_);
     }
 }
 
-void cuda_event::record_start_locked(stream_state& s) {
-    check(cuEventCreate(&start_event_, CU_EVENT_DEFAULT), "cuEventCreate");
-    check(cuEventRecord(start_event_, s.stream), "cuEventRecord");
+void gpu_event::record_start_locked(stream_state& s) {
+    start_event_ = backend_.api().create_event(true);
+    backend_.api().record(start_event_, s.stream);
 }
 
-void cuda_event::record_locked(stream_state& s) {
+void gpu_event::record_locked(stream_state& s) {
     if (recorded_) return;
     if (!event_) {
-        if (reference_)
-            check(cuEventCreate(&event_, CU_EVENT_DEFAULT), "cuEventCreate");
-        else
-            event_ = backend_.acquire_event(device_);
+        event_ = reference_ ? backend_.api().create_event(true) : backend_.acquire_event(device_);
     }
-    check(cuEventRecord(event_, s.stream), "cuEventRecord");
+    backend_.api().record(event_, s.stream);
     recorded_ = true;
 }
 
-std::vector<std::function<void()>> cuda_event::move_to(state next) {
+std::vector<std::function<void()>> gpu_event::move_to(state next) {
     std::vector<std::function<void()>> pending;
     bool notify = false;
     {
@@ -59,36 +54,35 @@ std::vector<std::function<void()>> cuda_event::move_to(state next) {
     return pending;
 }
 
-void cuda_event::set_enqueued(std::shared_ptr<stream_state> s) {
+void gpu_event::set_enqueued(std::shared_ptr<stream_state> s) {
     stream_ = std::move(s); // published by the state's release store
     move_to(state::enqueued);
 }
 
-void cuda_event::set_launched() {
+void gpu_event::set_launched() {
     for (auto& callback : move_to(state::launched))
         on_complete(std::move(callback));
 }
 
-void cuda_event::set_failed() noexcept {
+void gpu_event::set_failed() noexcept {
     complete_known(); // first: whoever wakes from wait() or sees `failed` finds the event complete
     for (auto& callback : move_to(state::failed))
         callback();
 }
 
-CUevent cuda_event::recorded_handle() {
+gpu::driver_event gpu_event::recorded_handle() {
     stream_state& s = *stream_;
     std::lock_guard lock(s.mutex);
     record_locked(s);
     return event_;
 }
 
-event_status cuda_event::status() const noexcept {
+event_status gpu_event::status() const noexcept {
     if (done_.load(std::memory_order_acquire)) return event_status::complete;
     if (state_.load(std::memory_order_acquire) != state::launched) return event_status::submitted;
     try {
-        CUevent e = const_cast<cuda_event*>(this)->recorded_handle();
-        const CUresult r = cuEventQuery(e);
-        if (r == CUDA_ERROR_NOT_READY) return event_status::running;
+        gpu::driver_event e = const_cast<gpu_event*>(this)->recorded_handle();
+        if (!backend_.api().query(e)) return event_status::running;
         complete_known(); // done, or failed in a way the next wait reports
         return event_status::complete;
     } catch (...) {
@@ -96,7 +90,7 @@ event_status cuda_event::status() const noexcept {
     }
 }
 
-void cuda_event::wait() {
+void gpu_event::wait() {
     if (done_.load(std::memory_order_acquire)) return;
     for (state s = state_.load(std::memory_order_acquire); s == state::deferred || s == state::enqueued;
          s = state_.load(std::memory_order_acquire)) {
@@ -107,13 +101,13 @@ void cuda_event::wait() {
         state_.wait(s, std::memory_order_acquire);
     }
     if (state_.load(std::memory_order_acquire) == state::failed) return;
-    CUevent e = recorded_handle();
-    detail::context_scope scope(stream_->context);
-    check(cuEventSynchronize(e), "cuEventSynchronize");
+    gpu::driver_event e = recorded_handle();
+    context_scope scope(backend_.api(), stream_->context);
+    backend_.api().synchronize(e);
     complete_known();
 }
 
-void cuda_event::on_complete(std::function<void()> callback) {
+void gpu_event::on_complete(std::function<void()> callback) {
     if (done_.load(std::memory_order_acquire)) {
         callback();
         return;
@@ -130,11 +124,11 @@ void cuda_event::on_complete(std::function<void()> callback) {
         callback();
         return;
     }
-    CUevent e = recorded_handle();
+    gpu::driver_event e = recorded_handle();
     backend_.watcher().watch(shared_from_this(), e, stream_->context, std::move(callback));
 }
 
-profiling_timestamps cuda_event::timestamps() const {
+profiling_timestamps gpu_event::timestamps() const {
     if (!reference_)
         throw error(errc::invalid_argument, "event profiling: the queue was created without enable_profiling");
     if (status() != event_status::complete)
@@ -145,9 +139,8 @@ profiling_timestamps cuda_event::timestamps() const {
         t.start = t.end = submit_ns_;
         return t;
     }
-    auto since_reference = [this](CUevent e) {
-        float ms = 0;
-        check(cuEventElapsedTime(&ms, reference_->event, e), "cuEventElapsedTime");
+    auto since_reference = [this](gpu::driver_event e) {
+        const float ms = backend_.api().elapsed_ms(reference_->event, e);
         return reference_->host_ns + static_cast<std::uint64_t>(static_cast<double>(ms) * 1e6);
     };
     t.start = std::max(since_reference(start_event_), t.submit);
@@ -155,7 +148,7 @@ profiling_timestamps cuda_event::timestamps() const {
     return t;
 }
 
-completion_watcher::completion_watcher() : thread_([this] { run(); }) {}
+completion_watcher::completion_watcher(driver& api) : api_(api), thread_([this] { run(); }) {}
 
 completion_watcher::~completion_watcher() {
     {
@@ -166,7 +159,7 @@ completion_watcher::~completion_watcher() {
     thread_.join();
 }
 
-void completion_watcher::watch(std::shared_ptr<cuda_event> e, CUevent handle, CUcontext context,
+void completion_watcher::watch(std::shared_ptr<gpu_event> e, gpu::driver_event handle, gpu::driver_context context,
                                std::function<void()> callback) {
     {
         std::lock_guard lock(mutex_);
@@ -192,12 +185,18 @@ void completion_watcher::run() {
         }
         bool progress = false;
         for (std::size_t i = 0; i < watched.size();) {
-            if (cuCtxSetCurrent(watched[i].context) != CUDA_SUCCESS || cuEventQuery(watched[i].handle) != CUDA_ERROR_NOT_READY) {
-                item done = std::move(watched[i]);
+            bool done = true; // a context that cannot be made current: the event's wait reports the failure
+            try {
+                if (api_.current_context() != watched[i].context) api_.set_current_context(watched[i].context);
+                done = api_.query(watched[i].handle);
+            } catch (...) {
+            }
+            if (done) {
+                item finished = std::move(watched[i]);
                 watched[i] = std::move(watched.back());
                 watched.pop_back();
                 try {
-                    done.callback();
+                    finished.callback();
                 } catch (...) { // callbacks must not throw (backend.hpp); nobody could be told
                 }
                 progress = true;
@@ -215,4 +214,4 @@ void completion_watcher::run() {
     }
 }
 
-} // namespace encore::cuda
+} // namespace encore::gpu

@@ -1,4 +1,4 @@
-// encore::cuda::allocation_table — what the CUDA backend allocated, so that free() refuses foreign pointers
+// encore::gpu::allocation_table — what a GPU backend allocated, so that free() refuses foreign pointers
 // and commands can ask which kind of memory a pointer is in (a memset of pinned host memory runs as a kernel,
 // a prefetch only means something for shared memory).
 //
@@ -14,7 +14,7 @@
 
 #include "encore/backends/backend.hpp"
 
-namespace encore::cuda {
+namespace encore::gpu {
 
 struct allocation {
     void* base = nullptr; // what the driver returned (before rounding up to a larger alignment)
@@ -38,4 +38,4 @@ private:
     std::map<std::uintptr_t, allocation> allocations_; // user pointer -> allocation
 };
 
-} // namespace encore::cuda
+} // namespace encore::gpu

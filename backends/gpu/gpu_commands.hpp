@@ -1,7 +1,8 @@
-// encore::cuda::driver_command — one encore::command in the form the CUDA driver runs it, eagerly on a stream
-// (cuda_queue) or as a node of a CUDA graph (cuda_graph_lowering).
+// encore::gpu::driver_command — one encore::command in the form a GPU driver (driver.hpp) runs it, eagerly on a
+// stream (gpu_queue) or as a node of a GPU graph (gpu_graph_lowering). Named below by CUDA's calls; HIP's are
+// their namesakes (hipModuleLaunchKernel, hipMemcpyAsync, ...).
 //
-// | command    | eagerly                                   | in a CUDA graph                              |
+// | command    | eagerly                                   | in a GPU graph                               |
 // |------------|-------------------------------------------|----------------------------------------------|
 // | kernel     | cuLaunchKernel                            | kernel node                                  |
 // | memcpy     | cuMemcpyAsync (unified addresses)         | memcpy node (1-D, unified addresses)         |
@@ -11,61 +12,62 @@
 // | prefetch   | shared memory: cuMemPrefetchAsync to the device; other memory: nothing (a hint) | empty node: graphs have no prefetch node, and a prefetch changes no result |
 // | mem_advise | shared memory: cuMemAdvise (CUmem_advise values) when submitted; others ignored | applied once when lowered (advice is a property of the memory, not an operation in stream order), then an empty node |
 // | barrier, empty | nothing but the ordering                | empty node                                   |
-// | native_graph | refused (feature_not_supported): it runs as a node of a graph | child graph node (cuda_recording.hpp) |
+// | native_graph | refused (feature_not_supported): it runs as a node of a graph | child graph node (gpu_recording.hpp) |
 // Host tasks and subgraphs never get here (the runtime runs and inlines them).
 //
 //     auto d = driver_command::from(backend, 0, encore::memset_command{p, 0, n});
-//     d.enqueue(stream);
+//     d.enqueue(driver, stream, 0);
 #pragma once
-
-#include <cuda.h>
 
 #include <cstdint>
 #include <memory>
 #include <span>
 
-#include "encore/backends/cuda/cuda_kernel_launch.hpp"
+#include "encore/backends/gpu/driver.hpp"
+#include "encore/backends/gpu/gpu_kernel_launch.hpp"
 #include "encore/graph/command.hpp"
 
-namespace encore::cuda {
+namespace encore::gpu {
 
-class cuda_backend;
-class cuda_native_graph;
+class gpu_backend;
+class gpu_native_graph;
 
 // A copy between encore::buffers, run by a host function in stream order.
 struct host_copy {
     std::shared_ptr<memory_object> source, destination;
     std::size_t source_offset = 0, destination_offset = 0, bytes = 0;
-    static void CUDA_CB run(void* self);      // the copy (graph host nodes: the node owns it)
-    static void CUDA_CB run_once(void* self); // the copy, then deletes `self` (eager)
+    static void run(void* self);      // the copy (graph host nodes: the node owns it)
+    static void run_once(void* self); // the copy, then deletes `self` (eager)
 };
 
 class driver_command {
 public:
     enum class form : std::uint8_t { kernel, memcpy, memset, host_copy, prefetch, advise, nothing, child_graph };
 
-    // Throws encore::error: kernel_not_supported for a kernel without CUDA code, feature_not_supported for what
-    // else CUDA cannot run (a copy between memory objects that are not buffers, ...), invalid_argument for host
+    // Throws encore::error: kernel_not_supported for a kernel without code for the API, feature_not_supported for
+    // what else the GPU cannot run (a copy between memory objects that are not buffers, ...), invalid_argument for host
     // tasks and subgraphs.
-    static driver_command from(cuda_backend& backend, std::uint32_t device, const command& c, bool in_graph);
+    static driver_command from(gpu_backend& backend, std::uint32_t device, const command& c, bool in_graph);
 
     form how() const noexcept { return form_; }
-    void enqueue(CUstream stream, CUdevice device);
-    CUgraphNode add_to(CUgraph graph, std::span<const CUgraphNode> dependencies, CUcontext context);
+    // `device`: the device's ordinal (prefetches go there).
+    void enqueue(driver& d, driver_stream s, std::uint32_t device);
+    driver_graph_node add_to(driver& d, driver_graph g, std::span<const driver_graph_node> dependencies,
+                             driver_context c);
     // Gives `node` (made by add_to from a command of the same form) this command's parameters: in the template
     // graph, and in `exec` (when not null) for kernels. False when the driver refuses, and always for child
-    // graphs (a CUDA template graph cannot have its child replaced: the executable is rebuilt).
-    bool set_in(CUgraphNode node, CUgraphExec exec, CUcontext context);
+    // graphs (a template graph cannot have its child replaced: the executable is rebuilt).
+    bool set_in(driver& d, driver_graph_node node, driver_graph_exec exec, driver_context c);
 
 private:
     form form_ = form::nothing;
     kernel_launch launch_;
-    CUDA_MEMCPY3D copy_;               // set by from() for memcpy only (not zeroed for every command)
-    CUDA_MEMSET_NODE_PARAMS memset_;   // set by from() for memset only
+    memcpy_params copy_;   // memcpy only
+    memset_params memset_; // memset only
     std::unique_ptr<host_copy> host_copy_;
-    std::shared_ptr<const cuda_native_graph> child_; // child_graph
+    std::shared_ptr<const gpu_native_graph> child_; // child_graph
     const void* pointer_ = nullptr; // prefetch / advise
-    std::size_t bytes_ = 0;
+    std::size_t bytes_ = 0; // prefetch / advise
 };
 
-} // namespace encore::cuda
+} // namespace encore::gpu

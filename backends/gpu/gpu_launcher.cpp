@@ -1,17 +1,15 @@
-#include "cuda_launcher.hpp"
+#include "gpu_launcher.hpp"
 
-#include "encore/backends/cuda/detail/driver.hpp"
+#include "encore/backends/gpu/driver.hpp"
 
-namespace encore::cuda {
-
-using detail::check;
+namespace encore::gpu {
 
 void launch_task::operator()() {
     stream_state& s = *stream;
-    detail::context_scope scope(s.context);
+    context_scope scope(*s.api, s.context);
     for (const auto& w : waits) {
-        auto* e = static_cast<cuda_event*>(w.get());
-        if (!e->known_complete()) check(cuStreamWaitEvent(s.stream, e->recorded_handle(), 0), "cuStreamWaitEvent");
+        auto* e = static_cast<gpu_event*>(w.get());
+        if (!e->known_complete()) s.api->wait_event(s.stream, e->recorded_handle());
     }
     if (tail || event->has_profiling()) {
         std::lock_guard lock(s.mutex);
@@ -21,7 +19,7 @@ void launch_task::operator()() {
     if (function)
         function(s.stream);
     else
-        command.enqueue(s.stream, device);
+        command.enqueue(*s.api, s.stream, device);
     if (record) {
         std::lock_guard lock(s.mutex);
         event->record_locked(s);
@@ -31,7 +29,7 @@ void launch_task::operator()() {
 
 void launch_task::prefetch() const noexcept {
     const char* e = reinterpret_cast<const char*>(event.get());
-    for (std::size_t line = 0; line < sizeof(cuda_event); line += 64)
+    for (std::size_t line = 0; line < sizeof(gpu_event); line += 64)
         __builtin_prefetch(e + line, 1, 3); // set_launched writes its state and locks its mutex
     __builtin_prefetch(stream, 0, 3);
 }
@@ -41,4 +39,4 @@ void launch_task::fail(std::exception_ptr e) noexcept {
     event->set_failed();
 }
 
-} // namespace encore::cuda
+} // namespace encore::gpu

@@ -1,9 +1,9 @@
-// encore::cuda::cuda_event — the event of one piece of CUDA work (a command or a graph launch), and the
-// thread that tells callbacks when such events complete.
+// encore::gpu::gpu_event — the event of one piece of GPU work (a command or a graph launch), and the thread
+// that tells callbacks when such events complete. Named below by CUDA's calls; HIP's are their namesakes.
 //
 // An event is first `deferred` (its work waits on the host for events of other backends), then `enqueued`: its
-// work has its place in the device launcher's order (cuda_launcher.hpp) on a chosen stream, so later work of the
-// device can wait for it on the GPU; then `launched`: the driver has the work. Its CUevent is recorded right after
+// work has its place in the device launcher's order (gpu_launcher.hpp) on a chosen stream, so later work of the
+// device can wait for it on the GPU; then `launched`: the driver has the work. Its driver event is recorded right after
 // the work, except for eager commands of an in-order queue:
 // there it is recorded only when something asks for it (a wait, a status query, a callback, a wait from
 // another stream), because in a stream of commands almost nobody asks, and a record per command would cost
@@ -17,8 +17,6 @@
 // submission does), which callbacks of cuLaunchHostFunc may not.
 #pragma once
 
-#include <cuda.h>
-
 #include <atomic>
 #include <condition_variable>
 #include <cstdint>
@@ -30,39 +28,42 @@
 #include <vector>
 
 #include "encore/backends/backend.hpp"
+#include "encore/backends/gpu/driver.hpp"
 
-namespace encore::cuda {
+namespace encore::gpu {
 
-class cuda_backend;
-class cuda_event;
+class gpu_backend;
+class gpu_event;
 
-// One CUDA stream of a queue. Work reaches it only through the device's launcher, in the launcher's order;
+// One stream of a queue. Work reaches it only through the device's launcher, in the launcher's order;
 // `mutex` orders the records of its events (from the launcher and from threads that ask for an event).
 struct stream_state {
     ~stream_state(); // destroys the stream (the driver lets its pending work finish)
+    driver* api = nullptr;
     const void* owner = nullptr; // the queue it belongs to
-    CUcontext context = nullptr;
-    CUstream stream = nullptr;
+    gpu::driver_context context = nullptr;
+    gpu::driver_stream stream = nullptr;
     std::shared_ptr<error_sink> errors; // the queue's: failures of work the launcher's thread enqueued
     std::mutex mutex;
     // Under the launcher's lock, in its order; written by every submission, so on a cache line of their own (the
     // launcher's thread reads the fields above for every task).
-    alignas(64) std::weak_ptr<cuda_event> lazy_tail; // the last work's event, while its record is on demand
-    std::atomic<const cuda_event*> last{nullptr};    // the event of the last work enqueued here
+    alignas(64) std::weak_ptr<gpu_event> lazy_tail; // the last work's event, while its record is on demand
+    std::atomic<const gpu_event*> last{nullptr};    // the event of the last work enqueued here
 };
 
-// What profiling timestamps are measured against: a CUevent recorded at queue creation and the host clock
+// What profiling timestamps are measured against: an event recorded at queue creation and the host clock
 // read right when it completed.
 struct profiling_reference {
-    CUevent event = nullptr;
+    driver* api = nullptr;
+    gpu::driver_event event = nullptr;
     std::uint64_t host_ns = 0;
     ~profiling_reference();
 };
 
-class cuda_event final : public backend_event, public std::enable_shared_from_this<cuda_event> {
+class gpu_event final : public backend_event, public std::enable_shared_from_this<gpu_event> {
 public:
-    cuda_event(cuda_backend& backend, std::uint32_t device, std::shared_ptr<profiling_reference> profiling);
-    ~cuda_event() override;
+    gpu_event(gpu_backend& backend, std::uint32_t device, std::shared_ptr<profiling_reference> profiling);
+    ~gpu_event() override;
 
     event_status status() const noexcept override;
     void wait() override;
@@ -80,7 +81,7 @@ public:
     }
     // True once someone saw the work complete (cheap; false does not mean it is still running).
     bool known_complete() const noexcept { return done_.load(std::memory_order_acquire); }
-    const cuda_backend& owner() const noexcept { return backend_; }
+    const gpu_backend& owner() const noexcept { return backend_; }
 
     // --- for the queue, which owns the life cycle ---
     // Profiling: records the start event on `s` (its mutex held), right before the work.
@@ -100,7 +101,7 @@ public:
     // The work never reached a stream (its error went to the queue's error_sink): the event completes.
     void set_failed() noexcept;
     // The recorded completion event (recording it now if it was not; locks the stream). Only once launched.
-    CUevent recorded_handle();
+    gpu::driver_event recorded_handle();
 
 private:
     enum class state : std::uint8_t { deferred, enqueued, launched, failed };
@@ -109,14 +110,14 @@ private:
     // callbacks registered meanwhile; then wakes wait() if anyone waits. Returns the callbacks taken.
     std::vector<std::function<void()>> move_to(state next);
 
-    cuda_backend& backend_;
+    gpu_backend& backend_;
     const std::uint32_t device_;
     std::shared_ptr<profiling_reference> reference_;
     std::atomic<state> state_{state::deferred};
     mutable std::atomic<bool> done_{false};
     std::shared_ptr<stream_state> stream_;
-    CUevent event_ = nullptr;      // recorded under stream_->mutex; from the backend's pool unless profiling
-    CUevent start_event_ = nullptr; // profiling only
+    gpu::driver_event event_ = nullptr;       // recorded under stream_->mutex; from the backend's pool unless profiling
+    gpu::driver_event start_event_ = nullptr; // profiling only
     bool recorded_ = false;         // under the stream's mutex
     std::uint64_t submit_ns_ = 0;
     std::mutex mutex_; // state changes, and the callbacks registered before launched
@@ -127,32 +128,34 @@ private:
     std::vector<std::function<void()>> pending_;
 };
 
-// `e` as a cuda_event, or nullptr when it is another backend's. cuda_event is final, so comparing the dynamic
+// `e` as a gpu_event, or nullptr when it is another backend's (or one of another GPU plugin's: the caller
+// compares its owner). gpu_event is final, so comparing the dynamic
 // type is exact; dynamic_cast would walk the hierarchy and compare type names across libraries (about 140
 // instructions, once per wait on the eager path).
-inline cuda_event* as_cuda_event(backend_event* e) noexcept {
-    return e && typeid(*e) == typeid(cuda_event) ? static_cast<cuda_event*>(e) : nullptr;
+inline gpu_event* as_gpu_event(backend_event* e) noexcept {
+    return e && typeid(*e) == typeid(gpu_event) ? static_cast<gpu_event*>(e) : nullptr;
 }
 
-// One thread per backend that runs on_complete callbacks of CUDA events once their work is done.
+// One thread per backend that runs on_complete callbacks of GPU events once their work is done.
 class completion_watcher {
 public:
-    completion_watcher();
+    explicit completion_watcher(driver& api);
     ~completion_watcher();
     completion_watcher(const completion_watcher&) = delete;
     completion_watcher& operator=(const completion_watcher&) = delete;
 
-    void watch(std::shared_ptr<cuda_event> e, CUevent handle, CUcontext context, std::function<void()> callback);
+    void watch(std::shared_ptr<gpu_event> e, gpu::driver_event handle, gpu::driver_context context, std::function<void()> callback);
 
 private:
     struct item {
-        std::shared_ptr<cuda_event> event;
-        CUevent handle;
-        CUcontext context;
+        std::shared_ptr<gpu_event> event;
+        gpu::driver_event handle;
+        gpu::driver_context context;
         std::function<void()> callback;
     };
     void run();
 
+    driver& api_;
     std::mutex mutex_;
     std::condition_variable wake_;
     std::vector<item> incoming_;
@@ -160,4 +163,4 @@ private:
     std::thread thread_;
 };
 
-} // namespace encore::cuda
+} // namespace encore::gpu
