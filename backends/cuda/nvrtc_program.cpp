@@ -7,6 +7,7 @@
 #include <memory>
 #include <mutex>
 
+#include "encore/backends/gpu/runtime_compiler.hpp"
 #include "encore/cache/program_cache.hpp"
 #include "encore/graph/error.hpp"
 
@@ -16,6 +17,10 @@ namespace {
 
 // The NVRTC entry points Encore uses, from a dlopen'ed library.
 struct nvrtc_api {
+    using program = nvrtcProgram;
+    static constexpr nvrtcResult success = NVRTC_SUCCESS;
+    static constexpr nvrtcResult compilation_error = NVRTC_ERROR_COMPILATION;
+    static constexpr const char* prefix = "nvrtc";
     void* library = nullptr;
     std::string missing; // why it could not be loaded
     decltype(&nvrtcGetErrorString) get_error_string = nullptr;
@@ -65,52 +70,11 @@ const nvrtc_api& nvrtc() {
     return api;
 }
 
-void check(const nvrtc_api& api, nvrtcResult r, const char* call) {
-    if (r != NVRTC_SUCCESS)
-        throw error(errc::backend_failure, std::string(call) + ": " + api.get_error_string(r));
-}
-
 // "nvrtc 13.0": NVRTC alone turns source into PTX or a cubin, so its version is the key's toolchain.
 std::string nvrtc_version(const nvrtc_api& api) {
     int major = 0, minor = 0;
-    check(api, api.version(&major, &minor), "nvrtcVersion");
+    gpu::check_compiler(api, api.version(&major, &minor), "Version");
     return "nvrtc " + std::to_string(major) + "." + std::to_string(minor);
-}
-
-// One NVRTC compilation; throws errc::build_failure with the log when the source does not compile.
-cache::built_program compile(const nvrtc_api& api, const std::string& text, const std::string& program_name,
-                             const std::vector<const char*>& arguments, bool cubin) {
-    nvrtcProgram program = nullptr;
-    check(api, api.create_program(&program, text.c_str(), program_name.c_str(), 0, nullptr, nullptr),
-          "nvrtcCreateProgram");
-    auto destroy = [&api](nvrtcProgram* p) { api.destroy_program(p); };
-    std::unique_ptr<nvrtcProgram, decltype(destroy)> owner(&program, destroy);
-
-    const nvrtcResult compiled =
-        api.compile_program(program, static_cast<int>(arguments.size()), arguments.data());
-    cache::built_program result;
-    std::size_t log_size = 0;
-    check(api, api.get_log_size(program, &log_size), "nvrtcGetProgramLogSize");
-    if (log_size > 1) {
-        result.log.resize(log_size);
-        check(api, api.get_log(program, result.log.data()), "nvrtcGetProgramLog");
-        result.log.resize(log_size - 1); // the NUL
-    }
-    if (compiled == NVRTC_ERROR_COMPILATION)
-        throw error(errc::build_failure, "build_program: " + program_name + " does not compile:\n" + result.log);
-    check(api, compiled, "nvrtcCompileProgram");
-
-    std::size_t size = 0;
-    if (cubin) {
-        check(api, api.get_cubin_size(program, &size), "nvrtcGetCUBINSize");
-        result.payload.resize(size);
-        check(api, api.get_cubin(program, result.payload.data()), "nvrtcGetCUBIN");
-    } else {
-        check(api, api.get_ptx_size(program, &size), "nvrtcGetPTXSize");
-        result.payload.resize(size);
-        check(api, api.get_ptx(program, result.payload.data()), "nvrtcGetPTX");
-    }
-    return result;
 }
 
 } // namespace
@@ -141,8 +105,22 @@ program_binary build_program(std::string_view source, std::span<const std::strin
     std::vector<const char*> arguments;
     for (const auto& o : key.options)
         arguments.push_back(o.c_str());
+    auto compile = [&] {
+        return gpu::run_compiler(api, key.source, key.name, arguments, [&](nvrtcProgram p, std::string& payload) {
+            std::size_t size = 0;
+            if (cubin) {
+                gpu::check_compiler(api, api.get_cubin_size(p, &size), "GetCUBINSize");
+                payload.resize(size);
+                gpu::check_compiler(api, api.get_cubin(p, payload.data()), "GetCUBIN");
+            } else {
+                gpu::check_compiler(api, api.get_ptx_size(p, &size), "GetPTXSize");
+                payload.resize(size);
+                gpu::check_compiler(api, api.get_ptx(p, payload.data()), "GetPTX");
+            }
+        });
+    };
     auto binary = cache::program_cache::process().get_or_build<program_binary>(
-        key, [&] { return compile(api, key.source, key.name, arguments, cubin); },
+        key, compile,
         [](const cache::built_program& built) {
             auto b = std::make_shared<program_binary>();
             // NVRTC's cubins are ELF files; PTX is text.

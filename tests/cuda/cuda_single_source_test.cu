@@ -3,10 +3,10 @@
 #include <doctest/doctest.h>
 
 #include "encore/backends/cuda/single_source.hpp"
-#include "cuda_support.hpp"
+#include "gpu/gpu_support.hpp"
 
 using namespace encore;
-using namespace encore::cuda_testing;
+using namespace encore::gpu_testing;
 
 namespace {
 // A functor with a __host__ __device__ call operator works like a lambda.
@@ -26,7 +26,7 @@ TEST_CASE("a host-device lambda runs on the GPU and on the native backend") {
     static_assert(!cuda::is_device_only_lambda<decltype(marked)>);
     static_assert(!cuda::is_host_device_lambda<scale>);
     static_cast<void>(marked);
-    for (const device& d : {cuda_device(), native_device()}) {
+    for (const device& d : {gpu_device(), native_device()}) {
         CAPTURE(std::string(d.backend_name()));
         queue q(d, {.in_order = true});
         int* data = static_cast<int*>(encore::malloc(1000 * sizeof(int), d, memory_kind::shared));
@@ -43,7 +43,7 @@ TEST_CASE("a host-device lambda runs on the GPU and on the native backend") {
 }
 
 TEST_CASE("2-D and 3-D ranges and nd_ranges see SYCL's indices") {
-    const device d = cuda_device();
+    const device d = gpu_device();
     queue q(d, {.in_order = true});
     usm<int> grid(30 * 50);
     int* g = grid.data();
@@ -72,7 +72,7 @@ TEST_CASE("a __device__-only lambda runs on the GPU and has no host form") {
     auto device_only = [] __device__(const work_item&) {};
     static_assert(cuda::is_device_only_lambda<decltype(device_only)>);
     static_cast<void>(device_only);
-    queue gpu(cuda_device());
+    queue gpu(gpu_device());
     gpu.parallel_for(range(64), k).wait();
     CHECK(data[63] == 9);
     queue cpu(native_device());
@@ -81,7 +81,7 @@ TEST_CASE("a __device__-only lambda runs on the GPU and has no host form") {
 }
 
 TEST_CASE("single-source kernels in a graph, updated with a kernel of the same name and new captures") {
-    const device d = cuda_device();
+    const device d = gpu_device();
     queue q(d, {.in_order = true});
     usm<int> a(256), b(256);
     graph g;

@@ -1,16 +1,17 @@
-// Graphs lowered to CUDA graphs: every command kind, edges, replays, multi-partition graphs with host tasks.
+// Graphs lowered to GPU graphs (CUDA graphs, HIP graphs): every command kind, edges, replays, multi-partition
+// graphs with host tasks.
 #include <doctest/doctest.h>
 
 #include <atomic>
 #include <cstdint>
 
-#include "cuda_support.hpp"
+#include "gpu/gpu_support.hpp"
 
 using namespace encore;
-using namespace encore::cuda_testing;
+using namespace encore::gpu_testing;
 
 TEST_CASE("a graph with every device command kind, replayed") {
-    const device d = cuda_device();
+    const device d = gpu_device();
     queue q(d, {.in_order = true});
     usm<int> data(1024, memory_kind::device), out(1024, memory_kind::shared);
     usm<std::uint64_t> wide(100, memory_kind::shared);
@@ -50,7 +51,7 @@ TEST_CASE("a graph with every device command kind, replayed") {
 }
 
 TEST_CASE("back-to-back replays stay ordered without host round trips") {
-    const device d = cuda_device();
+    const device d = gpu_device();
     queue q(d, {.in_order = false});
     usm<int> data(512);
     graph g;
@@ -68,7 +69,7 @@ TEST_CASE("back-to-back replays stay ordered without host round trips") {
 }
 
 TEST_CASE("host tasks split a graph into partitions that run in their DAG's order") {
-    const device d = cuda_device();
+    const device d = gpu_device();
     queue q(d, {.in_order = false});
     usm<int> a(256), b(256);
     std::atomic<int> seen_a{0}, seen_b{0};
@@ -96,8 +97,8 @@ TEST_CASE("host tasks split a graph into partitions that run in their DAG's orde
     q.wait_and_throw();
 }
 
-TEST_CASE("a multi-root graph without host tasks is one CUDA graph; its launch event completes with every tail") {
-    const device d = cuda_device();
+TEST_CASE("a multi-root graph without host tasks is one GPU graph; its launch event completes with every tail") {
+    const device d = gpu_device();
     queue q(d, {.in_order = true});
     const int roots = 16;
     usm<int> data(256 * roots);
@@ -115,7 +116,7 @@ TEST_CASE("a multi-root graph without host tasks is one CUDA graph; its launch e
 }
 
 TEST_CASE("graph launches wait for eager work and for other backends' events") {
-    const device d = cuda_device();
+    const device d = gpu_device();
     queue q(d, {.in_order = true});
     queue cpu(native_device());
     usm<int> data(256);

@@ -1,4 +1,4 @@
-// Native recording on CUDA (encore::native_recording over cuda_recording: a stream capture): commands
+// Native recording on a GPU (encore::native_recording over gpu_recording: a stream capture): commands
 // captured with exact dependencies, the captured graph run as one node of an encore::graph (a child graph),
 // replays, refusals, and replacing the captured graph of an executable graph.
 #include <doctest/doctest.h>
@@ -6,10 +6,10 @@
 #include <array>
 #include <cstdint>
 
-#include "cuda_support.hpp"
+#include "gpu/gpu_support.hpp"
 
 using namespace encore;
-using namespace encore::cuda_testing;
+using namespace encore::gpu_testing;
 
 namespace {
 kernel_command set_value(int* data, int value, std::size_t n) {
@@ -22,8 +22,8 @@ kernel_command add_one(int* data, std::size_t n) {
 }
 } // namespace
 
-TEST_CASE("native recording: a CUDA stream capture replayed as one node, with the captured order") {
-    const device d = cuda_device();
+TEST_CASE("native recording: a stream capture replayed as one node, with the captured order") {
+    const device d = gpu_device();
     REQUIRE(d.properties().native_recording);
     queue q(d, {.in_order = true});
     usm<int> a(1024, memory_kind::device), b(1024, memory_kind::shared), c(1024, memory_kind::shared);
@@ -42,7 +42,7 @@ TEST_CASE("native recording: a CUDA stream capture replayed as one node, with th
 
     graph g;
     auto captured = r.end();
-    CHECK(captured.graph->backend() == "cuda");
+    CHECK(captured.graph->backend() == backend_name);
     CHECK(captured.graph->size() == 6);
     g.add(captured);
     executable_graph exec(g, d);
@@ -56,7 +56,7 @@ TEST_CASE("native recording: a CUDA stream capture replayed as one node, with th
 }
 
 TEST_CASE("native recording: refusals leave the capture usable") {
-    const device d = cuda_device();
+    const device d = gpu_device();
     usm<int> a(256, memory_kind::shared);
     native_recording r(d);
     auto check_refused = [&](command c, errc code) {
@@ -94,8 +94,8 @@ TEST_CASE("native recording: refusals leave the capture usable") {
         REQUIRE(a[i] == 3);
 }
 
-TEST_CASE("native recording: the captured graph runs only on the cuda backend, never eagerly") {
-    const device d = cuda_device();
+TEST_CASE("native recording: the captured graph runs only on its GPU backend, never eagerly") {
+    const device d = gpu_device();
     usm<int> a(64, memory_kind::shared);
     native_recording r(d);
     r.capture(set_value(a.data(), 1, 64));
@@ -111,7 +111,7 @@ TEST_CASE("native recording: the captured graph runs only on the cuda backend, n
     g.add(captured);
     try {
         executable_graph on_cpu(g, native_device());
-        FAIL("the native backend accepted a CUDA capture");
+        FAIL("the native backend accepted a GPU capture");
     } catch (const error& e) {
         CHECK(e.code() == errc::feature_not_supported);
     }
@@ -125,7 +125,7 @@ TEST_CASE("native recording: the captured graph runs only on the cuda backend, n
 
 TEST_CASE(
     "native recording: a captured node and ordinary nodes in one graph; replacing the capture by update") {
-    const device d = cuda_device();
+    const device d = gpu_device();
     queue q(d, {.in_order = true});
     usm<int> x(512, memory_kind::shared), y(512, memory_kind::shared);
     auto capture_set = [&](int* target, int value) {

@@ -1,4 +1,4 @@
-// Eager submission on CUDA queues: every command kind, dependencies on the GPU and across backends,
+// Eager submission on GPU queues: every command kind, dependencies on the GPU and across backends,
 // in-order and out-of-order queues, profiling.
 #include <doctest/doctest.h>
 
@@ -7,13 +7,13 @@
 #include <numeric>
 #include <thread>
 
-#include "cuda_support.hpp"
+#include "gpu/gpu_support.hpp"
 
 using namespace encore;
-using namespace encore::cuda_testing;
+using namespace encore::gpu_testing;
 
-TEST_CASE("the cuda device describes a GPU with native graphs") {
-    const auto& p = cuda_device().properties();
+TEST_CASE("the GPU device describes a GPU with native graphs") {
+    const auto& p = gpu_device().properties();
     CHECK(p.type == device_type::gpu);
     CHECK(p.native_graphs);
     CHECK(p.max_work_group_size >= 1024);
@@ -24,7 +24,7 @@ TEST_CASE("the cuda device describes a GPU with native graphs") {
 TEST_CASE("memset and memcpy on device, host and shared memory") {
     for (bool in_order : {true, false}) {
         CAPTURE(in_order);
-        queue q(cuda_device(), {.in_order = in_order});
+        queue q(gpu_device(), {.in_order = in_order});
         usm<unsigned char> host(1000, memory_kind::host), dev(1000, memory_kind::device),
             shared(1000, memory_kind::shared);
         auto a = q.memset(host.data(), 7, 1000);
@@ -41,7 +41,7 @@ TEST_CASE("memset and memcpy on device, host and shared memory") {
 }
 
 TEST_CASE("fill with 1, 2, 4 byte patterns (memset) and 3, 8, 16 byte patterns (the fill kernel)") {
-    queue q(cuda_device(), {.in_order = true});
+    queue q(gpu_device(), {.in_order = true});
     usm<std::uint8_t> b(1001, memory_kind::shared);
     usm<std::uint16_t> s(1001, memory_kind::shared);
     usm<std::uint32_t> w(1001, memory_kind::device);
@@ -77,8 +77,8 @@ TEST_CASE("fill with 1, 2, 4 byte patterns (memset) and 3, 8, 16 byte patterns (
         REQUIRE((x_out[i].a == 42 && x_out[i].b == 43));
 }
 
-TEST_CASE("NVRTC kernels: arguments, 1-D ranges, 2-D nd_ranges, chains on one queue") {
-    queue q(cuda_device(), {.in_order = true});
+TEST_CASE("run-time compiled kernels: arguments, 1-D ranges, 2-D nd_ranges, chains on one queue") {
+    queue q(gpu_device(), {.in_order = true});
     const std::size_t n = 1 << 12;
     usm<float> x(n), y(n);
     for (std::size_t i = 0; i < n; ++i) {
@@ -126,7 +126,7 @@ TEST_CASE("a kernel with more parameters than a launch keeps inline: eager, defe
         for (int k = 0; k < 100; ++k) REQUIRE(out[static_cast<std::size_t>(k)] == weighted + 1000 * k);
     };
     auto kernel = test_kernel("many_parameters");
-    queue gpu(cuda_device(), {.in_order = true});
+    queue gpu(gpu_device(), {.in_order = true});
     usm<int> eager(100), deferred(100), replayed(100);
     gpu.parallel_for(make_nd_range(1, {100, 1, 1}, {100, 1, 1}), kernel, arguments(eager.data())).wait();
     check_out(eager);
@@ -145,13 +145,13 @@ TEST_CASE("a kernel with more parameters than a launch keeps inline: eager, defe
 
     graph g;
     g.add(kernel_command{kernel, arguments(replayed.data()), make_nd_range(1, {100, 1, 1}, {100, 1, 1})});
-    executable_graph exec(g, cuda_device());
+    executable_graph exec(g, gpu_device());
     gpu.launch(exec).wait();
     check_out(replayed);
 }
 
 TEST_CASE("out-of-order queue: dependencies become stream waits, independent work may overlap") {
-    queue q(cuda_device(), {.in_order = false});
+    queue q(gpu_device(), {.in_order = false});
     const std::size_t n = 4096;
     usm<int> a(n), b(n), c(n);
     auto set_value = test_kernel("set_value");
@@ -171,7 +171,7 @@ TEST_CASE("out-of-order queue: dependencies become stream waits, independent wor
 }
 
 TEST_CASE("waiting for other backends' events and host tasks defers the submission, never blocks") {
-    queue gpu(cuda_device(), {.in_order = false});
+    queue gpu(gpu_device(), {.in_order = false});
     queue cpu(native_device());
     usm<int> data(256);
     std::atomic<bool> release{false};
@@ -194,7 +194,7 @@ TEST_CASE("waiting for other backends' events and host tasks defers the submissi
 }
 
 TEST_CASE("copy between buffers, prefetch, mem_advise, barrier") {
-    queue q(cuda_device(), {.in_order = false});
+    queue q(gpu_device(), {.in_order = false});
     auto from = std::make_shared<buffer>(64), to = std::make_shared<buffer>(64);
     for (int i = 0; i < 64; ++i)
         from->data()[i] = std::byte(i);
@@ -213,8 +213,8 @@ TEST_CASE("copy between buffers, prefetch, mem_advise, barrier") {
     q.wait_and_throw();
 }
 
-TEST_CASE("profiling timestamps come from CUDA events, in order") {
-    queue q(cuda_device(), {.in_order = true, .enable_profiling = true});
+TEST_CASE("profiling timestamps come from GPU events, in order") {
+    queue q(gpu_device(), {.in_order = true, .enable_profiling = true});
     usm<int> data(1 << 20, memory_kind::device);
     auto e = q.memset(data.data(), 0, (1 << 20) * sizeof(int));
     auto t = e.profiling();
@@ -227,7 +227,7 @@ TEST_CASE("profiling timestamps come from CUDA events, in order") {
 }
 
 TEST_CASE("event status and wait on an in-order queue whose events are recorded on demand") {
-    queue q(cuda_device(), {.in_order = true});
+    queue q(gpu_device(), {.in_order = true});
     usm<int> data(256);
     std::vector<event> events;
     for (int i = 0; i < 50; ++i)

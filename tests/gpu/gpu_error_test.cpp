@@ -1,12 +1,12 @@
-// Errors of the CUDA backend: kernels without CUDA code, NVRTC failures, unsupported arguments, misuse.
+// Errors of a GPU backend: kernels without code for it, run-time compiler failures, unsupported arguments, misuse.
 #include <doctest/doctest.h>
 
-#include "cuda_support.hpp"
+#include "gpu/gpu_support.hpp"
 #include "support/error_code.hpp"
 
 using namespace encore;
 using encore::testing::code_of;
-using namespace encore::cuda_testing;
+using namespace encore::gpu_testing;
 
 namespace {
 template <typename F> std::string message_of(F&& f) {
@@ -19,8 +19,8 @@ template <typename F> std::string message_of(F&& f) {
 }
 } // namespace
 
-TEST_CASE("a kernel without CUDA code fails at submission and at finalize, naming the kernel") {
-    const device d = cuda_device();
+TEST_CASE("a kernel without GPU code fails at submission and at finalize, naming the kernel") {
+    const device d = gpu_device();
     queue q(d);
     auto host_only = make_kernel("host_only_kernel", [](const work_item&) {});
     CHECK(code_of([&] { q.parallel_for(range(4), host_only); }) == errc::kernel_not_supported);
@@ -31,11 +31,11 @@ TEST_CASE("a kernel without CUDA code fails at submission and at finalize, namin
     CHECK(message_of([&] { executable_graph exec(g, d); }).find("host_only_kernel") != std::string::npos);
 }
 
-TEST_CASE("NVRTC: a source that does not compile gives the log; unknown kernels are refused") {
-    CHECK(code_of([] { cuda::build_program("extern \"C\" __global__ void broken( { }"); }) == errc::build_failure);
-    CHECK(message_of([] { cuda::build_program("extern \"C\" __global__ void broken( { }", {}, "broken.cu"); })
+TEST_CASE("run-time compiler: a source that does not compile gives the log; unknown kernels are refused") {
+    CHECK(code_of([] { build_program("extern \"C\" __global__ void broken( { }"); }) == errc::build_failure);
+    CHECK(message_of([] { build_program("extern \"C\" __global__ void broken( { }", {}, "broken.cu"); })
               .find("broken.cu") != std::string::npos);
-    CHECK(code_of([] { cuda::get_kernel(test_module(), "no_such_kernel"); }) == errc::invalid_argument);
+    CHECK(code_of([] { get_kernel(test_module(), "no_such_kernel"); }) == errc::invalid_argument);
     CHECK(test_module()->has_kernel("saxpy"));
     // A module kernel has no host form.
     queue cpu(native_device());
@@ -44,25 +44,26 @@ TEST_CASE("NVRTC: a source that does not compile gives the log; unknown kernels 
     CHECK(code_of([&] { cpu.wait_and_throw(); }) == errc::feature_not_supported);
 }
 
-TEST_CASE("NVRTC: cubins for an explicit architecture run too") {
-    int major = 0;
-    const auto& p = cuda_device().properties();
-    auto at = p.driver_version.find("compute capability ");
-    REQUIRE(at != std::string::npos);
-    major = std::stoi(p.driver_version.substr(at + 19));
-    const int minor = std::stoi(p.driver_version.substr(p.driver_version.find('.', at + 19) + 1));
-    std::vector<std::string> options{"-arch=sm_" + std::to_string(major) + std::to_string(minor)};
-    auto binary = cuda::build_program(R"(extern "C" __global__ void three(int* p) { p[threadIdx.x] = 3; })", options);
+TEST_CASE("run-time compiler: binaries for the device's explicit architecture run too") {
+    const auto& p = gpu_device().properties();
+#ifdef ENCORE_GPU_TESTS_HIP
+    std::vector<std::string> options{"--offload-arch=" + p.architecture};
+    auto binary = build_program(R"(extern "C" __global__ void three(int* p) { p[threadIdx.x] = 3; })", options);
+#else
+    REQUIRE(p.architecture.rfind("sm_", 0) == 0);
+    std::vector<std::string> options{"-arch=" + p.architecture};
+    auto binary = build_program(R"(extern "C" __global__ void three(int* p) { p[threadIdx.x] = 3; })", options);
     CHECK(binary.kind == cuda::program_binary::format::cubin);
-    auto k = cuda::get_kernel(cuda::module::load(std::move(binary)), "three");
-    queue q(cuda_device());
+#endif
+    auto k = get_kernel(module::load(std::move(binary)), "three");
+    queue q(gpu_device());
     usm<int> data(32);
     q.parallel_for(range(32), k, {kernel_argument::from_pointer(data.data())}).wait();
     CHECK(data[31] == 3);
 }
 
 TEST_CASE("unsupported arguments and sizes are refused at submission") {
-    queue q(cuda_device());
+    queue q(gpu_device());
     usm<int> data(1024);
     CHECK(code_of([&] {
               q.parallel_for(make_nd_range(1, {1024, 1, 1}, {64, 1, 1}), test_kernel("add_one"),
@@ -78,7 +79,7 @@ TEST_CASE("unsupported arguments and sizes are refused at submission") {
 }
 
 TEST_CASE("memory: alignment, foreign pointers, double frees") {
-    const device d = cuda_device();
+    const device d = gpu_device();
     void* p = encore::malloc(1000, d, memory_kind::device, 4096);
     CHECK(reinterpret_cast<std::uintptr_t>(p) % 4096 == 0);
     encore::free(p, d);
@@ -90,15 +91,20 @@ TEST_CASE("memory: alignment, foreign pointers, double frees") {
 }
 
 TEST_CASE("driver failures are backend_failure errors naming the call") {
-    const device d = cuda_device();
+    const device d = gpu_device();
     // More device memory than any GPU has.
     auto message = message_of([&] { encore::malloc(std::size_t(1) << 50, d, memory_kind::device); });
+#ifdef ENCORE_GPU_TESTS_HIP
+    CHECK(message.find("hipMalloc") != std::string::npos);
+    CHECK(message.find("hipErrorOutOfMemory") != std::string::npos);
+#else
     CHECK(message.find("cuMemAlloc") != std::string::npos);
     CHECK(message.find("CUDA_ERROR_OUT_OF_MEMORY") != std::string::npos);
+#endif
 }
 
-TEST_CASE("an executable graph for the cuda device cannot be launched on a native queue") {
-    const device d = cuda_device();
+TEST_CASE("an executable graph for the GPU device cannot be launched on a native queue") {
+    const device d = gpu_device();
     graph g;
     g.add(empty_command{});
     executable_graph exec(g, d);
@@ -107,14 +113,14 @@ TEST_CASE("an executable graph for the cuda device cannot be launched on a nativ
 }
 
 TEST_CASE("after a driver failure the device, its queues and graphs go on working") {
-    const device d = cuda_device();
+    const device d = gpu_device();
     queue q(d, {.in_order = true});
     usm<int> data(256, memory_kind::shared);
     graph g;
     g.add(kernel_command{test_kernel("add_one"), {kernel_argument::from_pointer(data.data())}, range(256)});
     executable_graph exec(g, d);
     for (int round = 0; round < 3; ++round) {
-        // CUDA_ERROR_OUT_OF_MEMORY, once per round, from the allocation itself (a synchronous error).
+        // Out of memory, once per round, from the allocation itself (a synchronous error).
         CHECK(code_of([&] { encore::malloc(std::size_t(1) << 50, d, memory_kind::device); }) == errc::backend_failure);
         q.submit(kernel_command{test_kernel("add_one"), {kernel_argument::from_pointer(data.data())}, range(256)});
         q.launch(exec);

@@ -1,14 +1,14 @@
-// Updating executable graphs on the CUDA backend: node update (cuGraphExecKernelNodeSetParams) and whole-graph
-// update (cuGraphExecUpdate; re-instantiation where a node changes form).
+// Updating executable graphs on a GPU backend: node update (cuGraphExecKernelNodeSetParams or HIP's namesake) and
+// whole-graph update (cuGraphExecUpdate; re-instantiation where a node changes form).
 #include <doctest/doctest.h>
 
-#include "cuda_support.hpp"
+#include "gpu/gpu_support.hpp"
 
 using namespace encore;
-using namespace encore::cuda_testing;
+using namespace encore::gpu_testing;
 
 TEST_CASE("update_arguments and update_range of a kernel node") {
-    const device d = cuda_device();
+    const device d = gpu_device();
     queue q(d, {.in_order = true});
     usm<int> a(1024), b(1024);
     graph g;
@@ -28,7 +28,7 @@ TEST_CASE("update_arguments and update_range of a kernel node") {
 }
 
 TEST_CASE("whole-graph update: memset, memcpy, fill and kernel values of a graph of the same topology") {
-    const device d = cuda_device();
+    const device d = gpu_device();
     queue q(d, {.in_order = true});
     usm<int> a(256), b(256), c(256);
     usm<std::uint32_t> w(64);
@@ -61,8 +61,8 @@ TEST_CASE("whole-graph update: memset, memcpy, fill and kernel values of a graph
     CHECK(w[5] == 0x05060708u);
 }
 
-TEST_CASE("an update to a kernel without CUDA code is refused and leaves the graph as it was") {
-    const device d = cuda_device();
+TEST_CASE("an update to a kernel without GPU code is refused and leaves the graph as it was") {
+    const device d = gpu_device();
     queue q(d, {.in_order = true});
     usm<int> a(64);
     graph g;
@@ -75,7 +75,7 @@ TEST_CASE("an update to a kernel without CUDA code is refused and leaves the gra
 }
 
 TEST_CASE("a copy between buffers (a host node) is updated; a rebuild lowers every node's current command") {
-    const device d = cuda_device();
+    const device d = gpu_device();
     queue q(d, {.in_order = true});
     usm<std::uint32_t> w(256, memory_kind::shared);
     auto first = std::make_shared<buffer>(16), second = std::make_shared<buffer>(16), to = std::make_shared<buffer>(16);

@@ -1,5 +1,6 @@
-// The CUDA backend's built-in kernels, compiled to PTX at build time and embedded in the plugin
-// (meson.build), so the plugin needs neither nvcc nor NVRTC at run time.
+// The GPU backends' built-in kernels, valid CUDA C++ and HIP C++ alike. The CUDA plugin embeds them compiled to
+// PTX at build time (backends/cuda/meson.build: it needs neither nvcc nor NVRTC at run time); the HIP plugin
+// embeds this source and compiles it with hiprtc for the device's architecture the first time a fill needs it.
 
 struct encore_fill_pattern {
     unsigned char bytes[256];
