@@ -16,14 +16,12 @@
 #include <string_view>
 #include <vector>
 
+#include "encore/backends/gpu/gpu_module.hpp"
+
 namespace encore::cuda {
 
-struct program_binary {
-    enum class format : unsigned char { ptx, cubin };
-    format kind = format::ptx;
-    std::vector<char> bytes; // PTX text ends with a NUL
-    std::string log;         // NVRTC's log (warnings), possibly empty
-};
+// PTX or a cubin (format), and NVRTC's log.
+using gpu::program_binary;
 
 // Goes through the kernel/program cache (docs/cache.md): the same source, options and NVRTC version give the
 // stored binary without compiling. Throws encore::error: errc::build_failure with NVRTC's log when the source does

@@ -92,6 +92,7 @@ program_binary build_program(std::string_view source, std::span<const std::strin
     auto binary = cache::program_cache::process().get_or_build<program_binary>(
         key, compile, [](const cache::built_program& built) {
             auto b = std::make_shared<program_binary>();
+            b->kind = program_binary::format::code_object;
             b->bytes.assign(built.payload.begin(), built.payload.end());
             b->log = built.log;
             return std::shared_ptr<const program_binary>(std::move(b));

@@ -15,12 +15,12 @@
 #include <string_view>
 #include <vector>
 
+#include "encore/backends/gpu/gpu_module.hpp"
+
 namespace encore::hip {
 
-struct program_binary {
-    std::vector<char> bytes; // the code object (an ELF file)
-    std::string log;         // hiprtc's log (warnings), possibly empty
-};
+// A code object (format::code_object) and hiprtc's log.
+using gpu::program_binary;
 
 // Throws encore::error: errc::build_failure with hiprtc's log when the source does not compile (or compiles to no
 // code object), errc::backend_failure when the HIP runtime cannot be loaded or hiprtc fails otherwise.

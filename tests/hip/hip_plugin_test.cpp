@@ -21,6 +21,10 @@ namespace {
 
 const std::vector<std::string> gfx90a{"--offload-arch=gfx90a"};
 
+hip::program_binary code_object(std::vector<char> bytes) {
+    return {hip::program_binary::format::code_object, std::move(bytes), ""};
+}
+
 std::string hip_trace_line() {
     for (const auto& line : backend_registry::global().trace())
         if (line.find("'hip'") != std::string::npos) return line;
@@ -120,6 +124,7 @@ TEST_CASE("hiprtc: a source that compiles gives a code object, never an empty on
         auto binary = hip::build_program("extern \"C\" __global__ void three(int* p) { p[threadIdx.x] = 3; }",
                                          gfx90a, "three.hip");
         REQUIRE(binary.bytes.size() > 4);
+        CHECK(binary.kind == hip::program_binary::format::code_object);
         CHECK(std::memcmp(binary.bytes.data(), ELFMAG, SELFMAG) == 0);
         CHECK(hip::module::load(std::move(binary))->has_kernel("three"));
     } catch (const error& e) {
@@ -132,7 +137,7 @@ TEST_CASE("hiprtc: a source that compiles gives a code object, never an empty on
 
 TEST_CASE("code objects: kernels are found by their symbols; damaged or foreign images are refused") {
     auto image = code_object_with("saxpy");
-    auto m = hip::module::load({image, ""});
+    auto m = hip::module::load(code_object(image));
     CHECK(m->has_kernel("saxpy"));
     CHECK_FALSE(m->has_kernel("saxpy.kd")); // an object, not a function
     CHECK_FALSE(m->has_kernel("sax"));
@@ -149,11 +154,12 @@ TEST_CASE("code objects: kernels are found by their symbols; damaged or foreign 
         CHECK(code_of([&] { cpu.wait_and_throw(); }) == errc::feature_not_supported);
     }
 
-    CHECK(code_of([] { hip::module::load({}); }) == errc::invalid_argument);
-    CHECK(code_of([] { hip::module::load({{'n', 'o', 't', ' ', 'e', 'l', 'f'}, ""}); }) == errc::invalid_argument);
+    CHECK(code_of([] { hip::module::load(code_object({})); }) == errc::invalid_argument);
+    CHECK(code_of([] { hip::module::load(code_object({'n', 'o', 't', ' ', 'e', 'l', 'f'})); }) ==
+          errc::invalid_argument);
     for (std::size_t cut : {std::size_t{70}, image.size() / 2, image.size() - 8}) {
         CAPTURE(cut);
         std::vector<char> truncated(image.begin(), image.begin() + static_cast<std::ptrdiff_t>(cut));
-        CHECK_FALSE(hip::module::load({truncated, ""})->has_kernel("saxpy")); // never read past the end
+        CHECK_FALSE(hip::module::load(code_object(truncated))->has_kernel("saxpy")); // never read past the end
     }
 }
