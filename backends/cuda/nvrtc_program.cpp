@@ -44,8 +44,9 @@ template <typename F> void bind(nvrtc_api& api, F& f, const char* symbol) {
 const nvrtc_api& nvrtc() {
     static const nvrtc_api api = [] {
         nvrtc_api a;
-        for (const char* name : {"libnvrtc.so.13", "libnvrtc.so.12", "libnvrtc.so",
-                                 "/usr/local/cuda/lib64/libnvrtc.so.13", "/usr/local/cuda/lib64/libnvrtc.so"}) {
+        for (const char* name :
+             {"libnvrtc.so.13", "libnvrtc.so.12", "libnvrtc.so", "/usr/local/cuda/lib64/libnvrtc.so.13",
+              "/usr/local/cuda/lib64/libnvrtc.so"}) {
             a.library = ::dlopen(name, RTLD_NOW | RTLD_LOCAL);
             if (a.library) break;
         }
@@ -70,43 +71,26 @@ const nvrtc_api& nvrtc() {
     return api;
 }
 
-// "nvrtc 13.0": NVRTC alone turns source into PTX or a cubin, so its version is the key's toolchain.
-std::string nvrtc_version(const nvrtc_api& api) {
-    int major = 0, minor = 0;
-    gpu::check_compiler(api, api.version(&major, &minor), "Version");
-    return "nvrtc " + std::to_string(major) + "." + std::to_string(minor);
-}
-
 } // namespace
 
-program_binary build_program(std::string_view source, std::span<const std::string> options, std::string_view name) {
-    const nvrtc_api& api = nvrtc();
-    if (!api.missing.empty()) throw error(errc::backend_failure, "build_program: " + api.missing);
-
-    cache::program_key key{.backend = "cuda", .source_kind = "cuda-c++", .name = std::string(name),
+program_binary build_program(std::string_view source, std::span<const std::string> options,
+                             std::string_view name) {
+    cache::program_key key{.backend = "cuda",
+                           .source_kind = "cuda-c++",
+                           .name = std::string(name),
                            .source = std::string(source)};
+    key.options.assign(options.begin(), options.end());
     // The target architecture is the key's device: NVRTC's output depends on it, not on the GPU present.
-    bool has_arch = false;
-    for (std::size_t i = 0; i < options.size(); ++i) {
-        const std::string& o = options[i];
-        key.options.push_back(o);
-        if (o.rfind("-arch", 0) != 0 && o.rfind("--gpu-architecture", 0) != 0) continue;
-        has_arch = true;
-        if (const auto equals = o.find('='); equals != std::string::npos) key.device = o.substr(equals + 1);
-        else if (i + 1 < options.size()) key.device = options[i + 1];
-    }
-    if (!has_arch) {
+    key.device = gpu::target_option(options, {"-arch", "--gpu-architecture"});
+    if (key.device.empty()) {
         key.options.push_back("-arch=compute_75");
         key.device = "compute_75";
     }
     const bool cubin = key.device.find("sm_") != std::string::npos;
-    key.toolchain = nvrtc_version(api);
-
-    std::vector<const char*> arguments;
-    for (const auto& o : key.options)
-        arguments.push_back(o.c_str());
-    auto compile = [&] {
-        return gpu::run_compiler(api, key.source, key.name, arguments, [&](nvrtcProgram p, std::string& payload) {
+    const nvrtc_api& api = nvrtc();
+    return gpu::build_cached(
+        api, std::move(key),
+        [&](nvrtcProgram p, std::string& payload) {
             std::size_t size = 0;
             if (cubin) {
                 gpu::check_compiler(api, api.get_cubin_size(p, &size), "GetCUBINSize");
@@ -117,20 +101,13 @@ program_binary build_program(std::string_view source, std::span<const std::strin
                 payload.resize(size);
                 gpu::check_compiler(api, api.get_ptx(p, payload.data()), "GetPTX");
             }
+        },
+        [](const std::string& payload) { // NVRTC's cubins are ELF files; PTX is text
+            return payload.starts_with("\x7f"
+                                       "ELF")
+                       ? program_binary::format::cubin
+                       : program_binary::format::ptx;
         });
-    };
-    auto binary = cache::program_cache::process().get_or_build<program_binary>(
-        key, compile,
-        [](const cache::built_program& built) {
-            auto b = std::make_shared<program_binary>();
-            // NVRTC's cubins are ELF files; PTX is text.
-            b->kind = built.payload.starts_with("\x7f" "ELF") ? program_binary::format::cubin
-                                                              : program_binary::format::ptx;
-            b->bytes.assign(built.payload.begin(), built.payload.end());
-            b->log = built.log;
-            return std::shared_ptr<const program_binary>(std::move(b));
-        });
-    return *binary;
 }
 
 } // namespace encore::cuda

@@ -52,52 +52,30 @@ const hiprtc_api& hiprtc() {
 
 } // namespace
 
-program_binary build_program(std::string_view source, std::span<const std::string> options, std::string_view name) {
+program_binary build_program(std::string_view source, std::span<const std::string> options,
+                             std::string_view name) {
+    cache::program_key key{
+        .backend = "hip", .source_kind = "hip-c++", .name = std::string(name), .source = std::string(source)};
+    key.options.assign(options.begin(), options.end());
+    key.device = gpu::target_option(options, {"--offload-arch", "--gpu-architecture"});
+    if (key.device.empty()) key.device = "current device";
     const hiprtc_api& api = hiprtc();
-    if (!api.missing.empty()) throw error(errc::backend_failure, "hip build_program: " + api.missing);
-
-    cache::program_key key{.backend = "hip", .source_kind = "hip-c++", .name = std::string(name),
-                           .source = std::string(source)};
-    key.device = "current device";
-    for (std::size_t i = 0; i < options.size(); ++i) {
-        const std::string& o = options[i];
-        key.options.push_back(o);
-        for (const char* flag : {"--offload-arch", "--gpu-architecture"}) {
-            if (o.rfind(flag, 0) != 0) continue;
-            if (const auto equals = o.find('='); equals != std::string::npos) key.device = o.substr(equals + 1);
-            else if (i + 1 < options.size()) key.device = options[i + 1];
-        }
-    }
-    int major = 0, minor = 0;
-    gpu::check_compiler(api, api.version(&major, &minor), "Version");
-    key.toolchain = "hiprtc " + std::to_string(major) + "." + std::to_string(minor);
-
-    std::vector<const char*> arguments;
-    for (const auto& o : key.options)
-        arguments.push_back(o.c_str());
-    auto compile = [&] {
-        auto built = gpu::run_compiler(api, key.source, key.name, arguments, [&](hiprtcProgram p, std::string& payload) {
+    return gpu::build_cached(
+        api, std::move(key),
+        [&](hiprtcProgram p, std::string& payload) {
             std::size_t size = 0;
             gpu::check_compiler(api, api.get_code_size(p, &size), "GetCodeSize");
+            // Seen with Debian's HIP 5.2 on a machine without an AMD GPU: a successful compilation, and no
+            // code.
+            if (size == 0)
+                throw error(errc::build_failure,
+                            "hip build_program: hiprtc compiled " + std::string(name) +
+                                " to an empty code object (no code object support for that "
+                                "target here?)");
             payload.resize(size);
-            if (size) gpu::check_compiler(api, api.get_code(p, payload.data()), "GetCode");
-        });
-        // Seen with Debian's HIP 5.2 on a machine without an AMD GPU: a successful compilation, and no code.
-        if (built.payload.empty())
-            throw error(errc::build_failure, "hip build_program: hiprtc compiled " + key.name + " for " + key.device +
-                                                 " to an empty code object (no code object support for that target "
-                                                 "here?)" + (built.log.empty() ? "" : ":\n" + built.log));
-        return built;
-    };
-    auto binary = cache::program_cache::process().get_or_build<program_binary>(
-        key, compile, [](const cache::built_program& built) {
-            auto b = std::make_shared<program_binary>();
-            b->kind = program_binary::format::code_object;
-            b->bytes.assign(built.payload.begin(), built.payload.end());
-            b->log = built.log;
-            return std::shared_ptr<const program_binary>(std::move(b));
-        });
-    return *binary;
+            gpu::check_compiler(api, api.get_code(p, payload.data()), "GetCode");
+        },
+        [](const std::string&) { return program_binary::format::code_object; });
 }
 
 } // namespace encore::hip
