@@ -51,12 +51,12 @@ TEST_CASE("profiling timestamps are ordered: submit <= start <= end") {
         usm_array<int> x(4096, d);
         std::vector<event> events{
             q.memset(x.data(), 0, 4096 * sizeof(int)),
-            q.submit(add_command(x.data(), 1, 4096)),
+            q.submit(add_command(d, x.data(), 1, 4096)),
             q.host_task([] {}),
             q.barrier(),
         };
         graph g;
-        auto k = g.add(add_command(x.data(), 1, 16));
+        auto k = g.add(add_command(d, x.data(), 1, 16));
         g.add(host_task_command{[] {}}, {k});
         executable_graph exec(g, d);
         events.push_back(q.launch(exec));

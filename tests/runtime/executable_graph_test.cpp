@@ -15,28 +15,15 @@ using namespace encore::testing;
 
 namespace {
 
-// v[i] = i + sum over predecessors p of v[p] * (p % 7 + 1); arguments: v, i, the predecessors, their count.
-std::shared_ptr<const kernel> combine_kernel() {
-    return make_kernel("combine", [](const work_item&, std::span<const kernel_argument> args) {
-        auto* v = static_cast<std::uint32_t*>(args[0].pointer());
-        auto i = args[1].scalar<std::uint32_t>();
-        auto* preds = static_cast<const std::uint32_t*>(args[2].pointer());
-        auto count = args[3].scalar<std::uint32_t>();
-        std::uint32_t sum = i;
-        for (std::uint32_t j = 0; j < count; ++j)
-            sum += v[preds[j]] * (preds[j] % 7 + 1);
-        v[i] = sum;
-    });
-}
-
 // value[i] = i + sum over predecessors p of value[p] * (p % 7 + 1): a node that ran before a predecessor had
 // finished would read a stale value. Nodes alternate at random between kernels and host tasks.
 struct checked_dag {
-    checked_dag(const device& d, std::uint32_t nodes, std::uint64_t seed) : values(nodes, d) {
+    checked_dag(const device& d, std::uint32_t nodes, std::uint64_t seed)
+        : values(nodes, d), predecessor_lists(nodes * 3, d) {
         std::mt19937_64 random(seed);
         std::vector<std::vector<std::uint32_t>> predecessors(nodes);
         std::vector<node> handles;
-        auto k = combine_kernel();
+        const auto& k = kernels_for(d).combine;
         for (std::uint32_t i = 0; i < nodes; ++i) {
             std::vector<node> deps;
             for (std::uint32_t j = 0; i > 0 && j < 3; ++j) {
@@ -46,7 +33,9 @@ struct checked_dag {
                 predecessors[i].push_back(p);
                 deps.push_back(handles[p]);
             }
-            const auto* preds = predecessors[i].data();
+            // Device memory (the kernel reads it), at most 3 per node.
+            std::uint32_t* preds = predecessor_lists.data() + 3 * i;
+            std::copy(predecessors[i].begin(), predecessors[i].end(), preds);
             auto count = static_cast<std::uint32_t>(predecessors[i].size());
             auto* v = values.data();
             if (random() % 4 == 0)
@@ -73,13 +62,11 @@ struct checked_dag {
                 sum += expected[p] * (p % 7 + 1);
             expected[i] = sum;
         }
-        keep_predecessors = std::move(predecessors);
     }
 
     graph g;
-    usm_array<std::uint32_t> values;
+    usm_array<std::uint32_t> values, predecessor_lists;
     std::vector<std::uint32_t> expected;
-    std::vector<std::vector<std::uint32_t>> keep_predecessors;
 };
 
 } // namespace
@@ -95,7 +82,7 @@ TEST_CASE("every command type runs inside a graph, in dependency order") {
         auto n_memset = g.add(memset_command{a.data(), 0, 64 * sizeof(int)});
         auto n_fill = g.add(
             fill_command{b.data(), {std::byte{1}, std::byte{0}, std::byte{0}, std::byte{0}}, 64}, {n_memset});
-        auto n_kernel = g.add(add_command(b.data(), 41, 64), {n_fill});
+        auto n_kernel = g.add(add_command(d, b.data(), 41, 64), {n_fill});
         auto n_memcpy = g.add(memcpy_command{a.data(), b.data(), 64 * sizeof(int)}, {n_kernel});
         auto n_prefetch = g.add(prefetch_command{a.data(), 64 * sizeof(int)}, {n_memcpy});
         auto n_advise = g.add(mem_advise_command{a.data(), 64 * sizeof(int), 0}, {n_prefetch});
@@ -109,7 +96,7 @@ TEST_CASE("every command type runs inside a graph, in dependency order") {
         auto n_empty = g.add(empty_command{}, {n_barrier});
         auto child = std::make_shared<graph>();
         auto child_first = child->add(memcpy_command{c.data(), destination->data(), 64 * sizeof(int)});
-        child->add(add_command(c.data(), 1, 64), {child_first});
+        child->add(add_command(d, c.data(), 1, 64), {child_first});
         g.add(subgraph_command{child}, {n_empty});
 
         executable_graph exec(g, d);
@@ -149,11 +136,11 @@ TEST_CASE("independent branches run concurrently: two host tasks meet in a rende
         rendezvous meet;
         bool met_left = false, met_right = false;
         graph g;
-        auto left_kernel = g.add(add_command(x.data(), 1, 1));
+        auto left_kernel = g.add(add_command(d, x.data(), 1, 1));
         auto left = g.add(host_task_command{[&] { met_left = meet.arrive_and_wait(); }}, {left_kernel});
-        auto right_kernel = g.add(add_command(x.data() + 1, 1, 1));
+        auto right_kernel = g.add(add_command(d, x.data() + 1, 1, 1));
         auto right = g.add(host_task_command{[&] { met_right = meet.arrive_and_wait(); }}, {right_kernel});
-        g.add(add_command(x.data(), 10, 2), {left, right});
+        g.add(add_command(d, x.data(), 10, 2), {left, right});
         executable_graph exec(g, d);
         queue q(d, {.in_order = true}); // the queue's order is between launches, not inside one
         q.launch(exec).wait();
@@ -168,15 +155,15 @@ TEST_CASE("launches of one executable graph are ordered, on any queue") {
     for (const auto& d : devices_under_test()) {
         INFO(name_of(d));
         usm_array<unsigned> x(1, d);
-        auto step =
-            make_kernel("times_three_plus_one", [](const work_item&, std::span<const kernel_argument> a) {
-                auto* p = static_cast<unsigned*>(a[0].pointer());
-                *p = 3u * *p + 1u;
-            });
+        // x = 3x + 1
+        const kernel_command step{kernels_for(d).affine,
+                                  {kernel_argument::from_pointer(x.data()), kernel_argument::from_scalar(3u),
+                                   kernel_argument::from_scalar(1u)},
+                                  range(1)};
         graph g;
-        auto k = g.add(kernel_command{step, {kernel_argument::from_pointer(x.data())}, range(1)});
+        auto k = g.add(step);
         auto h = g.add(host_task_command{[&x] { x[0] = x[0] * 2u; }}, {k});
-        g.add(kernel_command{step, {kernel_argument::from_pointer(x.data())}, range(1)}, {h});
+        g.add(step, {h});
         executable_graph exec(g, d);
         queue a(d), b(d);
         unsigned expected = 0;
@@ -195,7 +182,7 @@ TEST_CASE("a launch waits for the events it is given") {
         INFO(name_of(d));
         usm_array<int> x(1, d);
         graph g;
-        g.add(add_command(x.data(), 1, 1));
+        g.add(add_command(d, x.data(), 1, 1));
         executable_graph exec(g, d);
         queue q(d);
         gate release;
@@ -220,8 +207,10 @@ TEST_CASE("an in-order queue orders launches with its eager commands") {
         INFO(name_of(d));
         usm_array<unsigned> x(1, d);
         graph g;
-        g.add(kernel_command{
-            make_kernel("add_five", [p = x.data()](const work_item&) { *p += 5u; }), {}, range(1)});
+        g.add(kernel_command{kernels_for(d).affine,
+                             {kernel_argument::from_pointer(x.data()), kernel_argument::from_scalar(1u),
+                              kernel_argument::from_scalar(5u)},
+                             range(1)}); // x += 5
         executable_graph exec(g, d);
         queue q(d, {.in_order = true});
         unsigned expected = 0;
@@ -241,13 +230,7 @@ TEST_CASE("1000 replays give the same result every time") {
         const std::uint32_t width = 12;
         usm_array<int> cells(width * width, d);
         // A wavefront: cell (i, j) = 1 + cell(i-1, j) + cell(i, j-1), reset by a memset at the start.
-        auto cell = make_kernel("cell", [](const work_item&, std::span<const kernel_argument> a) {
-            auto* c = static_cast<int*>(a[0].pointer());
-            auto i = a[1].scalar<std::uint32_t>(), j = a[2].scalar<std::uint32_t>(),
-                 w = a[3].scalar<std::uint32_t>();
-            int up = j > 0 ? c[(j - 1) * w + i] : 0, left = i > 0 ? c[j * w + i - 1] : 0;
-            c[j * w + i] = (1 + up + left) % 1000003;
-        });
+        const auto& cell = kernels_for(d).cell;
         auto wave = shapes::wavefront(width, width, {.make_command = [&](std::uint32_t index) -> command {
                                           return kernel_command{cell,
                                                                 {kernel_argument::from_pointer(cells.data()),
@@ -282,7 +265,7 @@ TEST_CASE("subgraphs nest, and a subgraph's host tasks are partitioned like any 
         std::vector<int> trace;
         auto inner = std::make_shared<graph>();
         auto i1 = inner->add(host_task_command{[&] { trace.push_back(2); }});
-        inner->add(add_command(x.data(), 1, 1), {i1});
+        inner->add(add_command(d, x.data(), 1, 1), {i1});
         auto middle = std::make_shared<graph>();
         auto m1 = middle->add(host_task_command{[&] { trace.push_back(1); }});
         middle->add(subgraph_command{inner}, {m1});
@@ -303,9 +286,9 @@ TEST_CASE("finalize snapshots the graph; misuse is refused") {
         INFO(name_of(d));
         usm_array<int> x(1, d);
         graph g;
-        auto a = g.add(add_command(x.data(), 1, 1));
+        auto a = g.add(add_command(d, x.data(), 1, 1));
         executable_graph exec = finalize(g, d);
-        g.add(add_command(x.data(), 100, 1), {a}); // not in exec
+        g.add(add_command(d, x.data(), 100, 1), {a}); // not in exec
         queue q(d);
         q.launch(exec).wait();
         CHECK(x[0] == 1);
@@ -334,7 +317,7 @@ TEST_CASE("finalize snapshots the graph; misuse is refused") {
     }
 }
 
-TEST_CASE("the native backend's sequential, parallel and adaptive schedules keep every dependency") {
+TEST_CASE("native: the sequential, parallel and adaptive schedules keep every dependency") {
     // Kernels only, so the whole DAG is one partition. Values are reset before every launch: a node that ran
     // before one of its predecessors had finished would read the reset value, not last launch's result.
     const auto all = device::all();
@@ -348,7 +331,7 @@ TEST_CASE("the native backend's sequential, parallel and adaptive schedules keep
         const std::uint32_t nodes = 800;
         usm_array<std::uint32_t> values(nodes, d);
         std::vector<std::vector<std::uint32_t>> predecessors(nodes);
-        auto k = combine_kernel();
+        const auto& k = kernels_for(d).combine;
         graph g;
         std::vector<node> handles;
         for (std::uint32_t i = 0; i < nodes; ++i) {

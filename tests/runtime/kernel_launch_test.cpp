@@ -90,8 +90,8 @@ TEST_CASE("kernel arguments reach every work-item") {
         INFO(name_of(d));
         queue q(d);
         usm_array<int> x(5000, d);
-        q.submit(add_command(x.data(), 3, 5000)).wait();
-        q.submit(add_command(x.data(), 4, 10)).wait();
+        q.submit(add_command(d, x.data(), 3, 5000)).wait();
+        q.submit(add_command(d, x.data(), 4, 10)).wait();
         CHECK(x[0] == 7);
         CHECK(x[9] == 7);
         CHECK(x[10] == 3);

@@ -119,9 +119,9 @@ TEST_CASE("work on the plugin's device goes through the plugin") {
     auto before = calls_so_far();
     queue q(counting);
     usm_array<int> x(4, counting);
-    q.submit(add_command(x.data(), 2, 4)).wait();
+    q.submit(add_command(counting, x.data(), 2, 4)).wait();
     graph g;
-    auto k = g.add(add_command(x.data(), 1, 4));
+    auto k = g.add(add_command(counting, x.data(), 1, 4));
     executable_graph exec(g, counting);
     q.launch(exec).wait();
     exec.update_arguments(k, {kernel_argument::from_pointer(x.data()), kernel_argument::from_scalar(10)});
@@ -142,8 +142,8 @@ TEST_CASE("a whole-graph update the backend refuses for one node changes no node
     usm_array<int> x(8, counting), y(8, counting);
     auto build = [&](int value, std::size_t y_items) {
         graph g;
-        auto a = g.add(add_command(x.data(), value, 4));
-        g.add(add_command(y.data(), value, y_items), {a});
+        auto a = g.add(add_command(counting, x.data(), value, 4));
+        g.add(add_command(counting, y.data(), value, y_items), {a});
         return g;
     };
     executable_graph exec(build(1, 4), counting);

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "encore/backends/runtime.hpp"
+#include "support/test_kernels.hpp"
 #include "support/usm_array.hpp"
 
 namespace encore::testing {
@@ -66,16 +67,9 @@ private:
     std::atomic<bool> open_{false};
 };
 
-// kernel(pointer p, int value): p[global id] += value.
-inline std::shared_ptr<const kernel> add_kernel() {
-    return make_kernel("add", [](const work_item& it, std::span<const kernel_argument> args) {
-        auto* p = static_cast<int*>(args[0].pointer());
-        p[it.global_id[0]] += args[1].scalar<int>();
-    });
-}
-
-inline kernel_command add_command(int* data, int value, std::size_t items) {
-    return kernel_command{add_kernel(),
+// add(p, value) of tests/support/test_kernels.hpp for d's backend: p[i] += value for `items` work-items.
+inline kernel_command add_command(const device& d, int* data, int value, std::size_t items) {
+    return kernel_command{kernels_for(d).add,
                           {kernel_argument::from_pointer(data), kernel_argument::from_scalar(value)},
                           range(items)};
 }

@@ -16,9 +16,9 @@ TEST_CASE("kernel arguments and ranges of a node can be updated between launches
         INFO(name_of(d));
         usm_array<int> a(64, d), b(64, d);
         graph g;
-        auto k = g.add(add_command(a.data(), 1, 16));
+        auto k = g.add(add_command(d, a.data(), 1, 16));
         auto h = g.add(host_task_command{[] {}}, {k});
-        g.add(add_command(a.data() + 32, 1, 1), {h});
+        g.add(add_command(d, a.data() + 32, 1, 1), {h});
         executable_graph exec(g, d);
         queue q(d);
         q.launch(exec).wait();
@@ -71,7 +71,7 @@ TEST_CASE("whole-graph update takes every command from a graph of the same shape
             graph g;
             auto first = g.add(memset_command{target, 0, 16 * sizeof(int)});
             auto child = std::make_shared<graph>();
-            child->add(add_command(target, value, 16));
+            child->add(add_command(d, target, value, 16));
             g.add(subgraph_command{child}, {first});
             return g;
         };
@@ -86,7 +86,7 @@ TEST_CASE("whole-graph update takes every command from a graph of the same shape
         CHECK(a[15] == 1);
         // Node update of a subgraph node: the child is replaced by one of the same shape.
         auto child = std::make_shared<graph>();
-        child->add(add_command(b.data(), 100, 16));
+        child->add(add_command(d, b.data(), 100, 16));
         exec.update(original.node_at(1), subgraph_command{child});
         q.launch(exec).wait();
         CHECK(b[0] == 100);
@@ -99,12 +99,12 @@ TEST_CASE("updates that would change the graph's shape or a kernel's identity ar
         INFO(name_of(d));
         usm_array<int> x(16, d);
         graph g;
-        auto k = g.add(add_command(x.data(), 1, 16));
+        auto k = g.add(add_command(d, x.data(), 1, 16));
         auto m = g.add(memset_command{x.data(), 0, 4}, {k});
         executable_graph exec(g, d);
         CHECK(code_of([&] { exec.update(k, memset_command{x.data(), 0, 4}); }) == errc::invalid_argument);
         CHECK(code_of([&] {
-                  exec.update(k, kernel_command{make_kernel("other", [](const work_item&) {}),
+                  exec.update(k, kernel_command{kernels_for(d).scale,
                                                 {kernel_argument::from_pointer(x.data()),
                                                  kernel_argument::from_scalar(1)},
                                                 range(16)});
@@ -120,12 +120,12 @@ TEST_CASE("updates that would change the graph's shape or a kernel's identity ar
         CHECK(code_of([&] { exec.update(node{g.id(), 99}, empty_command{}); }) == errc::unknown_node);
 
         graph longer;
-        auto l1 = longer.add(add_command(x.data(), 1, 16));
+        auto l1 = longer.add(add_command(d, x.data(), 1, 16));
         auto l2 = longer.add(memset_command{x.data(), 0, 4}, {l1});
         longer.add(empty_command{}, {l2});
         CHECK(code_of([&] { exec.update(longer); }) == errc::topology_mismatch);
         graph unlinked;
-        unlinked.add(add_command(x.data(), 1, 16));
+        unlinked.add(add_command(d, x.data(), 1, 16));
         unlinked.add(memset_command{x.data(), 0, 4});
         CHECK(code_of([&] { exec.update(unlinked); }) == errc::topology_mismatch);
 
@@ -143,7 +143,7 @@ TEST_CASE("an update waits for the launch in flight, which keeps the old command
         gate release;
         graph g;
         auto wait = g.add(host_task_command{[&] { release.wait(); }});
-        auto k = g.add(add_command(a.data(), 1, 1), {wait});
+        auto k = g.add(add_command(d, a.data(), 1, 1), {wait});
         executable_graph exec(g, d);
         queue q(d);
         auto in_flight = q.launch(exec);
@@ -167,16 +167,16 @@ TEST_CASE("replace gives a kernel node another kernel and range; update refuses 
         INFO(name_of(d));
         usm_array<int> a(16, d);
         graph g;
-        auto k = g.add(add_command(a.data(), 1, 16));
+        auto k = g.add(add_command(d, a.data(), 1, 16));
         executable_graph exec(g, d);
         queue q(d);
         q.launch(exec).wait();
         CHECK(a[15] == 1);
         int* data = a.data();
-        auto other = make_kernel("set_2d", [data](const work_item& it) {
-            data[it.global_id[0] * 4 + it.global_id[1]] = 9;
-        });
-        kernel_command replacement{other, {}, range(4, 4)};
+        kernel_command replacement{kernels_for(d).set_2d,
+                                   {kernel_argument::from_pointer(data), kernel_argument::from_scalar(9),
+                                    kernel_argument::from_scalar(4u)},
+                                   range(4, 4)};
         CHECK_THROWS_AS(exec.update(k, replacement), error); // update keeps the kernel
         exec.replace(k, replacement);
         q.launch(exec).wait();

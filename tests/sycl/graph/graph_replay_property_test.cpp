@@ -1,10 +1,16 @@
 // Property: replaying a graph gives bit-identical results to running the same submissions eagerly, over random
-// DAGs of kernels, copies, fills and host tasks, built explicitly and recorded.
+// DAGs of kernels, copies, fills and host tasks, built explicitly and recorded. On the default device: the native
+// CPU, or with ENCORE_BACKENDS=opencl an OpenCL device, where the kernel is the same one in OpenCL C (a SYCL
+// lambda is compiled for the host only).
 #include <doctest/doctest.h>
 
 #include <cstring>
+#include <optional>
 #include <random>
 
+#ifdef ENCORE_TESTS_OPENCL
+#include <sycl/ext/encore/opencl_kernel_compiler.hpp>
+#endif
 #include "graph_builder.hpp"
 
 namespace {
@@ -43,13 +49,37 @@ std::vector<std::vector<int>> dependencies(const std::vector<operation>& ops, st
     return deps;
 }
 
-void command_group(sycl::handler& h, const operation& op, std::uint32_t* const* data) {
+// The kernel operation as a kernel object, for devices that do not run host-compiled SYCL lambdas; empty on
+// the native backend, which runs the lambda.
+std::optional<sycl::kernel> mix_kernel(const sycl::queue& q) {
+    if (q.get_device().get_backend() != sycl::backend::opencl) return std::nullopt;
+#ifdef ENCORE_TESTS_OPENCL
+    namespace syclex = sycl::ext::encore;
+    // Not named `mix`: that is an OpenCL C built-in, and PoCL lists such a kernel as `_cl_mix`.
+    return syclex::build(syclex::create_kernel_bundle_from_source(q.get_context(), syclex::source_language::opencl, R"(
+kernel void mix_step(global uint* dst, global const uint* src, uint salt) {
+    size_t i = get_global_id(0);
+    dst[i] = dst[i] * 2654435761u + src[i] + salt;
+})"))
+        .ext_oneapi_get_kernel("mix_step");
+#else
+    throw std::runtime_error("an OpenCL device, but this test was built without the OpenCL backend");
+#endif
+}
+
+void command_group(sycl::handler& h, const operation& op, std::uint32_t* const* data,
+                   const std::optional<sycl::kernel>& mix) {
     std::uint32_t* dst = data[op.dst];
     const std::uint32_t* src = data[op.src];
     const unsigned salt = op.salt;
     switch (op.kind) {
     case operation::kernel:
-        h.parallel_for(length, [=](sycl::id<1> i) { dst[i] = dst[i] * 2654435761u + src[i] + salt; });
+        if (mix) {
+            h.set_args(dst, src, salt);
+            h.parallel_for(sycl::range<1>{length}, *mix);
+        } else {
+            h.parallel_for(length, [=](sycl::id<1> i) { dst[i] = dst[i] * 2654435761u + src[i] + salt; });
+        }
         break;
     case operation::copy: h.memcpy(dst, src, length * sizeof(std::uint32_t)); break;
     case operation::fill: h.fill(dst, salt, length); break;
@@ -58,6 +88,22 @@ void command_group(sycl::handler& h, const operation& op, std::uint32_t* const* 
             for (std::size_t i = 0; i < length; ++i) dst[i] ^= src[(i + salt) % length];
         });
         break;
+    }
+}
+
+// The same operations on the host, in program order: every pair of operations that touch a common array is
+// ordered by a dependency in that order, so this is the one result any correct run gives.
+void run_on_host(const std::vector<operation>& ops, std::vector<std::vector<std::uint32_t>>& data) {
+    for (const auto& op : ops) {
+        auto& dst = data[op.dst];
+        const auto& src = data[op.src];
+        for (std::size_t i = 0; i < length; ++i)
+            switch (op.kind) {
+            case operation::kernel: dst[i] = dst[i] * 2654435761u + src[i] + op.salt; break;
+            case operation::copy: dst[i] = src[i]; break;
+            case operation::fill: dst[i] = op.salt; break;
+            case operation::host: dst[i] ^= src[(i + op.salt) % length]; break;
+            }
     }
 }
 
@@ -72,6 +118,11 @@ struct arrays_t {
     }
     ~arrays_t() {
         for (auto* d : data) sycl::free(d, q);
+    }
+    bool same_as(const std::vector<std::vector<std::uint32_t>>& values) const {
+        for (std::size_t a = 0; a < arrays; ++a)
+            if (!std::equal(values[a].begin(), values[a].end(), data[a])) return false;
+        return true;
     }
     bool same_as(const arrays_t& other) const {
         for (std::size_t a = 0; a < arrays; ++a)
@@ -91,8 +142,15 @@ TEST_CASE("random graphs replay bit-identically to eager submission") {
             auto ops = random_program(rng, 10 + static_cast<int>(seed) * 4);
             auto deps = dependencies(ops, rng);
             sycl::queue q;
+            CAPTURE(q.get_device().get_info<sycl::info::device::name>());
+            static const auto mix = mix_kernel(q);
 
             arrays_t eager(q), replayed(q);
+            std::vector<std::vector<std::uint32_t>> reference(arrays, std::vector<std::uint32_t>(length));
+            for (std::size_t a = 0; a < arrays; ++a)
+                std::copy(eager.data[a], eager.data[a] + length, reference[a].begin());
+            run_on_host(ops, reference);
+            run_on_host(ops, reference); // twice, as below
             for (int round = 0; round < 2; ++round) { // twice: a replay must start from the state the last left
                 std::vector<sycl::event> events;
                 for (std::size_t i = 0; i < ops.size(); ++i) {
@@ -100,18 +158,19 @@ TEST_CASE("random graphs replay bit-identically to eager submission") {
                     for (int d : deps[i]) after.push_back(events[d]);
                     events.push_back(q.submit([&](sycl::handler& h) {
                         h.depends_on(after);
-                        command_group(h, ops[i], eager.data);
+                        command_group(h, ops[i], eager.data, mix);
                     }));
                 }
                 q.wait();
             }
+            CHECK(eager.same_as(reference));
 
             graph_builder b(style, q);
             std::vector<step> steps;
             for (std::size_t i = 0; i < ops.size(); ++i) {
                 std::vector<step> after;
                 for (int d : deps[i]) after.push_back(steps[d]);
-                steps.push_back(b.add([&](sycl::handler& h) { command_group(h, ops[i], replayed.data); }, after));
+                steps.push_back(b.add([&](sycl::handler& h) { command_group(h, ops[i], replayed.data, mix); }, after));
             }
             auto exec = b.done().finalize();
             q.ext_oneapi_graph(exec);

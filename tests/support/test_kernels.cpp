@@ -1,0 +1,113 @@
+#include "support/test_kernels.hpp"
+
+#include <map>
+#include <mutex>
+#include <span>
+#include <utility>
+
+#include "encore/backends/kernel_function.hpp"
+#include "encore/graph/error.hpp"
+#ifdef ENCORE_TESTS_OPENCL
+#include "encore/backends/opencl/opencl_program.hpp"
+#endif
+
+namespace encore::testing {
+namespace {
+
+using arguments = std::span<const kernel_argument>;
+
+test_kernels host_kernels() {
+    test_kernels k;
+    k.add = make_kernel("add", [](const work_item& it, arguments a) {
+        static_cast<int*>(a[0].pointer())[it.global_id[0]] += a[1].scalar<int>();
+    });
+    k.affine = make_kernel("affine", [](const work_item&, arguments a) {
+        auto* p = static_cast<unsigned*>(a[0].pointer());
+        *p = a[1].scalar<unsigned>() * *p + a[2].scalar<unsigned>();
+    });
+    k.scale = make_kernel("scale", [](const work_item& it, arguments a) {
+        static_cast<int*>(a[0].pointer())[it.global_id[0]] *= a[1].scalar<int>();
+    });
+    k.set_2d = make_kernel("set_2d", [](const work_item& it, arguments a) {
+        static_cast<int*>(a[0].pointer())[it.global_id[0] * a[2].scalar<unsigned>() + it.global_id[1]] =
+            a[1].scalar<int>();
+    });
+    k.combine = make_kernel("combine", [](const work_item&, arguments a) {
+        auto* v = static_cast<unsigned*>(a[0].pointer());
+        const auto i = a[1].scalar<unsigned>();
+        const auto* preds = static_cast<const unsigned*>(a[2].pointer());
+        const auto count = a[3].scalar<unsigned>();
+        unsigned sum = i;
+        for (unsigned j = 0; j < count; ++j)
+            sum += v[preds[j]] * (preds[j] % 7 + 1);
+        v[i] = sum;
+    });
+    k.cell = make_kernel("cell", [](const work_item&, arguments a) {
+        auto* c = static_cast<int*>(a[0].pointer());
+        const auto i = a[1].scalar<unsigned>(), j = a[2].scalar<unsigned>(), w = a[3].scalar<unsigned>();
+        const int up = j > 0 ? c[(j - 1) * w + i] : 0, left = i > 0 ? c[j * w + i - 1] : 0;
+        c[j * w + i] = (1 + up + left) % 1000003;
+    });
+    return k;
+}
+
+#ifdef ENCORE_TESTS_OPENCL
+// The same kernels in OpenCL C. SYCL's dimension d-1 is OpenCL's dimension 0 (docs/opencl-backend.md), so the
+// 2-D kernel's SYCL id i0 is get_global_id(1).
+constexpr const char* opencl_source = R"(
+kernel void add(global int* p, int v) { p[get_global_id(0)] += v; }
+kernel void affine(global uint* p, uint a, uint b) { p[0] = a * p[0] + b; }
+kernel void scale(global int* p, int f) { p[get_global_id(0)] *= f; }
+kernel void set_2d(global int* p, int value, uint width) {
+    p[get_global_id(1) * width + get_global_id(0)] = value;
+}
+kernel void combine(global uint* v, uint i, global const uint* preds, uint count) {
+    uint sum = i;
+    for (uint j = 0; j < count; ++j)
+        sum += v[preds[j]] * (preds[j] % 7 + 1);
+    v[i] = sum;
+}
+kernel void cell(global int* c, uint i, uint j, uint w) {
+    int up = j > 0 ? c[(j - 1) * w + i] : 0;
+    int left = i > 0 ? c[j * w + i - 1] : 0;
+    c[j * w + i] = (1 + up + left) % 1000003;
+}
+)";
+
+test_kernels opencl_kernels(const device& d) {
+    const auto program =
+        opencl::program::load(opencl::build_program(d, opencl::program_source::opencl_c(opencl_source)));
+    return {opencl::get_kernel(program, "add"),     opencl::get_kernel(program, "affine"),
+            opencl::get_kernel(program, "scale"),   opencl::get_kernel(program, "set_2d"),
+            opencl::get_kernel(program, "combine"), opencl::get_kernel(program, "cell")};
+}
+#endif
+
+} // namespace
+
+bool runs_host_kernels(const device& d) {
+    const auto backend = d.backend_name();
+    return backend == "native" || backend == "counting" || backend == "counting_gpu";
+}
+
+std::string host_kernels_skip_reason(const device& d) {
+    return "skipped on " + std::string(d.backend_name()) +
+           ": this body needs host-compiled kernels (C++ lambdas), which only the native backend runs";
+}
+
+const test_kernels& kernels_for(const device& d) {
+    static std::mutex mutex;
+    static std::map<std::pair<std::string, std::uint32_t>, test_kernels> built;
+    std::lock_guard lock(mutex);
+    const auto key = std::make_pair(std::string(d.backend_name()), d.index());
+    if (auto found = built.find(key); found != built.end()) return found->second;
+    if (runs_host_kernels(d)) return built.emplace(key, host_kernels()).first->second;
+#ifdef ENCORE_TESTS_OPENCL
+    if (d.backend_name() == "opencl") return built.emplace(key, opencl_kernels(d)).first->second;
+#endif
+    throw error(errc::feature_not_supported,
+                "tests/support/test_kernels: no test kernels for the " + std::string(d.backend_name()) +
+                    " backend in this build");
+}
+
+} // namespace encore::testing
