@@ -72,9 +72,23 @@ task_list::task_list(native_backend& backend, const graph& g, const partition& p
     : backend_(backend), in_order_(p.in_order) {
     const graph::storage& s = g.boost_graph();
     const auto count = static_cast<std::uint32_t>(p.nodes.size());
+    // The order of the list: the order the nodes were added in where every edge inside the partition agrees
+    // with it, else the partition's. A program's own order keeps its data in sequence (a depth-first order
+    // scatters a random DAG's nodes, and the sequential schedule's accesses with them).
+    std::vector<std::uint32_t> order(p.nodes.begin(), p.nodes.end());
+    std::sort(order.begin(), order.end());
+    auto in_partition = [&](std::uint32_t v) { return std::binary_search(order.begin(), order.end(), v); };
+    bool index_order = !in_order_; // an in-order partition keeps its submission order
+    for (std::uint32_t i = 0; index_order && i < count; ++i)
+        for (auto w : boost::make_iterator_range(boost::adjacent_vertices(order[i], s)))
+            if (static_cast<std::uint32_t>(w) < order[i] && in_partition(static_cast<std::uint32_t>(w))) {
+                index_order = false;
+                break;
+            }
+    if (!index_order) order.assign(p.nodes.begin(), p.nodes.end());
     local_of_.reserve(count);
     for (std::uint32_t i = 0; i < count; ++i)
-        local_of_.emplace_back(p.nodes[i], i);
+        local_of_.emplace_back(order[i], i);
     std::sort(local_of_.begin(), local_of_.end());
     auto local = [&](std::uint32_t v) {
         auto it = std::lower_bound(local_of_.begin(), local_of_.end(), std::pair{v, std::uint32_t{0}});
@@ -84,17 +98,17 @@ task_list::task_list(native_backend& backend, const graph& g, const partition& p
     nodes_.resize(count);
     // Sized once: shapes_ borrow the commands, launches_ the shapes.
     std::uint32_t kernels = 0;
-    for (auto v : p.nodes)
+    for (auto v : order)
         kernels += kind_of(s[v].command) == command_kind::kernel;
     commands_.reserve(count);
     shapes_.reserve(kernels);
     launches_.reserve(kernels);
     for (std::uint32_t i = 0; i < count; ++i) {
-        const command& c = s[p.nodes[i]].command;
+        const command& c = s[order[i]].command;
         switch (kind_of(c)) {
         case command_kind::host_task:
         case command_kind::subgraph:
-            throw error(errc::invalid_argument, "native lowering: " + g.describe(p.nodes[i]) +
+            throw error(errc::invalid_argument, "native lowering: " + g.describe(order[i]) +
                                                     " cannot be in a device partition; the runtime runs host "
                                                     "tasks and inlines subgraphs");
         case command_kind::kernel:
@@ -113,7 +127,7 @@ task_list::task_list(native_backend& backend, const graph& g, const partition& p
             launches_.emplace_back(shapes_.back());
         }
         nodes_[i].first_successor = static_cast<std::uint32_t>(successors_.size());
-        for (auto w : boost::make_iterator_range(boost::adjacent_vertices(p.nodes[i], s))) {
+        for (auto w : boost::make_iterator_range(boost::adjacent_vertices(order[i], s))) {
             auto j = local(static_cast<std::uint32_t>(w));
             if (j == none) continue; // an edge to another partition: the runtime orders partitions
             successors_.push_back(j);
@@ -204,7 +218,7 @@ void task_list::run(encore::detail::completion_event& done, error_sink& errors) 
     const schedule how = choose_schedule();
     const auto start = std::chrono::steady_clock::now();
     if (how == schedule::sequential) {
-        // Partition order is a topological order: every node runs after its predecessors.
+        // The list's order is a topological order: every node runs after its predecessors.
         work_item scratch;
         for (std::uint32_t n = 0; n < count; ++n)
             execute_node(n, scratch);

@@ -14,7 +14,8 @@
 //
 // Parallel or sequential: spreading nodes pays off when they carry work; for tiny kernels the counters and task
 // handoffs cost more than the kernels, and running the partition in its (topological) order on one thread is
-// faster. Which one wins depends on the kernels, which only running them tells, so the list measures: the first
+// faster. The list keeps the order the nodes were added in where every edge of the partition agrees with it (a
+// program's own order keeps its data accesses in sequence), else the partition's. Which one wins depends on the kernels, which only running them tells, so the list measures: the first
 // launch runs sequentially, the second in parallel, and later launches use the faster of the two (each one's
 // time is a running mean). The slower one is tried again after 16 launches, then 32, ... up to 1,024, so that a
 // change in the kernels' cost (data sizes) is noticed; an update starts the measuring over. One thread, or one

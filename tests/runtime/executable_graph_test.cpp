@@ -319,54 +319,59 @@ TEST_CASE("finalize snapshots the graph; misuse is refused") {
 
 TEST_CASE("native: the sequential, parallel and adaptive schedules keep every dependency") {
     // Kernels only, so the whole DAG is one partition. Values are reset before every launch: a node that ran
-    // before one of its predecessors had finished would read the reset value, not last launch's result.
+    // before one of its predecessors had finished would read the reset value, not last launch's result. The
+    // nodes are added in a topological order (the task list keeps it), and in reverse with the edges made
+    // afterwards (the task list takes the partition's order).
     const auto all = device::all();
     const auto native = std::find_if(all.begin(), all.end(), [](const device& x) { return x.backend_name() == "native"; });
     REQUIRE(native != all.end());
     const device d = *native;
-    for (const char* schedule : {"sequential", "parallel", "adaptive"}) {
-        INFO("ENCORE_NATIVE_SCHEDULE=" << std::string(schedule));
-        ::setenv("ENCORE_NATIVE_SCHEDULE", schedule, 1); // read when the graph is finalized
-        std::mt19937_64 random(7);
-        const std::uint32_t nodes = 800;
-        usm_array<std::uint32_t> values(nodes, d);
-        std::vector<std::vector<std::uint32_t>> predecessors(nodes);
-        const auto& k = kernels_for(d).combine;
-        graph g;
-        std::vector<node> handles;
-        for (std::uint32_t i = 0; i < nodes; ++i) {
-            std::vector<node> deps;
-            for (std::uint32_t j = 0; i > 0 && j < 3; ++j) {
-                auto p = std::uniform_int_distribution<std::uint32_t>(i > 40 ? i - 40 : 0, i - 1)(random);
-                if (std::find(predecessors[i].begin(), predecessors[i].end(), p) != predecessors[i].end()) continue;
-                predecessors[i].push_back(p);
-                deps.push_back(handles[p]);
+    for (const bool reversed : {false, true})
+        for (const char* schedule : {"sequential", "parallel", "adaptive"}) {
+            INFO("ENCORE_NATIVE_SCHEDULE=" << std::string(schedule) << std::string(reversed ? ", added in reverse" : ""));
+            ::setenv("ENCORE_NATIVE_SCHEDULE", schedule, 1); // read when the graph is finalized
+            std::mt19937_64 random(7);
+            const std::uint32_t nodes = 800;
+            usm_array<std::uint32_t> values(nodes, d);
+            std::vector<std::vector<std::uint32_t>> predecessors(nodes);
+            for (std::uint32_t i = 1; i < nodes; ++i)
+                for (std::uint32_t j = 0; j < 3; ++j) {
+                    auto p = std::uniform_int_distribution<std::uint32_t>(i > 40 ? i - 40 : 0, i - 1)(random);
+                    if (std::find(predecessors[i].begin(), predecessors[i].end(), p) == predecessors[i].end())
+                        predecessors[i].push_back(p);
+                }
+            const auto& k = kernels_for(d).combine;
+            graph g;
+            std::vector<node> handles(nodes);
+            for (std::uint32_t n = 0; n < nodes; ++n) {
+                const std::uint32_t i = reversed ? nodes - 1 - n : n;
+                handles[i] = g.add(kernel_command{k,
+                                                  {kernel_argument::from_pointer(values.data()),
+                                                   kernel_argument::from_scalar(i),
+                                                   kernel_argument::from_pointer(predecessors[i].data()),
+                                                   kernel_argument::from_scalar(
+                                                       static_cast<std::uint32_t>(predecessors[i].size()))},
+                                                  range(1)});
             }
-            handles.push_back(g.add(kernel_command{k,
-                                                   {kernel_argument::from_pointer(values.data()),
-                                                    kernel_argument::from_scalar(i),
-                                                    kernel_argument::from_pointer(predecessors[i].data()),
-                                                    kernel_argument::from_scalar(
-                                                        static_cast<std::uint32_t>(predecessors[i].size()))},
-                                                   range(1)},
-                                    deps));
+            for (std::uint32_t i = 0; i < nodes; ++i)
+                for (auto p : predecessors[i])
+                    g.make_edge(handles[p], handles[i]);
+            std::vector<std::uint32_t> expected(nodes);
+            for (std::uint32_t i = 0; i < nodes; ++i) {
+                expected[i] = i;
+                for (auto p : predecessors[i])
+                    expected[i] += expected[p] * (p % 7 + 1);
+            }
+            executable_graph exec(g, d);
+            ::unsetenv("ENCORE_NATIVE_SCHEDULE");
+            REQUIRE(exec.partitions().partitions.size() == 1);
+            queue q(d);
+            // Adaptive: sequential, then parallel, then the faster, and the other again after 16 launches.
+            for (int launch = 0; launch < 40; ++launch) {
+                std::fill(values.data(), values.data() + nodes, 0xdeadbeefu);
+                q.launch(exec).wait();
+                q.wait_and_throw();
+                REQUIRE(values.values() == expected);
+            }
         }
-        std::vector<std::uint32_t> expected(nodes);
-        for (std::uint32_t i = 0; i < nodes; ++i) {
-            expected[i] = i;
-            for (auto p : predecessors[i])
-                expected[i] += expected[p] * (p % 7 + 1);
-        }
-        executable_graph exec(g, d);
-        ::unsetenv("ENCORE_NATIVE_SCHEDULE");
-        REQUIRE(exec.partitions().partitions.size() == 1);
-        queue q(d);
-        // Adaptive: sequential, then parallel, then the faster, and the other again after 16 launches.
-        for (int launch = 0; launch < 40; ++launch) {
-            std::fill(values.data(), values.data() + nodes, 0xdeadbeefu);
-            q.launch(exec).wait();
-            q.wait_and_throw();
-            REQUIRE(values.values() == expected);
-        }
-    }
 }
