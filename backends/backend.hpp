@@ -119,8 +119,9 @@ class backend_queue {
 public:
     virtual ~backend_queue() = default;
     // Runs `c` once every event of `wait_list` has completed and returns the event of `c`. Never blocks on
-    // the wait list. The runtime never passes host_task or subgraph commands (it runs those itself) and
-    // validates every command first.
+    // the wait list (beyond a bounded moment: the native backend waits up to 20 us for a tiny predecessor
+    // it would otherwise chain to). The runtime never passes host_task or subgraph commands (it runs those
+    // itself), validates every command first, and makes the calls on one queue one at a time.
     virtual event_ptr submit(command c, std::span<const event_ptr> wait_list) = 0;
 };
 

@@ -54,6 +54,14 @@ void completion_event::mark_running() noexcept {
     state_.store(running_state, std::memory_order_release);
 }
 
+void completion_event::complete_unshared() noexcept {
+    if (profiling_) {
+        end_ = host_clock_ns();
+        if (start_ == 0) start_ = end_;
+    }
+    state_.store(complete_state, std::memory_order_release);
+}
+
 void completion_event::complete() noexcept {
     if (profiling_) {
         end_ = host_clock_ns();

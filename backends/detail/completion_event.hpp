@@ -54,6 +54,9 @@ public:
     void mark_running() noexcept;
     // -> complete; records the end timestamp, wakes waiters, then runs the callbacks on this thread.
     void complete() noexcept;
+    // The same for an event not handed out yet (work that ran before its submission returned): nobody can wait
+    // for it or have registered a callback, so there is nothing to lock or wake.
+    void complete_unshared() noexcept;
     // For events that stand for several others (a launch of many partitions): set before complete().
     void set_start(std::uint64_t start_ns) noexcept { start_ = start_ns; }
     void set_submit(std::uint64_t submit_ns) noexcept { submit_ = submit_ns; }

@@ -155,19 +155,22 @@ void detail::run_kernel_general(const launch_shape& shape) {
 
 void check_kernel(const kernel_command& command, const device_properties& device) {
     const auto& r = command.range;
-    const std::string name = command.kernel ? "kernel '" + command.kernel->name() + "'" : "kernel command";
+    // Built only for an error message: this runs on every eager submission.
+    const auto name = [&] {
+        return command.kernel ? "kernel '" + command.kernel->name() + "'" : std::string("kernel command");
+    };
     bool has_local_arguments =
         std::any_of(command.arguments.begin(), command.arguments.end(),
                     [](const auto& a) { return a.type == kernel_argument::kind::local_memory; });
     if (has_local_arguments && !r.has_local_size())
         throw error(errc::invalid_argument,
-                    name +
+                    name() +
                         " has local memory arguments but a range without a local size; local memory belongs "
                         "to work-groups, which only nd_range launches have");
     if (r.has_local_size()) {
         std::size_t items = r.local[0] * r.local[1] * r.local[2];
         if (items > device.max_work_group_size)
-            throw error(errc::invalid_argument, name + ": a work-group of " + std::to_string(items) +
+            throw error(errc::invalid_argument, name() + ": a work-group of " + std::to_string(items) +
                                                     " items exceeds the device's max_work_group_size of " +
                                                     std::to_string(device.max_work_group_size));
     }

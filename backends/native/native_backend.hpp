@@ -21,6 +21,7 @@
 #include <oneapi/tbb/task_arena.h>
 
 #include "encore/backends/backend.hpp"
+#include "encore/backends/native/detail/kernel_costs.hpp"
 #include "encore/backends/native/detail/start_order.hpp"
 
 namespace encore::native {
@@ -49,6 +50,8 @@ public:
     const std::shared_ptr<std::atomic<std::size_t>>& enqueued_launches() const noexcept { return enqueued_launches_; }
     // Eager commands not started yet, in submission order (detail/start_order.hpp).
     detail::start_order& start_order() noexcept { return start_order_; }
+    // What kernels took, per kernel type: eager submission runs tiny ones inline (native_queue.cpp).
+    detail::kernel_costs& kernel_costs() noexcept { return kernel_costs_; }
 
 private:
     void check_device(std::uint32_t device) const;
@@ -58,6 +61,7 @@ private:
     tbb::task_arena arena_;
     std::shared_ptr<std::atomic<std::size_t>> enqueued_launches_ = std::make_shared<std::atomic<std::size_t>>(0);
     detail::start_order start_order_;
+    detail::kernel_costs kernel_costs_;
     std::mutex allocations_mutex_;
     std::unordered_map<void*, std::size_t> allocations_; // pointer -> bytes
 };

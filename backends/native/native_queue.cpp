@@ -1,6 +1,10 @@
 #include "native_queue.hpp"
 
+#include <algorithm>
 #include <chrono>
+#include <cstdlib>
+#include <string>
+#include <typeinfo>
 
 #include "encore/backends/detail/completion_event.hpp"
 #include "encore/backends/detail/host_task_pool.hpp"
@@ -13,6 +17,70 @@
 
 namespace encore::native {
 
+namespace {
+
+// Eager commands that run inline on the submitting thread (see native_queue::submit): a kernel whose type ran
+// in under `default_inline_below_ns` on average (ENCORE_NATIVE_INLINE_NS sets another bound, 0 turns inline
+// runs off), over a one-dimensional range small enough to run without a parallel_for; a memcpy, memset or fill
+// of at most `inline_bytes`. Handing a command to a worker costs the submitter 0.3-1 us (an allocation freed on
+// another thread, a lock, cache lines crossing cores), more than such a command takes to run.
+constexpr std::int64_t default_inline_below_ns = 500;
+constexpr std::size_t inline_bytes = 4096;
+
+std::int64_t inline_bound_from_environment() {
+    const char* value = std::getenv("ENCORE_NATIVE_INLINE_NS");
+    if (!value || !*value) return default_inline_below_ns;
+    char* end = nullptr;
+    const long long ns = std::strtoll(value, &end, 10);
+    if (*end != '\0' || ns < 0)
+        throw error(errc::invalid_argument, std::string("ENCORE_NATIVE_INLINE_NS='") + value +
+                                                "': expected a number of nanoseconds (0 turns inline runs off)");
+    return ns;
+}
+
+// The kernel's type when `c` is a kernel launch that runs inline (small one-dimensional range), else null: the
+// only kernels whose time is worth recording for the decision.
+const std::type_info* small_kernel_type(const command& c) noexcept {
+    const auto* k = std::get_if<kernel_command>(&c);
+    if (!k || k->range.dimensions != 1 || k->range.has_local_size() || k->range.global[0] > inline_items)
+        return nullptr;
+    return &typeid(*k->kernel);
+}
+
+bool small_memory_command(const command& c) noexcept {
+    if (const auto* m = std::get_if<memcpy_command>(&c)) return m->bytes <= inline_bytes;
+    if (const auto* m = std::get_if<memset_command>(&c)) return m->bytes <= inline_bytes;
+    if (const auto* f = std::get_if<fill_command>(&c)) return f->count * f->pattern.size() <= inline_bytes;
+    return false;
+}
+
+// Runs `c`; for a small kernel, records how long it took under its type. A sample counts as at most twice the
+// queue's bound (`cap`): one slow run (a preemption, a page fault) must not send a tiny kernel to the workers
+// for many runs, while a kernel whose runs all take longer is past the bound after three.
+void execute_measured(const command& c, const std::type_info* kernel_type, detail::kernel_costs& costs,
+                      std::int64_t cap) {
+    if (!kernel_type) return execute(c);
+    const auto start = std::chrono::steady_clock::now();
+    execute(c);
+    const auto ns =
+        std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now() - start).count();
+    costs.record(*kernel_type, std::min(ns, cap));
+}
+
+// Spins until `e` completes, for at most `limit`; whether it did.
+bool await_briefly(const backend_event& e, std::chrono::nanoseconds limit) noexcept {
+    const auto until = std::chrono::steady_clock::now() + limit;
+    for (unsigned round = 0; e.status() != event_status::complete; ++round) {
+#if defined(__x86_64__) || defined(__i386__)
+        __builtin_ia32_pause();
+#endif
+        if (round % 32 == 31 && std::chrono::steady_clock::now() >= until) return false;
+    }
+    return true;
+}
+
+} // namespace
+
 // One eager command on its way through the arena; it keeps itself alive (`self`) until its task has run. It runs
 // once: on the worker that runs its task, or earlier on a thread that drives a later graph launch
 // (detail/start_order.hpp), whichever claims it first.
@@ -24,13 +92,16 @@ namespace encore::native {
 //
 // The command's event lives inside it (one allocation per command); the event handed out shares ownership.
 struct detail::eager_work : ordered_start {
-    eager_work(command command_, bool profiling, std::shared_ptr<error_sink> e, native_backend& b)
-        : c(std::move(command_)), event(profiling), done(&event), errors(std::move(e)), backend(b) {}
+    eager_work(command command_, bool profiling, std::shared_ptr<error_sink> e, native_backend& b,
+               std::int64_t cap)
+        : c(std::move(command_)), event(profiling), done(&event), errors(std::move(e)), backend(b),
+          sample_cap(cap) {}
     command c;
     encore::detail::completion_event event;
     encore::detail::completion_event* const done;
     std::shared_ptr<error_sink> errors;
     native_backend& backend;
+    const std::int64_t sample_cap; // for kernel_costs: twice the submitting queue's inline bound
     std::shared_ptr<eager_work> self;
     static constexpr std::uintptr_t closed = 1;
     std::atomic<std::uintptr_t> link{0}; // 0: open; closed: ran, takes no successor; else the successor
@@ -39,7 +110,7 @@ struct detail::eager_work : ordered_start {
     void execute_once() noexcept {
         done->mark_running();
         try {
-            execute(c);
+            execute_measured(c, small_kernel_type(c), backend.kernel_costs(), sample_cap);
         } catch (...) {
             errors->report(std::current_exception());
         }
@@ -106,7 +177,8 @@ void detail::run_claimed_eager(ordered_start& s) noexcept {
 
 native_queue::native_queue(native_backend& backend, const queue_properties& properties,
                            std::shared_ptr<error_sink> errors)
-    : backend_(backend), properties_(properties), errors_(std::move(errors)) {}
+    : backend_(backend), properties_(properties), errors_(std::move(errors)),
+      inline_below_ns_(inline_bound_from_environment()) {}
 
 event_ptr native_queue::submit(command c, std::span<const event_ptr> wait_list) {
     if (auto* k = std::get_if<kernel_command>(&c)) check_kernel(*k, backend_.properties(0));
@@ -127,12 +199,16 @@ event_ptr native_queue::submit(command c, std::span<const event_ptr> wait_list) 
     default:
         break;
     }
-    auto work = std::make_shared<detail::eager_work>(std::move(c), properties_.enable_profiling, errors_, backend_);
+    bool tiny = false;
+    if (auto done = run_inline(c, wait_list, tiny)) return done;
+    auto work = std::make_shared<detail::eager_work>(std::move(c), properties_.enable_profiling, errors_, backend_,
+                                                     2 * inline_below_ns_);
     event_ptr done(work, work->done);
     {
         std::lock_guard lock(chain_mutex_);
         auto previous = last_.lock();
         last_ = work;
+        last_is_tiny_ = tiny;
         if (previous) previous->newest.store(false, std::memory_order_release);
         if (previous && wait_list.size() == 1 && wait_list[0].get() == previous->done) {
             previous->next = work;
@@ -159,6 +235,52 @@ event_ptr native_queue::submit(command c, std::span<const event_ptr> wait_list) 
         if (pending) work->waits.fetch_sub(pending, std::memory_order_acq_rel);
     }
     work->release_wait();
+    return done;
+}
+
+event_ptr native_queue::run_inline(command& c, std::span<const event_ptr> wait_list, bool& tiny) {
+    if (inline_below_ns_ == 0) return nullptr;
+    const std::type_info* kernel_type = small_kernel_type(c);
+    if (kernel_type) {
+        const auto mean = backend_.kernel_costs().mean_ns(*kernel_type);
+        if (mean < 0 || mean >= inline_below_ns_) return nullptr; // unknown (a worker measures it) or not tiny
+    } else if (!small_memory_command(c)) {
+        return nullptr;
+    }
+    tiny = true;
+    bool waited = false;
+    for (const auto& e : wait_list) {
+        if (!e || e->status() == event_status::complete) continue;
+        // Only the queue's previous command may be pending, and only when it is tiny too and on a worker
+        // already (it went there waiting for something): it ends within a moment, and waiting for it keeps a
+        // stream of tiny commands inline instead of chaining every later one to it.
+        if (waited) return nullptr;
+        {
+            std::lock_guard lock(chain_mutex_);
+            auto previous = last_.lock();
+            if (!last_is_tiny_ || !previous || e.get() != previous->done) return nullptr;
+        }
+        if (!await_briefly(*e, std::chrono::microseconds(20))) return nullptr;
+        waited = true;
+    }
+    // Not ahead of an eager command submitted earlier that no worker has started (detail/start_order.hpp).
+    if (!backend_.start_order().none_waiting()) return nullptr;
+    {
+        std::lock_guard lock(chain_mutex_); // this command is the queue's newest now: nothing links to the last
+        if (auto previous = last_.lock()) previous->newest.store(false, std::memory_order_release);
+        last_.reset();
+    }
+    auto done = std::make_shared<encore::detail::completion_event>(properties_.enable_profiling);
+    done->mark_running();
+    try {
+        // One inline run in 8 is timed (two clock reads cost as much as a tiny kernel): a kernel that became
+        // slower leaves the inline path after at most 24 runs.
+        execute_measured(c, ++inline_runs_ % 8 == 0 ? kernel_type : nullptr, backend_.kernel_costs(),
+                         2 * inline_below_ns_);
+    } catch (...) {
+        errors_->report(std::current_exception());
+    }
+    done->complete_unshared(); // not handed out yet
     return done;
 }
 

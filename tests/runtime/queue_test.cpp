@@ -6,6 +6,9 @@
 #include <cstring>
 #include <mutex>
 #include <numeric>
+#include <optional>
+#include <string>
+#include <thread>
 
 #include "runtime_support.hpp"
 
@@ -291,4 +294,101 @@ TEST_CASE("native: independent commands start in submission order; a graph launc
     CHECK(copied[1023] == 42);
     release = true;
     q.wait();
+}
+
+namespace {
+// Sets an environment variable for one scope (read when a queue is created).
+struct scoped_environment {
+    scoped_environment(const char* name, const char* value) : name_(name) {
+        if (const char* old = std::getenv(name)) old_ = old;
+        ::setenv(name, value, 1);
+    }
+    ~scoped_environment() {
+        if (old_) ::setenv(name_, old_->c_str(), 1);
+        else ::unsetenv(name_);
+    }
+    const char* name_;
+    std::optional<std::string> old_;
+};
+
+// Submits `count` launches of one kernel type to `q`, each waited for, and returns how many ran on this thread.
+// Each `Type` is a kernel type of its own (the cost estimates are per type).
+template <int Type> int runs_on_submitting_thread(queue& q, int count, std::chrono::microseconds work) {
+    std::vector<std::thread::id> ran_on(static_cast<std::size_t>(count));
+    auto k = make_kernel("where", [&ran_on, work](const work_item&, std::span<const kernel_argument> a) {
+        const auto until = std::chrono::steady_clock::now() + work;
+        while (std::chrono::steady_clock::now() < until) {
+        }
+        ran_on[a[0].scalar<std::size_t>()] = std::this_thread::get_id();
+    });
+    for (int i = 0; i < count; ++i)
+        q.parallel_for(range(1), k, {kernel_argument::from_scalar(static_cast<std::size_t>(i))}).wait();
+    q.wait_and_throw();
+    return static_cast<int>(std::count(ran_on.begin(), ran_on.end(), std::this_thread::get_id()));
+}
+} // namespace
+
+TEST_CASE("native: tiny eager kernels run on the submitting thread once measured; others on workers") {
+    // ENCORE_NATIVE_INLINE_NS is read when a queue is made. A bound of 1 s makes any measured kernel tiny here
+    // (also under sanitizers); the first launch of a kernel type runs on a worker, which measures it.
+    {
+        scoped_environment bound("ENCORE_NATIVE_INLINE_NS", "1000000000");
+        for (bool in_order : {false, true}) {
+            queue q(native_device(), {.in_order = in_order, .enable_profiling = true});
+            CHECK(runs_on_submitting_thread<1>(q, 50, std::chrono::microseconds(0)) >= 45);
+            // A small memset waits for nothing: it has run when submit returns, and its event has ordered
+            // timestamps.
+            usm_array<int> x(16, native_device());
+            auto e = q.memset(x.data(), 1, 16 * sizeof(int));
+            CHECK(e.is_complete());
+            CHECK(x[15] == 0x01010101);
+            const auto t = e.profiling();
+            CHECK(t.submit <= t.start);
+            CHECK(t.start <= t.end);
+        }
+    }
+    {
+        // The default bound (0.5 us): a kernel that takes 50 us never runs inline, whatever was measured.
+        queue q(native_device());
+        CHECK(runs_on_submitting_thread<2>(q, 6, std::chrono::microseconds(50)) == 0);
+    }
+    {
+        scoped_environment off("ENCORE_NATIVE_INLINE_NS", "0");
+        queue q(native_device(), {.in_order = true});
+        CHECK(runs_on_submitting_thread<3>(q, 20, std::chrono::microseconds(0)) == 0);
+    }
+    {
+        scoped_environment bad("ENCORE_NATIVE_INLINE_NS", "fast");
+        try {
+            queue q(native_device());
+            FAIL("ENCORE_NATIVE_INLINE_NS=fast was accepted");
+        } catch (const encore::error& e) {
+            CHECK(e.code() == errc::invalid_argument);
+            CHECK(std::string(e.what()).find("ENCORE_NATIVE_INLINE_NS") != std::string::npos);
+        }
+    }
+}
+
+TEST_CASE("native: what a kernel run inline throws is reported once, like any other") {
+    scoped_environment bound("ENCORE_NATIVE_INLINE_NS", "1000000000");
+    std::vector<std::string> received;
+    queue q(native_device(), {.in_order = true}, [&](exception_list errors) {
+        for (auto& e : errors) try {
+                std::rethrow_exception(e);
+            } catch (const std::exception& x) {
+                received.emplace_back(x.what());
+            }
+    });
+    usm_array<int> x(1, native_device());
+    auto k = make_kernel("fails_at_40", [](const work_item&, std::span<const kernel_argument> a) {
+        const int i = a[1].scalar<int>();
+        if (i == 40) throw std::runtime_error("launch 40 failed");
+        *static_cast<int*>(a[0].pointer()) += 1;
+    });
+    for (int i = 0; i < 60; ++i)
+        q.parallel_for(range(1), k, {kernel_argument::from_pointer(x.data()), kernel_argument::from_scalar(i)});
+    q.wait();
+    q.throw_asynchronous();
+    CHECK(received == std::vector<std::string>{"launch 40 failed"});
+    CHECK(x[0] == 59); // every other launch ran
 }

@@ -35,12 +35,20 @@ public:
         std::lock_guard lock(mutex_);
         s.ticket = next_++;
         waiting_.push_back(s);
+        waiting_count_.fetch_add(1, std::memory_order_relaxed);
     }
     // Its start (after a successful claim()): it no longer waits.
     void started(ordered_start& s) {
         std::lock_guard lock(mutex_);
-        if (s.is_linked()) waiting_.erase(waiting_.iterator_to(s));
+        if (s.is_linked()) {
+            waiting_.erase(waiting_.iterator_to(s));
+            waiting_count_.fetch_sub(1, std::memory_order_relaxed);
+        }
     }
+    // Whether no enqueued eager command is waiting to start (without the lock: a command enqueued meanwhile by
+    // another thread is concurrent with the caller's, so either answer keeps the order). A command submitted
+    // now may start at once, overtaking nothing.
+    bool none_waiting() const noexcept { return waiting_count_.load(std::memory_order_acquire) == 0; }
     // A launch about to be enqueued: the ticket that eager commands submitted before it hold less than.
     std::uint64_t ticket() {
         std::lock_guard lock(mutex_);
@@ -58,6 +66,7 @@ public:
                 auto owner = s.owner.lock();
                 if (!owner) break; // cannot happen: a command leaves the list before its owner goes
                 it = waiting_.erase(it);
+                waiting_count_.fetch_sub(1, std::memory_order_relaxed);
                 if (s.claim()) claimed.emplace_back(&s, std::move(owner));
             }
         }
@@ -68,6 +77,7 @@ private:
     std::mutex mutex_;
     std::uint64_t next_ = 0;
     boost::intrusive::list<ordered_start> waiting_;
+    std::atomic<std::size_t> waiting_count_{0}; // waiting_.size(), readable without the lock
 };
 
 } // namespace encore::native::detail
