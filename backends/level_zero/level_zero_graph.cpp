@@ -98,7 +98,13 @@ chain_executable::launch_lists& chain_executable::free_launch_lists() {
     const auto& ze = backend_.ze();
     for (auto& slot : launch_lists_) {
         if (!slot->submitted) return *slot;
-        if (ze.zeFenceQueryStatus(slot->fence.get()) == ZE_RESULT_SUCCESS) {
+        // The fence is signaled just after the launch's event (the suffix signals the event, then the batch
+        // ends): when the event is complete, or gone (its destructor waited for it), the wait is over at once.
+        const auto returned = slot->returned.lock();
+        const bool done = ze.zeFenceQueryStatus(slot->fence.get()) == ZE_RESULT_SUCCESS ||
+                          !returned || returned->status() == event_status::complete;
+        if (done) {
+            check(ze.zeFenceHostSynchronize(slot->fence.get(), UINT64_MAX), "zeFenceHostSynchronize");
             check(ze.zeFenceReset(slot->fence.get()), "zeFenceReset");
             slot->submitted = false;
             return *slot;
@@ -213,8 +219,10 @@ event_ptr chain_executable::launch(backend_queue& queue, std::span<const event_p
         pool.release(done);
         throw;
     }
-    return std::make_shared<level_zero_event>(ze, backend_.watcher(), pool, done, profiling, std::move(timing),
-                                              std::move(waits.keep_alive));
+    auto returned = std::make_shared<level_zero_event>(ze, backend_.watcher(), pool, done, profiling,
+                                                       std::move(timing), std::move(waits.keep_alive));
+    slot.returned = returned;
+    return returned;
 }
 
 void chain_executable::update(std::uint32_t node, const command& c) {

@@ -63,7 +63,8 @@ private:
     struct launch_lists {
         detail::list_handle prefix, suffix;
         detail::fence_handle fence;
-        bool submitted = false; // the fence belongs to a launch
+        bool submitted = false;                 // the fence belongs to a launch
+        std::weak_ptr<backend_event> returned; // that launch's event
     };
     launch_lists& free_launch_lists();
 
