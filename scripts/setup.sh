@@ -5,19 +5,15 @@
 #   scripts/setup.sh [meson options...]      e.g. scripts/setup.sh -Dcuda=disabled
 #
 # Environment: ENCORE_BUILD_DIR (default: build). The HIP SDK (libamdhip64-dev: the HIP plugin is built and its
-# tests run, skipping without an AMD GPU) is installed too; Level Zero's only when asked for (-Dlevel_zero=enabled).
+# tests run, skipping without an AMD GPU) and Level Zero's (libze-dev, libze1: the loader and its validation layer;
+# the Level Zero tests run behind them over a CPU test driver) are installed too.
 # CUDA comes from /usr/local/cuda and is not installed.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 packages=(build-essential pkg-config meson ninja-build cmake
           libboost-graph-dev libboost-context-dev libtbb-dev nlohmann-json3-dev doctest-dev graphviz
-          ocl-icd-opencl-dev opencl-headers pocl-opencl-icd libamdhip64-dev)
-for option in "$@"; do
-    case "$option" in
-        -Dlevel_zero=enabled) packages+=(libze-dev) ;;
-    esac
-done
+          ocl-icd-opencl-dev opencl-headers pocl-opencl-icd libamdhip64-dev libze-dev libze1)
 
 missing=()
 for package in "${packages[@]}"; do
