@@ -68,6 +68,8 @@ std::unique_ptr<level_zero_backend> level_zero_backend::create(std::string& why_
     std::unique_ptr<level_zero_backend> b(new level_zero_backend());
     b->ze_ = ze;
     b->trace_ = env_flag("ENCORE_TRACE");
+    const char* eager = std::getenv("ENCORE_LEVEL_ZERO_EAGER_LISTS");
+    b->regular_eager_lists_ = eager && std::strcmp(eager, "regular") == 0;
     try {
         const auto found = detail::enumerate_devices(*ze, why_not);
         if (found.empty()) return nullptr;
@@ -81,7 +83,10 @@ std::unique_ptr<level_zero_backend> level_zero_backend::create(std::string& why_
             s->events = std::make_unique<event_pool>(*ze, s->context.get(), false);
             s->timestamp_events = std::make_unique<event_pool>(*ze, s->context.get(), true);
             b->trace("device " + std::to_string(b->devices_.size()) + ": " + s->properties.name + " (" +
-                     s->properties.driver_version + "); eager queues on immediate command lists, graphs as "
+                     s->properties.driver_version + "); eager queues on " +
+                     (b->regular_eager_lists_ ? "regular command lists (ENCORE_LEVEL_ZERO_EAGER_LISTS=regular)"
+                                              : "immediate command lists") +
+                     ", graphs as "
                      "prefix/main/suffix command-list chains; no mutable command lists (updates re-record)");
             b->devices_.push_back(std::move(s));
         }

@@ -72,6 +72,8 @@ public:
     // One line on stderr ("encore: level_zero: ...") when ENCORE_TRACE is set.
     void trace(const std::string& line) const;
     bool tracing() const noexcept { return trace_; }
+    // ENCORE_LEVEL_ZERO_EAGER_LISTS=regular: eager queues submit regular command lists to a command queue.
+    bool regular_eager_lists() const noexcept { return regular_eager_lists_; }
 
 private:
     level_zero_backend() = default;
@@ -80,6 +82,7 @@ private:
     const detail::api* ze_ = nullptr;
     std::vector<std::unique_ptr<device_state>> devices_;
     bool trace_ = false;
+    bool regular_eager_lists_ = false;
 
     struct allocation {
         std::size_t bytes = 0;

@@ -18,8 +18,33 @@ level_zero_queue::level_zero_queue(level_zero_backend& backend, std::uint32_t de
     desc.index = 0;
     desc.mode = ZE_COMMAND_QUEUE_MODE_ASYNCHRONOUS;
     desc.priority = ZE_COMMAND_QUEUE_PRIORITY_NORMAL;
-    check(backend.ze().zeCommandListCreateImmediate(s.context.get(), s.device, &desc, list_.out()),
-          "zeCommandListCreateImmediate", s.properties.name);
+    if (backend.regular_eager_lists())
+        check(backend.ze().zeCommandQueueCreate(s.context.get(), s.device, &desc, queue_.out()),
+              "zeCommandQueueCreate", s.properties.name);
+    else
+        check(backend.ze().zeCommandListCreateImmediate(s.context.get(), s.device, &desc, list_.out()),
+              "zeCommandListCreateImmediate", s.properties.name);
+}
+
+level_zero_queue::regular_list& level_zero_queue::free_regular_list() {
+    const auto& ze = backend_.ze();
+    for (auto& slot : regular_) {
+        if (slot->submitted) {
+            if (ze.zeFenceQueryStatus(slot->fence.get()) != ZE_RESULT_SUCCESS) continue;
+            check(ze.zeFenceReset(slot->fence.get()), "zeFenceReset");
+            slot->submitted = false;
+        }
+        check(ze.zeCommandListReset(slot->list.get()), "zeCommandListReset");
+        return *slot;
+    }
+    const auto& s = backend_.state(device_);
+    auto slot = std::make_unique<regular_list>();
+    ze_command_list_desc_t desc{ZE_STRUCTURE_TYPE_COMMAND_LIST_DESC};
+    check(ze.zeCommandListCreate(s.context.get(), s.device, &desc, slot->list.out()), "zeCommandListCreate");
+    ze_fence_desc_t fdesc{ZE_STRUCTURE_TYPE_FENCE_DESC};
+    check(ze.zeFenceCreate(queue_.get(), &fdesc, slot->fence.out()), "zeFenceCreate");
+    regular_.push_back(std::move(slot));
+    return *regular_.back();
 }
 
 level_zero_queue::~level_zero_queue() {
@@ -28,6 +53,7 @@ level_zero_queue::~level_zero_queue() {
             e->wait();
         } catch (...) { // reported to the error sink by whoever waits on it; the list goes either way
         }
+    if (queue_) backend_.ze().zeCommandQueueSynchronize(queue_.get(), UINT64_MAX); // lists go after the queue let go
 }
 
 event_ptr level_zero_queue::submit(command c, std::span<const event_ptr> wait_list) {
@@ -47,7 +73,17 @@ event_ptr level_zero_queue::submit(command c, std::span<const event_ptr> wait_li
     while (!in_flight_.empty() && in_flight_.front()->status() == event_status::complete)
         in_flight_.pop_front();
     try {
-        staging = append_command(backend_, device_, list_.get(), c, signal, waits.handles);
+        if (queue_) {
+            regular_list& slot = free_regular_list();
+            staging = append_command(backend_, device_, slot.list.get(), c, signal, waits.handles);
+            check(ze.zeCommandListClose(slot.list.get()), "zeCommandListClose");
+            ze_command_list_handle_t list = slot.list.get();
+            check(ze.zeCommandQueueExecuteCommandLists(queue_.get(), 1, &list, slot.fence.get()),
+                  "zeCommandQueueExecuteCommandLists");
+            slot.submitted = true;
+        } else {
+            staging = append_command(backend_, device_, list_.get(), c, signal, waits.handles);
+        }
     } catch (const error& failure) {
         pool.release(signal);
         // A copy between memory objects the backend cannot reach is the work's failure, reported through the

@@ -1,5 +1,8 @@
 // encore::level_zero::level_zero_queue — an eager queue on one immediate command list: each submission is appended
-// and starts at once (no zeCommandQueueExecuteCommandLists per command).
+// and starts at once (no zeCommandQueueExecuteCommandLists per command). With ENCORE_LEVEL_ZERO_EAGER_LISTS=regular
+// the queue has a command queue instead, and each submission is a regular command list (taken from those whose
+// fence says they are done, else made), closed and executed with its fence: what drivers without immediate lists
+// need, and a second path the tests run.
 //
 // submit() turns the wait list into ze events (collect_wait_events: events of this device's context are waited on
 // directly, others through host-signaled events), takes an event from the device's pool (a timestamp pool on a
@@ -41,8 +44,17 @@ private:
     const std::uint32_t device_;
     const queue_properties properties_;
     std::shared_ptr<error_sink> errors_;
-    std::mutex mutex_; // an immediate list takes one append at a time
-    detail::list_handle list_;
+    struct regular_list {
+        detail::list_handle list;
+        detail::fence_handle fence;
+        bool submitted = false;
+    };
+    regular_list& free_regular_list(); // under mutex_
+
+    std::mutex mutex_; // a command list takes one append at a time
+    detail::list_handle list_;         // immediate mode
+    detail::queue_handle queue_;       // regular mode
+    std::vector<std::unique_ptr<regular_list>> regular_;
     std::deque<event_ptr> in_flight_;
 };
 
