@@ -215,6 +215,18 @@ TEST_CASE("misuse answers the specification's error codes") {
     zeMemFree(env.context, a);
 }
 
+TEST_CASE("the validation layer is in front of the driver (run_validated.sh turns it on)") {
+    const char* on = std::getenv("ZE_ENABLE_PARAMETER_VALIDATION");
+    if (!on || std::strcmp(on, "1") != 0) return;
+    environment env;
+    // The driver itself does not look at the queue mode; the layer's parameter validation refuses the enum.
+    ze_command_queue_desc_t desc{ZE_STRUCTURE_TYPE_COMMAND_QUEUE_DESC};
+    desc.mode = static_cast<ze_command_queue_mode_t>(99);
+    ze_command_queue_handle_t q = nullptr;
+    CHECK(zeCommandQueueCreate(env.context, env.device, &desc, &q) == ZE_RESULT_ERROR_INVALID_ENUMERATION);
+    CHECK(q == nullptr);
+}
+
 TEST_CASE("native kernels: arguments are captured at append, groups cover the range") {
     environment env;
     const char* path = std::getenv("ENCORE_ZE_TEST_KERNELS");

@@ -93,8 +93,7 @@ std::string describe(ze_result_t r) {
 
 void check(ze_result_t r, const char* call, const std::string& what) {
     if (r == ZE_RESULT_SUCCESS) return;
-    const errc code = errc::backend_failure;
-    throw error(code, std::string(call) + (what.empty() ? "" : " (" + what + ")") + " failed: " + describe(r));
+    throw error(errc::backend_failure, std::string(call) + (what.empty() ? "" : " (" + what + ")") + " failed: " + describe(r));
 }
 
 std::vector<driver_device> enumerate_devices(const api& ze, std::string& why_not) {
