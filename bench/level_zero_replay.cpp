@@ -1,8 +1,9 @@
-// level_zero_replay — Encore's Level Zero backend, per node: graph replay against eager submission, on chains of 10,
-// 100 and 1,000 small kernels and a fan-out/fan-in of 1,000 (root, 1,000 independent kernels, join), with the
-// Level Zero calls each launch makes.
+// level_zero_replay — Encore's Level Zero backend, per node: graph replay against eager submission, on chains
+// of 10, 100 and 1,000 small kernels and a fan-out/fan-in of 1,000 (root, 1,000 independent kernels, join),
+// with the Level Zero calls each launch makes.
 //
-//   replay: the DAG as an encore::graph finalized for the Level Zero device (one command-list chain per partition),
+//   replay: the DAG as an encore::graph finalized for the Level Zero device (one command-list chain per
+//   partition),
 //           q.launch back to back on an in-order queue, then one wait
 //   eager:  q.submit per node on an out-of-order Encore queue (an immediate command list), each node with its
 //           predecessors' events
@@ -10,13 +11,15 @@
 //           (tests/level_zero/driver), averaged over the replays of a round; null on another driver
 //
 // Every node runs the kernel `add_one` (64 items) of a native binary: the test driver's kernels
-// (tests/level_zero/kernels), given with --kernels PATH or ENCORE_ZE_TEST_KERNELS. Each round runs both methods
-// in turn; the median of the rounds is reported. There is no Intel GPU here: the figures are the test driver's
-// (work on host threads behind the real loader), which measures Encore's and the loader's overhead, not a GPU's.
+// (tests/level_zero/kernels), given with --kernels PATH or ENCORE_ZE_TEST_KERNELS. Each round runs both
+// methods in turn; the median of the rounds is reported. There is no Intel GPU here: the figures are the test
+// driver's (work on host threads behind the real loader), which measures Encore's and the loader's overhead,
+// not a GPU's.
 //
 //   ZE_ENABLE_ALT_DRIVERS=build/tests/level_zero/libze_test_driver.so ENCORE_BACKENDS=level_zero \
 //   ENCORE_BACKEND_PATH=build/backends/level_zero ENCORE_CACHE_PERSISTENT=0 \
-//   build/bench/level_zero_replay --kernels build/tests/level_zero/libencore_ze_test_kernels.so [--json] [--rounds N]
+//   build/bench/level_zero_replay --kernels build/tests/level_zero/libencore_ze_test_kernels.so [--json]
+//   [--rounds N]
 #include <dlfcn.h>
 
 #include <algorithm>
@@ -42,8 +45,8 @@ using bench::shape;
 
 constexpr std::size_t items = 64;
 
-// The test driver's counters (tests/level_zero/driver/driver_counters.h, declared here again to keep bench/ free
-// of test headers): api_calls, lists executed and appends are the fields used.
+// The test driver's counters (tests/level_zero/driver/driver_counters.h, declared here again to keep bench/
+// free of test headers): api_calls, lists executed and appends are the fields used.
 struct driver_counters {
     std::uint64_t api_calls, command_lists, immediate_lists, list_resets, list_closes, appends, executes,
         lists_executed, event_pools, events, host_signals, kernel_launches_run;
@@ -102,7 +105,8 @@ int main(int argc, char** argv) {
         return 2;
     }
     std::ifstream in(kernels, std::ios::binary);
-    const std::vector<unsigned char> binary{std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+    const std::vector<unsigned char> binary{std::istreambuf_iterator<char>(in),
+                                            std::istreambuf_iterator<char>()};
     auto module = encore::level_zero::module::load(
         encore::level_zero::build_module(*device, encore::level_zero::module_source::native(binary)));
     auto kernel = encore::level_zero::get_kernel(module, "add_one");
@@ -147,7 +151,8 @@ int main(int argc, char** argv) {
                 deps.clear();
                 for (int p : s.predecessors[n])
                     deps.push_back(events[p]);
-                events[n] = eager_q.submit(encore::kernel_command{kernel, arguments, encore::range(items)}, deps);
+                events[n] =
+                    eager_q.submit(encore::kernel_command{kernel, arguments, encore::range(items)}, deps);
             }
             eager_q.wait_and_throw();
             eager.push_back((now_ns() - t0) / nodes);
@@ -172,11 +177,12 @@ int main(int argc, char** argv) {
         std::printf("{\"results\": [");
         for (std::size_t i = 0; i < results.size(); ++i) {
             const auto& r = results[i];
-            std::printf("%s{\"device\": \"%s\", \"shape\": \"%s\", \"nodes\": %d, \"replay_ns_per_node\": %.1f, "
-                        "\"eager_ns_per_node\": %.1f, \"ze_calls_per_launch\": %s, \"lists_per_launch\": %s, "
-                        "\"appends_per_launch\": %s}",
-                        i ? ", " : "", r.device.c_str(), r.shape.c_str(), r.nodes, r.replay, r.eager,
-                        number(r.ze_calls).c_str(), number(r.lists).c_str(), number(r.appends).c_str());
+            std::printf(
+                "%s{\"device\": \"%s\", \"shape\": \"%s\", \"nodes\": %d, \"replay_ns_per_node\": %.1f, "
+                "\"eager_ns_per_node\": %.1f, \"ze_calls_per_launch\": %s, \"lists_per_launch\": %s, "
+                "\"appends_per_launch\": %s}",
+                i ? ", " : "", r.device.c_str(), r.shape.c_str(), r.nodes, r.replay, r.eager,
+                number(r.ze_calls).c_str(), number(r.lists).c_str(), number(r.appends).c_str());
         }
         std::printf("]}\n");
         return 0;
@@ -184,9 +190,9 @@ int main(int argc, char** argv) {
     std::printf("%-44s %-11s %6s %14s %14s %8s %10s %6s %8s\n", "device", "shape", "nodes", "replay ns/node",
                 "eager ns/node", "eager/replay", "ze calls", "lists", "appends");
     for (const auto& r : results)
-        std::printf("%-44.44s %-11s %6d %14.0f %14.0f %8.2f %10s %6s %8s\n", r.device.c_str(), r.shape.c_str(),
-                    r.nodes, r.replay, r.eager, r.eager / r.replay, number(r.ze_calls).c_str(),
-                    number(r.lists).c_str(), number(r.appends).c_str());
+        std::printf("%-44.44s %-11s %6d %14.0f %14.0f %8.2f %10s %6s %8s\n", r.device.c_str(),
+                    r.shape.c_str(), r.nodes, r.replay, r.eager, r.eager / r.replay,
+                    number(r.ze_calls).c_str(), number(r.lists).c_str(), number(r.appends).c_str());
     std::printf("(ze calls, lists, appends: per launch, counted by the test driver; no GPU was measured)\n");
     return 0;
 }

@@ -28,7 +28,9 @@ device_properties properties_of(const detail::api& ze, const detail::driver_devi
     std::uint32_t memories = 0;
     check(ze.zeDeviceGetMemoryProperties(dd.device, &memories, nullptr), "zeDeviceGetMemoryProperties");
     std::vector<ze_device_memory_properties_t> memory(memories, {ZE_STRUCTURE_TYPE_DEVICE_MEMORY_PROPERTIES});
-    if (memories) check(ze.zeDeviceGetMemoryProperties(dd.device, &memories, memory.data()), "zeDeviceGetMemoryProperties");
+    if (memories)
+        check(ze.zeDeviceGetMemoryProperties(dd.device, &memories, memory.data()),
+              "zeDeviceGetMemoryProperties");
     ze_driver_properties_t d{ZE_STRUCTURE_TYPE_DRIVER_PROPERTIES};
     check(ze.zeDriverGetProperties(dd.driver, &d), "zeDriverGetProperties");
     ze_api_version_t api_version{};
@@ -42,10 +44,11 @@ device_properties properties_of(const detail::api& ze, const detail::driver_devi
     out.driver_version = "Level Zero " + std::to_string(ZE_MAJOR_VERSION(api_version)) + "." +
                          std::to_string(ZE_MINOR_VERSION(api_version)) + " (driver " +
                          std::to_string(d.driverVersion) + ")";
-    out.type = p.type == ZE_DEVICE_TYPE_GPU ? device_type::gpu
+    out.type = p.type == ZE_DEVICE_TYPE_GPU   ? device_type::gpu
                : p.type == ZE_DEVICE_TYPE_CPU ? device_type::cpu
                                               : device_type::accelerator;
-    out.compute_units = std::max<std::uint32_t>(p.numSlices * p.numSubslicesPerSlice * p.numEUsPerSubslice, 1);
+    out.compute_units =
+        std::max<std::uint32_t>(p.numSlices * p.numSubslicesPerSlice * p.numEUsPerSubslice, 1);
     for (const auto& m : memory)
         out.global_memory_bytes += m.totalSize;
     out.local_memory_bytes = c.maxSharedLocalMemory;
@@ -79,13 +82,15 @@ std::unique_ptr<level_zero_backend> level_zero_backend::create(std::string& why_
             s->device = dd.device;
             s->properties = properties_of(*ze, dd, s->ns_per_tick);
             ze_context_desc_t desc{ZE_STRUCTURE_TYPE_CONTEXT_DESC, nullptr, 0};
-            check(ze->zeContextCreate(dd.driver, &desc, s->context.out()), "zeContextCreate", s->properties.name);
+            check(ze->zeContextCreate(dd.driver, &desc, s->context.out()), "zeContextCreate",
+                  s->properties.name);
             s->events = std::make_unique<event_pool>(*ze, s->context.get(), false);
             s->timestamp_events = std::make_unique<event_pool>(*ze, s->context.get(), true);
             b->trace("device " + std::to_string(b->devices_.size()) + ": " + s->properties.name + " (" +
                      s->properties.driver_version + "); eager queues on " +
-                     (b->regular_eager_lists_ ? "regular command lists (ENCORE_LEVEL_ZERO_EAGER_LISTS=regular)"
-                                              : "immediate command lists") +
+                     (b->regular_eager_lists_
+                          ? "regular command lists (ENCORE_LEVEL_ZERO_EAGER_LISTS=regular)"
+                          : "immediate command lists") +
                      ", graphs as "
                      "prefix/main/suffix command-list chains; no mutable command lists (updates re-record)");
             b->devices_.push_back(std::move(s));
@@ -108,7 +113,8 @@ level_zero_backend::~level_zero_backend() {
 void level_zero_backend::check_device(std::uint32_t device) const {
     if (device >= devices_.size())
         throw error(errc::invalid_argument, "level_zero backend: device " + std::to_string(device) +
-                                                " does not exist (" + std::to_string(devices_.size()) + " devices)");
+                                                " does not exist (" + std::to_string(devices_.size()) +
+                                                " devices)");
 }
 
 const device_properties& level_zero_backend::properties(std::uint32_t device) const {
@@ -116,16 +122,17 @@ const device_properties& level_zero_backend::properties(std::uint32_t device) co
     return devices_[device]->properties;
 }
 
-void* level_zero_backend::allocate(std::uint32_t device, memory_kind kind, std::size_t bytes, std::size_t alignment) {
+void* level_zero_backend::allocate(std::uint32_t device, memory_kind kind, std::size_t bytes,
+                                   std::size_t alignment) {
     check_device(device);
     if (bytes == 0) return nullptr;
     if (alignment != 0 && (alignment & (alignment - 1)) != 0)
-        throw error(errc::invalid_argument,
-                    "level_zero allocation: alignment " + std::to_string(alignment) + " is not a power of two");
+        throw error(errc::invalid_argument, "level_zero allocation: alignment " + std::to_string(alignment) +
+                                                " is not a power of two");
     const device_state& s = *devices_[device];
     alignment = std::max(alignment, s.properties.allocation_alignment);
-    const std::string what = std::to_string(bytes) + " bytes of " + std::string(to_string(kind)) + " memory on " +
-                             s.properties.name;
+    const std::string what = std::to_string(bytes) + " bytes of " + std::string(to_string(kind)) +
+                             " memory on " + s.properties.name;
     if (s.properties.global_memory_bytes != 0 && bytes > s.properties.global_memory_bytes)
         throw error(errc::backend_failure, "level_zero allocation of " + what + ": more than the device's " +
                                                std::to_string(s.properties.global_memory_bytes) + " bytes");
@@ -134,15 +141,16 @@ void* level_zero_backend::allocate(std::uint32_t device, memory_kind kind, std::
     ze_host_mem_alloc_desc_t host_desc{ZE_STRUCTURE_TYPE_HOST_MEM_ALLOC_DESC};
     switch (kind) {
     case memory_kind::device:
-        check(ze_->zeMemAllocDevice(s.context.get(), &device_desc, bytes, alignment, s.device, &p), "zeMemAllocDevice",
-              what);
+        check(ze_->zeMemAllocDevice(s.context.get(), &device_desc, bytes, alignment, s.device, &p),
+              "zeMemAllocDevice", what);
         break;
     case memory_kind::host:
         check(ze_->zeMemAllocHost(s.context.get(), &host_desc, bytes, alignment, &p), "zeMemAllocHost", what);
         break;
     case memory_kind::shared:
-        check(ze_->zeMemAllocShared(s.context.get(), &device_desc, &host_desc, bytes, alignment, s.device, &p),
-              "zeMemAllocShared", what);
+        check(
+            ze_->zeMemAllocShared(s.context.get(), &device_desc, &host_desc, bytes, alignment, s.device, &p),
+            "zeMemAllocShared", what);
         break;
     }
     if (!p) throw error(errc::backend_failure, "level_zero allocation of " + what + " returned no memory");
@@ -160,7 +168,8 @@ void level_zero_backend::deallocate(std::uint32_t device, void* pointer) {
         auto it = allocations_.find(reinterpret_cast<std::uintptr_t>(pointer));
         if (it == allocations_.end() || it->second.device != device)
             throw error(errc::invalid_argument, "level_zero deallocate: the pointer was not allocated by the "
-                                                "level_zero backend on device " + std::to_string(device));
+                                                "level_zero backend on device " +
+                                                    std::to_string(device));
         a = it->second;
         allocations_.erase(it);
     }
@@ -199,8 +208,9 @@ shared_kernel& level_zero_backend::kernel_of(std::uint32_t device, const kernel&
                         "module with encore::level_zero::build_module)");
     device_state& s = *devices_[device];
     if (code->device_name && s.properties.name != code->device_name)
-        throw error(errc::kernel_not_supported, "kernel '" + k.name() + "' was built for '" + code->device_name +
-                                                    "', not for '" + s.properties.name + "'");
+        throw error(errc::kernel_not_supported, "kernel '" + k.name() + "' was built for '" +
+                                                    code->device_name + "', not for '" + s.properties.name +
+                                                    "'");
     std::lock_guard lock(kernels_mutex_);
     auto key = std::make_tuple(code->module_id, std::string(code->entry), device);
     auto& slot = kernels_[key];
@@ -217,8 +227,9 @@ shared_kernel& level_zero_backend::kernel_of(std::uint32_t device, const kernel&
         if (r != ZE_RESULT_SUCCESS) {
             const std::string text = detail::build_log_text(*ze_, log.get());
             module.reset();
-            throw error(errc::build_failure, "zeModuleCreate of the module of kernel '" + k.name() + "' failed: " +
-                                                 detail::describe(r) + (text.empty() ? "" : "\nbuild log:\n" + text));
+            throw error(errc::build_failure, "zeModuleCreate of the module of kernel '" + k.name() +
+                                                 "' failed: " + detail::describe(r) +
+                                                 (text.empty() ? "" : "\nbuild log:\n" + text));
         }
     }
     auto made = std::make_unique<shared_kernel>();

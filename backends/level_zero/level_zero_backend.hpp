@@ -1,16 +1,19 @@
-// encore::level_zero::level_zero_backend — Encore's Level Zero backend (the plugin libencore-backend-level_zero.so).
+// encore::level_zero::level_zero_backend — Encore's Level Zero backend (the plugin
+// libencore-backend-level_zero.so).
 //
-// The plugin's entry point loads the Level Zero loader itself (dlopen of libze_loader.so.1, detail/api.hpp) and
-// every device of every driver becomes an Encore device, in the loader's order, each with a context of its own.
-// Memory is USM (zeMemAllocDevice/Host/Shared). Queues are immediate command lists (level_zero_queue.hpp); each
-// partition of a finalized graph is lowered to the design's chain of command lists on a command queue of its own
-// (level_zero_graph.hpp). Kernels come from modules built by build_module (level_zero_module.hpp); the backend
-// creates each module from its native binary once per device and keeps one ze_kernel per (module, name, device),
-// whose arguments are set and the launch appended under its lock (Level Zero captures the arguments at append).
-// Every Level Zero failure is encore::error(errc::backend_failure) naming the call and the ze_result_t.
+// The plugin's entry point loads the Level Zero loader itself (dlopen of libze_loader.so.1, detail/api.hpp)
+// and every device of every driver becomes an Encore device, in the loader's order, each with a context of
+// its own. Memory is USM (zeMemAllocDevice/Host/Shared). Queues are immediate command lists
+// (level_zero_queue.hpp); each partition of a finalized graph is lowered to the design's chain of command
+// lists on a command queue of its own (level_zero_graph.hpp). Kernels come from modules built by build_module
+// (level_zero_module.hpp); the backend creates each module from its native binary once per device and keeps
+// one ze_kernel per (module, name, device), whose arguments are set and the launch appended under its lock
+// (Level Zero captures the arguments at append). Every Level Zero failure is
+// encore::error(errc::backend_failure) naming the call and the ze_result_t.
 //
 //     std::string why;
-//     auto backend = encore::level_zero::level_zero_backend::create(why);   // nullptr and a reason without a driver
+//     auto backend = encore::level_zero::level_zero_backend::create(why);   // nullptr and a reason without a
+//     driver
 #pragma once
 
 #include <cstdint>
@@ -50,7 +53,9 @@ public:
     ~level_zero_backend() override;
 
     std::string_view name() const noexcept override { return "level_zero"; }
-    std::uint32_t device_count() const noexcept override { return static_cast<std::uint32_t>(devices_.size()); }
+    std::uint32_t device_count() const noexcept override {
+        return static_cast<std::uint32_t>(devices_.size());
+    }
     const device_properties& properties(std::uint32_t device) const override;
 
     void* allocate(std::uint32_t device, memory_kind kind, std::size_t bytes, std::size_t alignment) override;
@@ -58,14 +63,15 @@ public:
 
     std::unique_ptr<backend_queue> create_queue(std::uint32_t device, const queue_properties& properties,
                                                 std::shared_ptr<error_sink> errors) override;
-    std::unique_ptr<backend_executable> lower(std::uint32_t device, const graph& g, const partition& p) override;
+    std::unique_ptr<backend_executable> lower(std::uint32_t device, const graph& g,
+                                              const partition& p) override;
 
     // --- for the queues, events and executables ---
     const detail::api& ze() const noexcept { return *ze_; }
     device_state& state(std::uint32_t device) const { return *devices_.at(device); }
     event_watcher& watcher() noexcept { return watcher_; }
-    // The shared ze_kernel of `k` on `device`, creating its module on first use. Throws errc::kernel_not_supported
-    // when the kernel has no Level Zero code or was built for another device.
+    // The shared ze_kernel of `k` on `device`, creating its module on first use. Throws
+    // errc::kernel_not_supported when the kernel has no Level Zero code or was built for another device.
     shared_kernel& kernel_of(std::uint32_t device, const kernel& k);
     // Whether [p, p + bytes) lies in memory this backend allocated.
     bool owns(const void* p, std::size_t bytes = 0) const;
@@ -93,7 +99,8 @@ private:
 
     std::mutex kernels_mutex_;
     std::map<std::pair<std::uint64_t, std::uint32_t>, detail::module_handle> modules_; // (module id, device)
-    std::map<std::tuple<std::uint64_t, std::string, std::uint32_t>, std::unique_ptr<shared_kernel>, std::less<>>
+    std::map<std::tuple<std::uint64_t, std::string, std::uint32_t>, std::unique_ptr<shared_kernel>,
+             std::less<>>
         kernels_;
     event_watcher watcher_; // last member: it stops (waiting for what it watches) before the rest goes
 };

@@ -23,7 +23,8 @@ std::uint32_t wait_count(std::span<ze_event_handle_t> waits) {
 
 std::uint32_t narrow(std::size_t value, const std::string& what) {
     if (value > UINT32_MAX)
-        throw error(errc::feature_not_supported, what + ": " + std::to_string(value) + " exceeds Level Zero's 32 bits");
+        throw error(errc::feature_not_supported,
+                    what + ": " + std::to_string(value) + " exceeds Level Zero's 32 bits");
     return static_cast<std::uint32_t>(value);
 }
 
@@ -33,8 +34,9 @@ void append_kernel(level_zero_backend& backend, std::uint32_t device, ze_command
     const std::string what = "kernel '" + k.kernel->name() + "'";
     if (k.range.offset != std::array<std::size_t, 3>{0, 0, 0})
         throw error(errc::feature_not_supported,
-                    what + ": global offsets need zeKernelSetGlobalOffsetExp, which the level_zero backend does "
-                           "not use yet");
+                    what +
+                        ": global offsets need zeKernelSetGlobalOffsetExp, which the level_zero backend does "
+                        "not use yet");
     const auto& ze = backend.ze();
     shared_kernel& sk = backend.kernel_of(device, *k.kernel);
     // SYCL's last dimension is the fastest, Level Zero's x (as in DPC++).
@@ -42,7 +44,8 @@ void append_kernel(level_zero_backend& backend, std::uint32_t device, ze_command
     std::array<std::uint32_t, 3> global{1, 1, 1}, local{1, 1, 1};
     for (int d = 0; d < dims; ++d) {
         global[dims - 1 - d] = narrow(k.range.global[d], what + " global size");
-        if (k.range.has_local_size()) local[dims - 1 - d] = narrow(k.range.local[d], what + " work-group size");
+        if (k.range.has_local_size())
+            local[dims - 1 - d] = narrow(k.range.local[d], what + " work-group size");
     }
     std::lock_guard lock(sk.mutex);
     ze_kernel_handle_t h = sk.handle.get();
@@ -52,21 +55,24 @@ void append_kernel(level_zero_backend& backend, std::uint32_t device, ze_command
         switch (a.type) {
         case kernel_argument::kind::scalar:
         case kernel_argument::kind::pointer:
-            check(ze.zeKernelSetArgumentValue(h, i, a.bytes.size(), a.bytes.data()), "zeKernelSetArgumentValue", arg);
+            check(ze.zeKernelSetArgumentValue(h, i, a.bytes.size(), a.bytes.data()),
+                  "zeKernelSetArgumentValue", arg);
             break;
         case kernel_argument::kind::local_memory:
             check(ze.zeKernelSetArgumentValue(h, i, a.local_bytes, nullptr), "zeKernelSetArgumentValue",
                   arg + " (local memory)");
             break;
         case kernel_argument::kind::memory_object:
-            throw error(errc::feature_not_supported,
-                        arg + ": memory-object arguments are not supported by the level_zero backend (pass the USM "
-                              "pointer; SYCL accessors do)");
+            throw error(
+                errc::feature_not_supported,
+                arg + ": memory-object arguments are not supported by the level_zero backend (pass the USM "
+                      "pointer; SYCL accessors do)");
         }
     }
     if (!k.range.has_local_size())
-        check(ze.zeKernelSuggestGroupSize(h, global[0], global[1], global[2], &local[0], &local[1], &local[2]),
-              "zeKernelSuggestGroupSize", what);
+        check(
+            ze.zeKernelSuggestGroupSize(h, global[0], global[1], global[2], &local[0], &local[1], &local[2]),
+            "zeKernelSuggestGroupSize", what);
     for (int d = 0; d < 3; ++d)
         if (local[d] == 0 || global[d] % local[d] != 0)
             throw error(errc::invalid_argument, what + ": the global size " + std::to_string(global[d]) +
@@ -89,9 +95,10 @@ std::shared_ptr<void> host_staging(level_zero_backend& backend, std::uint32_t de
     });
 }
 
-std::shared_ptr<void> append_fill(level_zero_backend& backend, std::uint32_t device, ze_command_list_handle_t list,
-                                  void* destination, const std::byte* pattern, std::size_t pattern_bytes,
-                                  std::size_t total, ze_event_handle_t signal, std::span<ze_event_handle_t> waits) {
+std::shared_ptr<void> append_fill(level_zero_backend& backend, std::uint32_t device,
+                                  ze_command_list_handle_t list, void* destination, const std::byte* pattern,
+                                  std::size_t pattern_bytes, std::size_t total, ze_event_handle_t signal,
+                                  std::span<ze_event_handle_t> waits) {
     const auto& ze = backend.ze();
     if (total == 0 || pattern_bytes == 0) {
         check(ze.zeCommandListAppendBarrier(list, signal, wait_count(waits), wait_data(waits)),
@@ -108,15 +115,18 @@ std::shared_ptr<void> append_fill(level_zero_backend& backend, std::uint32_t dev
     auto* out = static_cast<std::byte*>(staging.get());
     for (std::size_t i = 0; i < total; i += pattern_bytes)
         std::memcpy(out + i, pattern, std::min(pattern_bytes, total - i));
-    check(ze.zeCommandListAppendMemoryCopy(list, destination, out, total, signal, wait_count(waits), wait_data(waits)),
-          "zeCommandListAppendMemoryCopy", "a fill with a " + std::to_string(pattern_bytes) + "-byte pattern");
+    check(ze.zeCommandListAppendMemoryCopy(list, destination, out, total, signal, wait_count(waits),
+                                           wait_data(waits)),
+          "zeCommandListAppendMemoryCopy",
+          "a fill with a " + std::to_string(pattern_bytes) + "-byte pattern");
     return staging;
 }
 
 } // namespace
 
-std::shared_ptr<void> append_command(level_zero_backend& backend, std::uint32_t device, ze_command_list_handle_t list,
-                                     const command& c, ze_event_handle_t signal, std::span<ze_event_handle_t> waits) {
+std::shared_ptr<void> append_command(level_zero_backend& backend, std::uint32_t device,
+                                     ze_command_list_handle_t list, const command& c,
+                                     ze_event_handle_t signal, std::span<ze_event_handle_t> waits) {
     const auto& ze = backend.ze();
     auto barrier = [&] {
         check(ze.zeCommandListAppendBarrier(list, signal, wait_count(waits), wait_data(waits)),
@@ -132,8 +142,8 @@ std::shared_ptr<void> append_command(level_zero_backend& backend, std::uint32_t 
             barrier();
             return nullptr;
         }
-        check(ze.zeCommandListAppendMemoryCopy(list, m.destination, m.source, m.bytes, signal, wait_count(waits),
-                                               wait_data(waits)),
+        check(ze.zeCommandListAppendMemoryCopy(list, m.destination, m.source, m.bytes, signal,
+                                               wait_count(waits), wait_data(waits)),
               "zeCommandListAppendMemoryCopy");
         return nullptr;
     }
@@ -142,17 +152,18 @@ std::shared_ptr<void> append_command(level_zero_backend& backend, std::uint32_t 
         auto* from = dynamic_cast<buffer*>(k.source.get());
         auto* to = dynamic_cast<buffer*>(k.destination.get());
         if (!from || !to)
-            throw error(errc::feature_not_supported,
-                        "copy: the level_zero backend copies between encore::buffers only (memory objects with host "
-                        "storage)");
+            throw error(
+                errc::feature_not_supported,
+                "copy: the level_zero backend copies between encore::buffers only (memory objects with host "
+                "storage)");
         if (k.bytes == 0) {
             barrier();
             return nullptr;
         }
         // Buffer storage is host memory, which Level Zero copies reach.
         check(ze.zeCommandListAppendMemoryCopy(list, to->data() + k.destination_offset,
-                                               from->data() + k.source_offset, k.bytes, signal, wait_count(waits),
-                                               wait_data(waits)),
+                                               from->data() + k.source_offset, k.bytes, signal,
+                                               wait_count(waits), wait_data(waits)),
               "zeCommandListAppendMemoryCopy", "a buffer copy");
         return nullptr;
     }
@@ -171,7 +182,8 @@ std::shared_ptr<void> append_command(level_zero_backend& backend, std::uint32_t 
         if (p.bytes && p.pointer) {
             check(ze.zeCommandListAppendBarrier(list, nullptr, wait_count(waits), wait_data(waits)),
                   "zeCommandListAppendBarrier");
-            check(ze.zeCommandListAppendMemoryPrefetch(list, p.pointer, p.bytes), "zeCommandListAppendMemoryPrefetch");
+            check(ze.zeCommandListAppendMemoryPrefetch(list, p.pointer, p.bytes),
+                  "zeCommandListAppendMemoryPrefetch");
             check(ze.zeCommandListAppendBarrier(list, signal, 0, nullptr), "zeCommandListAppendBarrier");
             return nullptr;
         }

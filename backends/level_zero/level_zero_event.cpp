@@ -26,7 +26,8 @@ ze_event_handle_t event_pool::acquire() {
     }
     if (used_in_last_ == pool_size) {
         ze_event_pool_desc_t desc{ZE_STRUCTURE_TYPE_EVENT_POOL_DESC};
-        desc.flags = ZE_EVENT_POOL_FLAG_HOST_VISIBLE | (timestamps_ ? ZE_EVENT_POOL_FLAG_KERNEL_TIMESTAMP : 0);
+        desc.flags =
+            ZE_EVENT_POOL_FLAG_HOST_VISIBLE | (timestamps_ ? ZE_EVENT_POOL_FLAG_KERNEL_TIMESTAMP : 0);
         desc.count = pool_size;
         detail::pool_handle made;
         check(ze_.zeEventPoolCreate(context_, &desc, 0, nullptr, made.out()), "zeEventPoolCreate");
@@ -154,12 +155,14 @@ profiling_timestamps level_zero_event::timestamps() const {
     if (!profiling_)
         throw error(errc::invalid_argument, "level_zero event: the queue was not created with profiling");
     if (status() != event_status::complete)
-        throw error(errc::invalid_argument, "level_zero event: timestamps are known once the work has completed");
+        throw error(errc::invalid_argument,
+                    "level_zero event: timestamps are known once the work has completed");
     auto ns = [&](std::uint64_t ticks) { return static_cast<std::uint64_t>(ticks * timing_.ns_per_tick); };
     profiling_timestamps t;
     t.submit = ns(timing_.submit_ticks);
     if (timing_.launch_stamps) {
-        // [0]: the event the prefix signals when the graph may start; [1]: the one its main list signals at its end.
+        // [0]: the event the prefix signals when the graph may start; [1]: the one its main list signals at
+        // its end.
         const ze_kernel_timestamp_result_t* stamps = timing_.launch_stamps.get();
         t.start = ns(stamps[0].global.kernelEnd);
         t.end = ns(stamps[1].global.kernelEnd);
@@ -185,11 +188,13 @@ struct host_signaled {
 };
 } // namespace
 
-wait_events collect_wait_events(const detail::api& ze, event_pool& pool, std::span<const event_ptr> wait_list) {
+wait_events collect_wait_events(const detail::api& ze, event_pool& pool,
+                                std::span<const event_ptr> wait_list) {
     wait_events out;
     for (const auto& e : wait_list) {
         if (!e || e->status() == event_status::complete) continue;
-        if (auto* own = dynamic_cast<level_zero_event*>(e.get()); own && own->pool().context() == pool.context()) {
+        if (auto* own = dynamic_cast<level_zero_event*>(e.get());
+            own && own->pool().context() == pool.context()) {
             out.handles.push_back(own->handle());
             out.keep_alive.push_back(e);
             continue;

@@ -1,12 +1,12 @@
 // encore::level_zero::level_zero_event — the event of one piece of Level Zero work (an eager command, a graph
-// launch), around a ze_event_handle_t from a pool; and what it needs: the pools, the watcher that turns completions
-// into callbacks, and the translation of a wait list into ze events.
+// launch), around a ze_event_handle_t from a pool; and what it needs: the pools, the watcher that turns
+// completions into callbacks, and the translation of a wait list into ze events.
 //
-// Level Zero events have no completion callback, so on_complete hands the event to the backend's watcher thread,
-// which polls the events it holds (zeEventQueryStatus) and calls their callbacks; waiting is
-// zeEventHostSynchronize. Events come from event_pool, which creates ze events one at a time as more are live at
-// once and hands back reset ones afterwards: a program in a steady state creates none. An event keeps what its
-// work uses alive (the events it waited for, staging memory) until it is seen complete.
+// Level Zero events have no completion callback, so on_complete hands the event to the backend's watcher
+// thread, which polls the events it holds (zeEventQueryStatus) and calls their callbacks; waiting is
+// zeEventHostSynchronize. Events come from event_pool, which creates ze events one at a time as more are live
+// at once and hands back reset ones afterwards: a program in a steady state creates none. An event keeps what
+// its work uses alive (the events it waited for, staging memory) until it is seen complete.
 //
 //     auto e = std::make_shared<level_zero_event>(ctx, pool.acquire(), profiling, std::move(keep));
 //     e->on_complete([] { /* start dependent work */ });
@@ -28,7 +28,8 @@
 
 namespace encore::level_zero {
 
-// Host-visible events of one context, created on demand in pools of 64; `timestamps` pools carry kernel timestamps.
+// Host-visible events of one context, created on demand in pools of 64; `timestamps` pools carry kernel
+// timestamps.
 class event_pool {
 public:
     event_pool(const detail::api& ze, ze_context_handle_t context, bool timestamps);
@@ -75,8 +76,8 @@ private:
 
 // Where an event's profiling timestamps come from once it completed.
 struct event_timing {
-    std::uint64_t submit_ticks = 0;   // device clock at submission (zeDeviceGetGlobalTimestamps)
-    double ns_per_tick = 1.0;         // ze_device_properties_t::timerResolution
+    std::uint64_t submit_ticks = 0; // device clock at submission (zeDeviceGetGlobalTimestamps)
+    double ns_per_tick = 1.0;       // ze_device_properties_t::timerResolution
     // A graph launch: the suffix list copied its start and end events' kernel timestamps here (host memory).
     std::shared_ptr<ze_kernel_timestamp_result_t> launch_stamps;
 };
@@ -113,12 +114,13 @@ private:
 };
 
 // The ze events to wait for before work of one context: events of that context are waited on directly; events
-// of other backends or contexts become events of this context that their on_complete callback signals from the
-// host. Complete events are left out.
+// of other backends or contexts become events of this context that their on_complete callback signals from
+// the host. Complete events are left out.
 struct wait_events {
     std::vector<ze_event_handle_t> handles;
     std::vector<std::shared_ptr<void>> keep_alive; // the events waited on, for as long as the work needs them
 };
-wait_events collect_wait_events(const detail::api& ze, event_pool& pool, std::span<const event_ptr> wait_list);
+wait_events collect_wait_events(const detail::api& ze, event_pool& pool,
+                                std::span<const event_ptr> wait_list);
 
 } // namespace encore::level_zero

@@ -23,7 +23,8 @@ detail::list_handle new_list(const detail::api& ze, const level_zero_backend::de
 }
 
 // Host memory for the two kernel timestamps a profiled launch copies out.
-std::shared_ptr<ze_kernel_timestamp_result_t> timestamp_memory(level_zero_backend& backend, std::uint32_t device) {
+std::shared_ptr<ze_kernel_timestamp_result_t> timestamp_memory(level_zero_backend& backend,
+                                                               std::uint32_t device) {
     void* p = backend.allocate(device, memory_kind::host, 2 * sizeof(ze_kernel_timestamp_result_t), 64);
     return std::shared_ptr<ze_kernel_timestamp_result_t>(static_cast<ze_kernel_timestamp_result_t*>(p),
                                                          [&backend, device](ze_kernel_timestamp_result_t* q) {
@@ -89,7 +90,8 @@ chain_executable::chain_executable(level_zero_backend& backend, std::uint32_t de
     reset_ = new_list(ze, s);
     for (const auto& e : node_events_)
         check(ze.zeCommandListAppendEventReset(reset_.get(), e.get()), "zeCommandListAppendEventReset");
-    check(ze.zeCommandListAppendEventReset(reset_.get(), signal_event_.get()), "zeCommandListAppendEventReset");
+    check(ze.zeCommandListAppendEventReset(reset_.get(), signal_event_.get()),
+          "zeCommandListAppendEventReset");
     close(reset_.get());
     free_launch_lists();
 }
@@ -99,10 +101,11 @@ chain_executable::launch_lists& chain_executable::free_launch_lists() {
     for (auto& slot : launch_lists_) {
         if (!slot->submitted) return *slot;
         // The fence is signaled just after the launch's event (the suffix signals the event, then the batch
-        // ends): when the event is complete, or gone (its destructor waited for it), the wait is over at once.
+        // ends): when the event is complete, or gone (its destructor waited for it), the wait is over at
+        // once.
         const auto returned = slot->returned.lock();
-        const bool done = ze.zeFenceQueryStatus(slot->fence.get()) == ZE_RESULT_SUCCESS ||
-                          !returned || returned->status() == event_status::complete;
+        const bool done = ze.zeFenceQueryStatus(slot->fence.get()) == ZE_RESULT_SUCCESS || !returned ||
+                          returned->status() == event_status::complete;
         if (done) {
             check(ze.zeFenceHostSynchronize(slot->fence.get(), UINT64_MAX), "zeFenceHostSynchronize");
             check(ze.zeFenceReset(slot->fence.get()), "zeFenceReset");
@@ -142,8 +145,9 @@ void chain_executable::record_main() {
             waits.push_back(node_events_[at].get());
         const std::uint32_t node = partition_.nodes[i];
         try {
-            if (auto kept = append_command(backend_, device_, main_.get(), graph_.command_at(graph_.node_at(node)),
-                                           node_events_[i].get(), waits))
+            if (auto kept =
+                    append_command(backend_, device_, main_.get(), graph_.command_at(graph_.node_at(node)),
+                                   node_events_[i].get(), waits))
                 staging_.push_back(std::move(kept));
         } catch (const error& e) {
             throw error(e.code(), "level_zero lowering of " + graph_.describe(node) + ": " + e.what());
@@ -152,7 +156,8 @@ void chain_executable::record_main() {
     waits.clear();
     for (std::uint32_t at : sinks_)
         waits.push_back(node_events_[at].get());
-    check(ze.zeCommandListAppendBarrier(main_.get(), signal_event_.get(), static_cast<std::uint32_t>(waits.size()),
+    check(ze.zeCommandListAppendBarrier(main_.get(), signal_event_.get(),
+                                        static_cast<std::uint32_t>(waits.size()),
                                         waits.empty() ? nullptr : waits.data()),
           "zeCommandListAppendBarrier", "the main list's end");
     close(main_.get());
@@ -164,9 +169,10 @@ event_ptr chain_executable::launch(backend_queue& queue, std::span<const event_p
     auto& s = backend_.state(device_);
     auto& q = as_level_zero_queue(queue, backend_, device_, "level_zero graph launch");
     if (stale_) {
-        backend_.trace("graph partition of " + std::to_string(partition_.nodes.size()) +
-                       " nodes updated: no mutable command lists on this driver, recording its main command list "
-                       "again before this launch");
+        backend_.trace(
+            "graph partition of " + std::to_string(partition_.nodes.size()) +
+            " nodes updated: no mutable command lists on this driver, recording its main command list "
+            "again before this launch");
         // An update waits for the launch in flight; the queue lets go of the list once that has ended.
         check(ze.zeCommandQueueSynchronize(queue_.get(), UINT64_MAX), "zeCommandQueueSynchronize");
         check(ze.zeCommandListReset(main_.get()), "zeCommandListReset");
@@ -179,7 +185,8 @@ event_ptr chain_executable::launch(backend_queue& queue, std::span<const event_p
     timing.ns_per_tick = s.ns_per_tick;
     if (profiling) {
         std::uint64_t host = 0;
-        check(ze.zeDeviceGetGlobalTimestamps(s.device, &host, &timing.submit_ticks), "zeDeviceGetGlobalTimestamps");
+        check(ze.zeDeviceGetGlobalTimestamps(s.device, &host, &timing.submit_ticks),
+              "zeDeviceGetGlobalTimestamps");
         timing.launch_stamps = timestamp_memory(backend_, device_);
     }
     launch_lists& slot = free_launch_lists();
@@ -204,12 +211,14 @@ event_ptr chain_executable::launch(backend_queue& queue, std::span<const event_p
         ze_event_handle_t end = signal_event_.get();
         if (profiling) {
             ze_event_handle_t stamped[2] = {wait_event_.get(), signal_event_.get()};
-            check(ze.zeCommandListAppendQueryKernelTimestamps(slot.suffix.get(), 2, stamped, timing.launch_stamps.get(),
-                                                              nullptr, nullptr, 1, &end),
+            check(ze.zeCommandListAppendQueryKernelTimestamps(
+                      slot.suffix.get(), 2, stamped, timing.launch_stamps.get(), nullptr, nullptr, 1, &end),
                   "zeCommandListAppendQueryKernelTimestamps");
         }
-        check(ze.zeCommandListAppendEventReset(slot.suffix.get(), wait_event_.get()), "zeCommandListAppendEventReset");
-        check(ze.zeCommandListAppendBarrier(slot.suffix.get(), done, 1, &end), "zeCommandListAppendBarrier", "the suffix");
+        check(ze.zeCommandListAppendEventReset(slot.suffix.get(), wait_event_.get()),
+              "zeCommandListAppendEventReset");
+        check(ze.zeCommandListAppendBarrier(slot.suffix.get(), done, 1, &end), "zeCommandListAppendBarrier",
+              "the suffix");
         close(slot.suffix.get());
         lists[n++] = slot.suffix.get();
         check(ze.zeCommandQueueExecuteCommandLists(queue_.get(), n, lists.data(), slot.fence.get()),
@@ -228,12 +237,13 @@ event_ptr chain_executable::launch(backend_queue& queue, std::span<const event_p
 void chain_executable::update(std::uint32_t node, const command& c) {
     auto it = std::lower_bound(local_of_.begin(), local_of_.end(), std::pair{node, std::uint32_t{0}});
     if (it == local_of_.end() || it->first != node)
-        throw error(errc::invalid_argument, "level_zero update: node " + std::to_string(node) +
-                                                " is not in this partition");
+        throw error(errc::invalid_argument,
+                    "level_zero update: node " + std::to_string(node) + " is not in this partition");
     if (kind_of(c) != kind_of(graph_.command_at(graph_.node_at(node))))
-        throw error(errc::invalid_argument, "level_zero update: node " + std::to_string(node) +
-                                                " cannot change its command's kind");
-    if (const auto* k = std::get_if<kernel_command>(&c)) backend_.kernel_of(device_, *k->kernel); // has code here
+        throw error(errc::invalid_argument,
+                    "level_zero update: node " + std::to_string(node) + " cannot change its command's kind");
+    if (const auto* k = std::get_if<kernel_command>(&c))
+        backend_.kernel_of(device_, *k->kernel); // has code here
     stale_ = true;
 }
 

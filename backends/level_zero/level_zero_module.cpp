@@ -19,18 +19,20 @@ std::uint64_t next_module_id() {
     return next.fetch_add(1, std::memory_order_relaxed);
 }
 
-// The Level Zero device behind an Encore device: the plugin numbers every device of every driver in the loader's
-// order (detail::enumerate_devices), and so does this library.
+// The Level Zero device behind an Encore device: the plugin numbers every device of every driver in the
+// loader's order (detail::enumerate_devices), and so does this library.
 detail::driver_device ze_device_of(const device& d, const char* call) {
     if (d.backend_name() != "level_zero")
-        throw error(errc::invalid_argument, std::string(call) + ": device '" + d.properties().name + "' is a " +
-                                                std::string(d.backend_name()) + " device, not a Level Zero one");
+        throw error(errc::invalid_argument, std::string(call) + ": device '" + d.properties().name +
+                                                "' is a " + std::string(d.backend_name()) +
+                                                " device, not a Level Zero one");
     const auto& ze = detail::api::get();
     std::string why;
     static const std::vector<detail::driver_device> devices = detail::enumerate_devices(ze, why);
     if (d.index() >= devices.size())
-        throw error(errc::backend_failure, std::string(call) + ": Level Zero device " + std::to_string(d.index()) +
-                                               " is not there (" + std::to_string(devices.size()) + " found)");
+        throw error(errc::backend_failure, std::string(call) + ": Level Zero device " +
+                                               std::to_string(d.index()) + " is not there (" +
+                                               std::to_string(devices.size()) + " found)");
     return devices[d.index()];
 }
 
@@ -65,8 +67,8 @@ module_binary describe_module(ze_module_handle_t m) {
     return b;
 }
 
-module_binary create(const detail::driver_device& dd, ze_module_format_t format, const std::vector<unsigned char>& in,
-                     const std::string& flags) {
+module_binary create(const detail::driver_device& dd, ze_module_format_t format,
+                     const std::vector<unsigned char>& in, const std::string& flags) {
     const auto& ze = detail::api::get();
     ze_module_desc_t desc{ZE_STRUCTURE_TYPE_MODULE_DESC};
     desc.format = format;
@@ -79,10 +81,11 @@ module_binary create(const detail::driver_device& dd, ze_module_format_t format,
     std::string text = detail::build_log_text(ze, log.get());
     if (r == ZE_RESULT_ERROR_MODULE_BUILD_FAILURE || r == ZE_RESULT_ERROR_INVALID_NATIVE_BINARY ||
         r == ZE_RESULT_ERROR_MODULE_LINK_FAILURE)
-        throw error(errc::build_failure, std::string("build_module: the ") +
-                                             (format == ZE_MODULE_FORMAT_NATIVE ? "native binary" : "SPIR-V module") +
-                                             " does not build: " + detail::describe(r) +
-                                             (text.empty() ? "" : "\nbuild log:\n" + text));
+        throw error(errc::build_failure,
+                    std::string("build_module: the ") +
+                        (format == ZE_MODULE_FORMAT_NATIVE ? "native binary" : "SPIR-V module") +
+                        " does not build: " + detail::describe(r) +
+                        (text.empty() ? "" : "\nbuild log:\n" + text));
     check(r, "zeModuleCreate", "build_module");
     module_binary b = describe_module(m.get());
     b.log = std::move(text);
@@ -102,7 +105,8 @@ std::string to_payload(const module_binary& b) {
 module_binary from_payload(const std::string& payload) {
     const auto end = payload.find('\0');
     if (end == std::string::npos)
-        throw error(errc::backend_failure, "build_module: a cached Level Zero module is damaged (no name list)");
+        throw error(errc::backend_failure,
+                    "build_module: a cached Level Zero module is damaged (no name list)");
     module_binary b;
     std::size_t start = 0;
     while (start < end) {
@@ -116,7 +120,8 @@ module_binary from_payload(const std::string& payload) {
 
 class module_kernel final : public kernel {
 public:
-    module_kernel(std::shared_ptr<const module> m, std::string name) : kernel(std::move(name)), module_(std::move(m)) {
+    module_kernel(std::shared_ptr<const module> m, std::string name)
+        : kernel(std::move(name)), module_(std::move(m)) {
         code_.module_id = module_->id();
         code_.binary = module_->binary().bytes.data();
         code_.binary_bytes = module_->binary().bytes.size();
@@ -125,7 +130,8 @@ public:
     }
     void run(const work_item&, std::span<const kernel_argument>) const override {
         throw error(errc::feature_not_supported,
-                    "kernel '" + name() + "' is a Level Zero module kernel: it runs on Level Zero devices only");
+                    "kernel '" + name() +
+                        "' is a Level Zero module kernel: it runs on Level Zero devices only");
     }
     const void* device_code(std::string_view backend) const noexcept override {
         return backend == "level_zero" ? &code_ : nullptr;
@@ -146,13 +152,14 @@ module_source module_source::native(std::vector<unsigned char> binary) {
     return {format::native, std::move(binary)};
 }
 
-module_binary build_module(const device& d, const module_source& source, std::span<const std::string> options) {
+module_binary build_module(const device& d, const module_source& source,
+                           std::span<const std::string> options) {
     const detail::driver_device dd = ze_device_of(d, "build_module");
     if (source.bytes.empty())
-        throw error(errc::invalid_argument, std::string("build_module: the ") +
-                                                (source.kind == module_source::format::spirv ? "SPIR-V module"
-                                                                                              : "native binary") +
-                                                " is empty");
+        throw error(errc::invalid_argument,
+                    std::string("build_module: the ") +
+                        (source.kind == module_source::format::spirv ? "SPIR-V module" : "native binary") +
+                        " is empty");
     std::string flags;
     for (const auto& o : options) {
         if (o.find('\0') != std::string::npos)
@@ -194,7 +201,7 @@ module_binary build_module(const device& d, const module_source& source, std::sp
     return result;
 }
 
-module::module(module_binary binary) : binary_(std::move(binary)), id_(next_module_id()) {}
+module::module(module_binary binary) :binary_(std::move(binary)), id_(next_module_id()) {}
 
 std::shared_ptr<const module> module::load(module_binary binary) {
     if (binary.bytes.empty()) throw error(errc::invalid_argument, "level_zero module: the binary is empty");

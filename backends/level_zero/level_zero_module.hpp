@@ -1,14 +1,15 @@
-// encore::level_zero::build_module, module and get_kernel — Level Zero modules built at run time for one device,
-// and kernels taken from them by name, as encore::kernels whose arguments are the command's kernel_arguments
-// (libencore-level_zero).
+// encore::level_zero::build_module, module and get_kernel — Level Zero modules built at run time for one
+// device, and kernels taken from them by name, as encore::kernels whose arguments are the command's
+// kernel_arguments (libencore-level_zero).
 //
-// build_module takes SPIR-V (ZE_MODULE_FORMAT_IL_SPIRV: compiled by the driver, through the kernel/program cache,
-// keeping what zeModuleGetNativeBinary returns) or a native binary (ZE_MODULE_FORMAT_NATIVE: loaded as it is, to
-// check it and list its kernels). The backend creates its ze_module from the native binary on first use. Kernel
-// parameters, in order: scalars (their bytes), pointers (USM), local memory (kernel_argument::local(bytes): a size
-// with no value). A range launch takes the group size zeKernelSuggestGroupSize proposes; an nd_range launch its
-// work-group. SYCL dimension d-1 (the fastest) is Level Zero's x, as in DPC++. A module kernel has no host form:
-// on the native backend it throws errc::feature_not_supported.
+// build_module takes SPIR-V (ZE_MODULE_FORMAT_IL_SPIRV: compiled by the driver, through the kernel/program
+// cache, keeping what zeModuleGetNativeBinary returns) or a native binary (ZE_MODULE_FORMAT_NATIVE: loaded as
+// it is, to check it and list its kernels). The backend creates its ze_module from the native binary on first
+// use. Kernel parameters, in order: scalars (their bytes), pointers (USM), local memory
+// (kernel_argument::local(bytes): a size with no value). A range launch takes the group size
+// zeKernelSuggestGroupSize proposes; an nd_range launch its work-group. SYCL dimension d-1 (the fastest) is
+// Level Zero's x, as in DPC++. A module kernel has no host form: on the native backend it throws
+// errc::feature_not_supported.
 //
 //     auto m = encore::level_zero::module::load(encore::level_zero::build_module(d,
 //         encore::level_zero::module_source::native(read_file("kernels.so"))));
@@ -43,12 +44,13 @@ struct module_binary {
     std::string log;                       // the build log, possibly empty
 };
 
-// Builds `source` for `d` (a device of the level_zero backend) with `options` (pBuildFlags, joined by spaces).
-// SPIR-V goes through the kernel/program cache (docs/cache.md): a repeated build of the same key (device name,
-// driver version, options, IL) costs no compiler run. Throws encore::error: build_failure with the driver's build
-// log when the module does not build; invalid_argument when `d` is not a Level Zero device or the input is empty;
-// backend_failure when Level Zero is missing or fails otherwise.
-module_binary build_module(const device& d, const module_source& source, std::span<const std::string> options = {});
+// Builds `source` for `d` (a device of the level_zero backend) with `options` (pBuildFlags, joined by
+// spaces). SPIR-V goes through the kernel/program cache (docs/cache.md): a repeated build of the same key
+// (device name, driver version, options, IL) costs no compiler run. Throws encore::error: build_failure with
+// the driver's build log when the module does not build; invalid_argument when `d` is not a Level Zero device
+// or the input is empty; backend_failure when Level Zero is missing or fails otherwise.
+module_binary build_module(const device& d, const module_source& source,
+                           std::span<const std::string> options = {});
 
 class module {
 public:

@@ -1,7 +1,7 @@
 #include "level_zero_queue.hpp"
 
-#include "encore/backends/level_zero/level_zero_backend.hpp"
 #include "encore/backends/detail/completion_event.hpp"
+#include "encore/backends/level_zero/level_zero_backend.hpp"
 #include "encore/backends/level_zero/level_zero_commands.hpp"
 #include "encore/graph/error.hpp"
 
@@ -53,7 +53,8 @@ level_zero_queue::~level_zero_queue() {
             e->wait();
         } catch (...) { // reported to the error sink by whoever waits on it; the list goes either way
         }
-    if (queue_) backend_.ze().zeCommandQueueSynchronize(queue_.get(), UINT64_MAX); // lists go after the queue let go
+    if (queue_)
+        backend_.ze().zeCommandQueueSynchronize(queue_.get(), UINT64_MAX); // lists go after the queue let go
 }
 
 event_ptr level_zero_queue::submit(command c, std::span<const event_ptr> wait_list) {
@@ -65,7 +66,8 @@ event_ptr level_zero_queue::submit(command c, std::span<const event_ptr> wait_li
     timing.ns_per_tick = s.ns_per_tick;
     if (properties_.enable_profiling) {
         std::uint64_t host = 0;
-        check(ze.zeDeviceGetGlobalTimestamps(s.device, &host, &timing.submit_ticks), "zeDeviceGetGlobalTimestamps");
+        check(ze.zeDeviceGetGlobalTimestamps(s.device, &host, &timing.submit_ticks),
+              "zeDeviceGetGlobalTimestamps");
     }
     ze_event_handle_t signal = pool.acquire();
     std::shared_ptr<void> staging;
@@ -88,7 +90,8 @@ event_ptr level_zero_queue::submit(command c, std::span<const event_ptr> wait_li
         pool.release(signal);
         // A copy between memory objects the backend cannot reach is the work's failure, reported through the
         // queue as on the native backend (the reference); every other refusal leaves submit.
-        if (kind_of(c) != command_kind::copy || failure.code() != errc::feature_not_supported || !errors_) throw;
+        if (kind_of(c) != command_kind::copy || failure.code() != errc::feature_not_supported || !errors_)
+            throw;
         errors_->report(std::current_exception());
         auto done = std::make_shared<encore::detail::completion_event>(properties_.enable_profiling);
         done->set_submit(encore::detail::host_clock_ns());
@@ -100,18 +103,21 @@ event_ptr level_zero_queue::submit(command c, std::span<const event_ptr> wait_li
         throw;
     }
     if (staging) waits.keep_alive.push_back(std::move(staging));
-    if (const auto* k = std::get_if<kernel_command>(&c)) waits.keep_alive.push_back(std::const_pointer_cast<kernel>(k->kernel)); // its module too
-    auto e = std::make_shared<level_zero_event>(ze, backend_.watcher(), pool, signal, properties_.enable_profiling,
-                                                std::move(timing), std::move(waits.keep_alive));
+    if (const auto* k = std::get_if<kernel_command>(&c))
+        waits.keep_alive.push_back(std::const_pointer_cast<kernel>(k->kernel)); // its module too
+    auto e =
+        std::make_shared<level_zero_event>(ze, backend_.watcher(), pool, signal, properties_.enable_profiling,
+                                           std::move(timing), std::move(waits.keep_alive));
     in_flight_.push_back(e);
     return e;
 }
 
-level_zero_queue& as_level_zero_queue(backend_queue& queue, const level_zero_backend& backend, std::uint32_t device,
-                                      const char* what) {
+level_zero_queue& as_level_zero_queue(backend_queue& queue, const level_zero_backend& backend,
+                                      std::uint32_t device, const char* what) {
     auto* q = dynamic_cast<level_zero_queue*>(&queue);
     if (!q || &q->owner() != &backend || q->device() != device)
-        throw error(errc::invalid_argument, std::string(what) + ": the queue is not a level_zero queue of device " +
+        throw error(errc::invalid_argument, std::string(what) +
+                                                ": the queue is not a level_zero queue of device " +
                                                 std::to_string(device));
     return *q;
 }

@@ -1,14 +1,15 @@
-// encore::level_zero::level_zero_queue — an eager queue on one immediate command list: each submission is appended
-// and starts at once (no zeCommandQueueExecuteCommandLists per command). With ENCORE_LEVEL_ZERO_EAGER_LISTS=regular
-// the queue has a command queue instead, and each submission is a regular command list (taken from those whose
-// fence says they are done, else made), closed and executed with its fence: what drivers without immediate lists
-// need, and a second path the tests run.
+// encore::level_zero::level_zero_queue — an eager queue on one immediate command list: each submission is
+// appended and starts at once (no zeCommandQueueExecuteCommandLists per command). With
+// ENCORE_LEVEL_ZERO_EAGER_LISTS=regular the queue has a command queue instead, and each submission is a
+// regular command list (taken from those whose fence says they are done, else made), closed and executed with
+// its fence: what drivers without immediate lists need, and a second path the tests run.
 //
-// submit() turns the wait list into ze events (collect_wait_events: events of this device's context are waited on
-// directly, others through host-signaled events), takes an event from the device's pool (a timestamp pool on a
-// profiling queue) and appends the command with that event as its signal. Commands of an in-order Encore queue are
-// ordered by the runtime's wait lists. Each submission answers with a level_zero_event; the queue keeps the events
-// of work in flight and drops the completed ones at the next submission.
+// submit() turns the wait list into ze events (collect_wait_events: events of this device's context are
+// waited on directly, others through host-signaled events), takes an event from the device's pool (a
+// timestamp pool on a profiling queue) and appends the command with that event as its signal. Commands of an
+// in-order Encore queue are ordered by the runtime's wait lists. Each submission answers with a
+// level_zero_event; the queue keeps the events of work in flight and drops the completed ones at the next
+// submission.
 //
 //     auto q = backend.create_queue(0, {.in_order = true}, errors);
 //     q->submit(encore::memset_command{p, 0, 4096}, {})->wait();
@@ -51,15 +52,16 @@ private:
     };
     regular_list& free_regular_list(); // under mutex_
 
-    std::mutex mutex_; // a command list takes one append at a time
-    detail::list_handle list_;         // immediate mode
-    detail::queue_handle queue_;       // regular mode
+    std::mutex mutex_;           // a command list takes one append at a time
+    detail::list_handle list_;   // immediate mode
+    detail::queue_handle queue_; // regular mode
     std::vector<std::unique_ptr<regular_list>> regular_;
     std::deque<event_ptr> in_flight_;
 };
 
-// `queue` as a level_zero_queue of `backend`'s `device`; throws invalid_argument otherwise (`what` names the caller).
-level_zero_queue& as_level_zero_queue(backend_queue& queue, const level_zero_backend& backend, std::uint32_t device,
-                                      const char* what);
+// `queue` as a level_zero_queue of `backend`'s `device`; throws invalid_argument otherwise (`what` names the
+// caller).
+level_zero_queue& as_level_zero_queue(backend_queue& queue, const level_zero_backend& backend,
+                                      std::uint32_t device, const char* what);
 
 } // namespace encore::level_zero

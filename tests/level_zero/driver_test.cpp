@@ -1,6 +1,6 @@
-// The test driver on its own, through the real loader (and its validation layer, run_validated.sh): it must behave
-// like a driver. Work really runs on the queues' threads, events order it across queues, fences and host
-// synchronization wait for it, timestamps are real, and misuse answers the specification's error codes.
+// The test driver on its own, through the real loader (and its validation layer, run_validated.sh): it must
+// behave like a driver. Work really runs on the queues' threads, events order it across queues, fences and
+// host synchronization wait for it, timestamps are real, and misuse answers the specification's error codes.
 #include <doctest/doctest.h>
 #include <level_zero/ze_api.h>
 
@@ -83,7 +83,8 @@ TEST_CASE("copies and fills run on the queue's thread; a fence and an event say 
             ZE_RESULT_SUCCESS);
     REQUIRE(zeCommandListAppendBarrier(l, nullptr, 0, nullptr) == ZE_RESULT_SUCCESS);
     REQUIRE(zeCommandListAppendMemoryCopy(l, b, a, 4096, done, 0, nullptr) == ZE_RESULT_SUCCESS);
-    CHECK(zeCommandQueueExecuteCommandLists(q, 1, &l, nullptr) == ZE_RESULT_ERROR_INVALID_ARGUMENT); // not closed
+    CHECK(zeCommandQueueExecuteCommandLists(q, 1, &l, nullptr) ==
+          ZE_RESULT_ERROR_INVALID_ARGUMENT); // not closed
     REQUIRE(zeCommandListClose(l) == ZE_RESULT_SUCCESS);
     CHECK(zeCommandListAppendBarrier(l, nullptr, 0, nullptr) == ZE_RESULT_ERROR_INVALID_ARGUMENT); // closed
     ze_fence_desc_t fdesc{ZE_STRUCTURE_TYPE_FENCE_DESC};
@@ -160,8 +161,8 @@ TEST_CASE("immediate lists run appends at once, in order") {
         return v;
     }();
     for (int i = 0; i < 100; ++i) // each copy overwrites a[0]: the last value stays only if they run in order
-        REQUIRE(zeCommandListAppendMemoryCopy(l, a, &values[i], sizeof(int), i == 99 ? done : nullptr, 0, nullptr) ==
-                ZE_RESULT_SUCCESS);
+        REQUIRE(zeCommandListAppendMemoryCopy(l, a, &values[i], sizeof(int), i == 99 ? done : nullptr, 0,
+                                              nullptr) == ZE_RESULT_SUCCESS);
     REQUIRE(zeEventHostSynchronize(done, UINT64_MAX) == ZE_RESULT_SUCCESS);
     CHECK(a[0] == 100);
     CHECK(zeCommandListClose(l) == ZE_RESULT_ERROR_INVALID_COMMAND_LIST_TYPE);
@@ -193,8 +194,10 @@ TEST_CASE("misuse answers the specification's error codes") {
     auto l = env.list();
     const int v = 0;
     auto* a = static_cast<int*>(env.shared(64));
-    CHECK(zeCommandListAppendMemoryFill(l, a, &v, 3, 64, nullptr, 0, nullptr) == ZE_RESULT_ERROR_INVALID_SIZE);
-    CHECK(zeCommandListAppendMemoryCopy(l, a, a + 1, 16, nullptr, 0, nullptr) == ZE_RESULT_ERROR_OVERLAPPING_REGIONS);
+    CHECK(zeCommandListAppendMemoryFill(l, a, &v, 3, 64, nullptr, 0, nullptr) ==
+          ZE_RESULT_ERROR_INVALID_SIZE);
+    CHECK(zeCommandListAppendMemoryCopy(l, a, a + 1, 16, nullptr, 0, nullptr) ==
+          ZE_RESULT_ERROR_OVERLAPPING_REGIONS);
     const unsigned char not_a_module[] = {1, 2, 3, 4};
     ze_module_desc_t mdesc{ZE_STRUCTURE_TYPE_MODULE_DESC};
     mdesc.format = ZE_MODULE_FORMAT_NATIVE;
@@ -256,7 +259,8 @@ TEST_CASE("native kernels: arguments are captured at append, groups cover the ra
     std::memset(b, 0, 256 * sizeof(int));
     auto l = env.list();
     const ze_group_count_t groups{4, 1, 1};
-    CHECK(zeCommandListAppendLaunchKernel(l, k, &groups, nullptr, 0, nullptr) == ZE_RESULT_ERROR_INVALID_ARGUMENT);
+    CHECK(zeCommandListAppendLaunchKernel(l, k, &groups, nullptr, 0, nullptr) ==
+          ZE_RESULT_ERROR_INVALID_ARGUMENT);
     REQUIRE(zeKernelSetGroupSize(k, 64, 1, 1) == ZE_RESULT_SUCCESS);
     REQUIRE(zeKernelSetArgumentValue(k, 0, sizeof a, &a) == ZE_RESULT_SUCCESS);
     REQUIRE(zeCommandListAppendLaunchKernel(l, k, &groups, nullptr, 0, nullptr) == ZE_RESULT_SUCCESS);

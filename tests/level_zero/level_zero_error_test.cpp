@@ -1,5 +1,5 @@
-// What the Level Zero backend refuses, and how: module builds that fail carry the driver's build log, SPIR-V on a
-// driver without a compiler, kernels without Level Zero code, bad arguments, foreign pointers.
+// What the Level Zero backend refuses, and how: module builds that fail carry the driver's build log, SPIR-V
+// on a driver without a compiler, kernels without Level Zero code, bad arguments, foreign pointers.
 #include <doctest/doctest.h>
 
 #include <string>
@@ -23,9 +23,10 @@ std::string message_of(const std::function<void()>& f) {
 
 TEST_CASE("a SPIR-V module the driver cannot build fails with its build log") {
     const device d = level_zero_device();
-    // A valid SPIR-V header (magic, version 1.0, generator, bound, schema): the test driver has no SPIR-V compiler.
-    std::vector<unsigned char> il = {0x03, 0x02, 0x23, 0x07, 0x00, 0x00, 0x01, 0x00, 0, 0, 0, 0,
-                                     0x10, 0,    0,    0,    0,    0,    0,    0};
+    // A valid SPIR-V header (magic, version 1.0, generator, bound, schema): the test driver has no SPIR-V
+    // compiler.
+    std::vector<unsigned char> il = {0x03, 0x02, 0x23, 0x07, 0x00, 0x00, 0x01, 0x00, 0, 0,
+                                     0,    0,    0x10, 0,    0,    0,    0,    0,    0, 0};
     const auto m = message_of([&] { level_zero::build_module(d, level_zero::module_source::spirv(il)); });
     MESSAGE(m);
     CHECK(m.find("build_failure") == 0);
@@ -50,8 +51,9 @@ TEST_CASE("a native binary that is not one, empty input, unknown kernels, foreig
     CHECK_THROWS_AS(level_zero::build_module(d, level_zero::module_source::native({})), error);
     CHECK(message_of([&] { level_zero::get_kernel(test_module(), "no_such_kernel"); }).find("add_one") !=
           std::string::npos); // the message lists the kernels there are
-    CHECK(message_of([&] { level_zero::build_module(native_device(), level_zero::module_source::native({1})); })
-              .find("not a Level Zero one") != std::string::npos);
+    CHECK(message_of([&] {
+              level_zero::build_module(native_device(), level_zero::module_source::native({1}));
+          }).find("not a Level Zero one") != std::string::npos);
 }
 
 TEST_CASE("kernels without Level Zero code, wrong arguments, module kernels on the host") {
@@ -62,8 +64,9 @@ TEST_CASE("kernels without Level Zero code, wrong arguments, module kernels on t
     CHECK(message_of([&] { q.parallel_for(range(16), host_only).wait(); }).find("kernel_not_supported") == 0);
     // scale takes (float, pointer): a 2-byte scalar is refused by the driver.
     const auto wrong = message_of([&] {
-        q.parallel_for(range(16), test_kernel("scale"),
-                       {kernel_argument::from_scalar(std::uint16_t{1}), kernel_argument::from_pointer(x.data())});
+        q.parallel_for(
+            range(16), test_kernel("scale"),
+            {kernel_argument::from_scalar(std::uint16_t{1}), kernel_argument::from_pointer(x.data())});
     });
     CHECK(wrong.find("ZE_RESULT_ERROR_INVALID_KERNEL_ARGUMENT_SIZE") != std::string::npos);
     const auto too_many = message_of([&] {

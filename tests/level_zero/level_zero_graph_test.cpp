@@ -1,6 +1,6 @@
 // Graphs on the Level Zero backend: each device partition is the design's command-list chain (reset, prefix,
-// main, suffix) on a command queue of its own. Chains replay in order, fan-out/fan-in joins, partitions around
-// host tasks wait for them, independent partitions run at the same time, launches carry profiling.
+// main, suffix) on a command queue of its own. Chains replay in order, fan-out/fan-in joins, partitions
+// around host tasks wait for them, independent partitions run at the same time, launches carry profiling.
 #include <doctest/doctest.h>
 
 #include <atomic>
@@ -17,7 +17,8 @@ kernel_command add_one(int* x, std::size_t n) {
 }
 kernel_command copy_plus_one(int* to, int* from, std::size_t n) {
     return kernel_command{test_kernel("copy_plus_one"),
-                          {kernel_argument::from_pointer(to), kernel_argument::from_pointer(from)}, range(n)};
+                          {kernel_argument::from_pointer(to), kernel_argument::from_pointer(from)},
+                          range(n)};
 }
 } // namespace
 
@@ -96,15 +97,18 @@ TEST_CASE("independent partitions run at the same time (each has its own command
     queue q(d);
     usm<int> flag(1), seen(1);
     graph g;
-    // Two branches, each behind a host task, so each device node is a partition of its own; the waiting kernel's
-    // partition comes first. Run one after the other, it would wait 5 s and report that it never saw the flag.
+    // Two branches, each behind a host task, so each device node is a partition of its own; the waiting
+    // kernel's partition comes first. Run one after the other, it would wait 5 s and report that it never saw
+    // the flag.
     auto h1 = g.add(host_task_command{[] {}});
     auto h2 = g.add(host_task_command{[] {}});
     g.add(kernel_command{test_kernel("wait_for_flag"),
-                         {kernel_argument::from_pointer(flag.data()), kernel_argument::from_pointer(seen.data())},
+                         {kernel_argument::from_pointer(flag.data()),
+                          kernel_argument::from_pointer(seen.data())},
                          range(1)},
           {h1});
-    g.add(kernel_command{test_kernel("set_flag"), {kernel_argument::from_pointer(flag.data())}, range(1)}, {h2});
+    g.add(kernel_command{test_kernel("set_flag"), {kernel_argument::from_pointer(flag.data())}, range(1)},
+          {h2});
     executable_graph exec(g, d);
     q.launch(exec).wait();
     CHECK(seen[0] == 1);

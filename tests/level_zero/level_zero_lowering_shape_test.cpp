@@ -1,13 +1,17 @@
-// The shape of the lowering, counted by the test driver: for a graph of N kernels in M device partitions, what
-// finalize creates and what each launch costs must be the design's command-list chain (docs/level-zero-backend.md):
+// The shape of the lowering, counted by the test driver: for a graph of N kernels in M device partitions,
+// what finalize creates and what each launch costs must be the design's command-list chain
+// (docs/level-zero-backend.md):
 //
-//   finalize, per partition of n nodes: 4 command lists (main, reset, prefix, suffix), 1 event pool, n + 2 events,
-//     appends: main = 1 + n + 1 (its start barrier, the nodes, its end barrier), reset = n + 1; 2 lists closed.
+//   finalize, per partition of n nodes: 4 command lists (main, reset, prefix, suffix), 1 event pool, n + 2
+//   events,
+//     appends: main = 1 + n + 1 (its start barrier, the nodes, its end barrier), reset = n + 1; 2 lists
+//     closed.
 //   launch, per partition: 1 zeCommandQueueExecuteCommandLists; suffix appends 2 (wait-event reset, barrier);
 //     with nothing to wait for: 3 lists (reset, main, suffix) and the wait event signaled from the host;
-//     waiting (here: for a host task): 4 lists, 1 prefix append (its barrier), 1 host signal of the bridge event;
-//     no command list, and no event beyond the pools' high-water mark (events are created only while more are
-//     live at once than ever before; the lag of a host task's callbacks may add one per partition once).
+//     waiting (here: for a host task): 4 lists, 1 prefix append (its barrier), 1 host signal of the bridge
+//     event; no command list, and no event beyond the pools' high-water mark (events are created only while
+//     more are live at once than ever before; the lag of a host task's callbacks may add one per partition
+//     once).
 #include <doctest/doctest.h>
 
 #include <atomic>
@@ -20,8 +24,9 @@ using namespace encore::level_zero_testing;
 
 namespace {
 
-// Host tasks hold until the test opens the gate after the launch call has returned, so that every partition after
-// the first really waits for one (a host task already done by the time its successor is launched is no wait).
+// Host tasks hold until the test opens the gate after the launch call has returned, so that every partition
+// after the first really waits for one (a host task already done by the time its successor is launched is no
+// wait).
 std::atomic<bool> gate{true};
 
 // `partitions` runs of `per_partition` kernels, a host task between runs.
@@ -37,8 +42,11 @@ graph chained_partitions(int* x, std::size_t partitions, std::size_t per_partiti
                          }},
                          {prev});
         for (std::size_t k = 0; k < per_partition; ++k) {
-            prev = first ? g.add(kernel_command{test_kernel("add_one"), {kernel_argument::from_pointer(x)}, range(16)})
-                         : g.add(kernel_command{test_kernel("add_one"), {kernel_argument::from_pointer(x)}, range(16)},
+            prev = first ? g.add(kernel_command{
+                               test_kernel("add_one"), {kernel_argument::from_pointer(x)}, range(16)})
+                         : g.add(kernel_command{test_kernel("add_one"),
+                                                {kernel_argument::from_pointer(x)},
+                                                range(16)},
                                  {prev});
             first = false;
         }
@@ -84,7 +92,8 @@ void check_shape(std::size_t partitions, std::size_t per_partition) {
     CHECK(per.executes == launches * m);
     CHECK(per.lists_executed == launches * (3 * m + waiting));
     CHECK(per.appends == launches * (2 * m + waiting));
-    CHECK(per.host_signals == launches * m); // the first partition's wait event + one bridge per waiting partition
+    CHECK(per.host_signals ==
+          launches * m); // the first partition's wait event + one bridge per waiting partition
     CHECK(per.command_lists == 0);
     CHECK(per.immediate_lists == 0);
     CHECK(per.events <= m);

@@ -1,6 +1,6 @@
 // Eager work on the Level Zero backend (immediate command lists over the test driver): memory of each kind,
-// copies and fills, kernels from a native binary in 1 and 2 dimensions and with local memory, ordering by in-order
-// queues and by events (also of another backend), profiling.
+// copies and fills, kernels from a native binary in 1 and 2 dimensions and with local memory, ordering by
+// in-order queues and by events (also of another backend), profiling.
 #include <doctest/doctest.h>
 
 #include <atomic>
@@ -69,11 +69,12 @@ TEST_CASE("kernels from a native binary: 1-D, float arguments, 2-D, local memory
     CHECK(f[10] == doctest::Approx(25.0));
 
     usm<int> grid(24 * 40);
-    q.parallel_for(range(24, 40), test_kernel("index_2d"),
-                   {kernel_argument::from_pointer(grid.data()), kernel_argument::from_scalar(std::uint32_t{40})})
+    q.parallel_for(
+         range(24, 40), test_kernel("index_2d"),
+         {kernel_argument::from_pointer(grid.data()), kernel_argument::from_scalar(std::uint32_t{40})})
         .wait();
     CHECK(grid[0] == 0);
-    CHECK(grid[39] == 39);            // row 0, column 39
+    CHECK(grid[39] == 39);             // row 0, column 39
     CHECK(grid[23 * 40 + 5] == 23005); // row 23, column 5
 
     usm<int> in(256), sums(4);
@@ -93,9 +94,11 @@ TEST_CASE("an out-of-order queue orders work by its events") {
     usm<int> a(512), b(512);
     event last = q.memset(a.data(), 0, 512 * sizeof(int));
     for (int i = 0; i < 50; ++i)
-        last = q.parallel_for(range(512), test_kernel("add_one"), {kernel_argument::from_pointer(a.data())}, {last});
+        last = q.parallel_for(range(512), test_kernel("add_one"), {kernel_argument::from_pointer(a.data())},
+                              {last});
     q.parallel_for(range(512), test_kernel("copy_plus_one"),
-                   {kernel_argument::from_pointer(b.data()), kernel_argument::from_pointer(a.data())}, {last});
+                   {kernel_argument::from_pointer(b.data()), kernel_argument::from_pointer(a.data())},
+                   {last});
     q.wait_and_throw();
     CHECK(a[17] == 50);
     CHECK(b[17] == 51);
@@ -112,7 +115,8 @@ TEST_CASE("work waits for an event of another backend") {
         a[0] = 41;
         released = true;
     });
-    event after = q.parallel_for(range(64), test_kernel("add_one"), {kernel_argument::from_pointer(a.data())}, {gate});
+    event after =
+        q.parallel_for(range(64), test_kernel("add_one"), {kernel_argument::from_pointer(a.data())}, {gate});
     after.wait();
     CHECK(released.load());
     CHECK(a[0] == 42);

@@ -1,6 +1,6 @@
-// Helpers of the Level Zero backend tests: the Level Zero device, the test kernels (a native binary of the test
-// driver, built from kernels/test_kernels.cpp and found through ENCORE_ZE_TEST_KERNELS), USM arrays that free
-// themselves, and the test driver's call counters.
+// Helpers of the Level Zero backend tests: the Level Zero device, the test kernels (a native binary of the
+// test driver, built from kernels/test_kernels.cpp and found through ENCORE_ZE_TEST_KERNELS), USM arrays that
+// free themselves, and the test driver's call counters.
 #pragma once
 
 #include <dlfcn.h>
@@ -46,8 +46,8 @@ inline std::vector<unsigned char> test_kernels_binary() {
 
 // The test kernels, loaded once for the Level Zero device.
 inline const std::shared_ptr<const level_zero::module>& test_module() {
-    static const auto m = level_zero::module::load(
-        level_zero::build_module(level_zero_device(), level_zero::module_source::native(test_kernels_binary())));
+    static const auto m = level_zero::module::load(level_zero::build_module(
+        level_zero_device(), level_zero::module_source::native(test_kernels_binary())));
     return m;
 }
 
@@ -76,7 +76,8 @@ inline encore_ze_driver_counters driver_counters() {
 }
 
 // a - b, field by field.
-inline encore_ze_driver_counters operator-(const encore_ze_driver_counters& a, const encore_ze_driver_counters& b) {
+inline encore_ze_driver_counters operator-(const encore_ze_driver_counters& a,
+                                           const encore_ze_driver_counters& b) {
     encore_ze_driver_counters d{};
     d.api_calls = a.api_calls - b.api_calls;
     d.command_lists = a.command_lists - b.command_lists;

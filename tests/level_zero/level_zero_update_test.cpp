@@ -1,5 +1,5 @@
-// Updating executable graphs on the Level Zero backend: the test driver has no mutable command lists, so an update
-// marks the partition's main list stale and the next launch records it again (ENCORE_TRACE says so).
+// Updating executable graphs on the Level Zero backend: the test driver has no mutable command lists, so an
+// update marks the partition's main list stale and the next launch records it again (ENCORE_TRACE says so).
 #include <doctest/doctest.h>
 
 #include "level_zero_support.hpp"
@@ -12,7 +12,8 @@ TEST_CASE("update_arguments and update_range of a kernel node") {
     queue q(d, {.in_order = true});
     usm<int> a(1024), b(1024);
     graph g;
-    auto k = g.add(kernel_command{test_kernel("add_one"), {kernel_argument::from_pointer(a.data())}, range(512)});
+    auto k =
+        g.add(kernel_command{test_kernel("add_one"), {kernel_argument::from_pointer(a.data())}, range(512)});
     executable_graph exec(g, d);
     q.launch(exec).wait();
     CHECK(a[0] == 1);
@@ -34,16 +35,17 @@ TEST_CASE("an update in the middle of a chain keeps the chain's order, and memcp
     usm<int> a(64), b(64), c(64);
     graph g;
     auto set = g.add(memset_command{a.data(), 0, 64 * sizeof(int)});
-    auto bump = g.add(kernel_command{test_kernel("add_one"), {kernel_argument::from_pointer(a.data())}, range(64)},
-                      {set});
+    auto bump = g.add(
+        kernel_command{test_kernel("add_one"), {kernel_argument::from_pointer(a.data())}, range(64)}, {set});
     auto copy = g.add(memcpy_command{b.data(), a.data(), 64 * sizeof(int)}, {bump});
     executable_graph exec(g, d);
     q.launch(exec).wait();
     CHECK(b[3] == 1);
     exec.update(copy, memcpy_command{c.data(), a.data(), 64 * sizeof(int)});
-    exec.replace(bump, kernel_command{test_kernel("copy_plus_one"),
-                                      {kernel_argument::from_pointer(a.data()), kernel_argument::from_pointer(b.data())},
-                                      range(64)});
+    exec.replace(bump, kernel_command{
+                           test_kernel("copy_plus_one"),
+                           {kernel_argument::from_pointer(a.data()), kernel_argument::from_pointer(b.data())},
+                           range(64)});
     q.launch(exec).wait();
     CHECK(a[3] == 2); // b (1) + 1, after the memset
     CHECK(c[3] == 2);
@@ -56,7 +58,8 @@ TEST_CASE("whole-graph update takes every command from a graph of the same shape
     auto build = [&](int* x) {
         graph g;
         auto m = g.add(memset_command{x, 0, 32 * sizeof(int)});
-        auto k = g.add(kernel_command{test_kernel("add_one"), {kernel_argument::from_pointer(x)}, range(32)}, {m});
+        auto k =
+            g.add(kernel_command{test_kernel("add_one"), {kernel_argument::from_pointer(x)}, range(32)}, {m});
         g.add(kernel_command{test_kernel("add_one"), {kernel_argument::from_pointer(x)}, range(32)}, {k});
         return g;
     };

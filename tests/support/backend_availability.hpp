@@ -1,5 +1,5 @@
-// Whether a plugin backend is there to test: the check the behaviour-suite runner (require_backend) and the backend
-// suites' mains make before anything runs.
+// Whether a plugin backend is there to test: the check the behaviour-suite runner (require_backend) and the
+// backend suites' mains make before anything runs.
 #pragma once
 
 #include <cstdio>
@@ -10,9 +10,9 @@
 
 namespace encore::testing {
 
-// 0 when backend `name` loaded with a device. Otherwise prints why and returns 77 (meson's "skipped") when the
-// backend's driver stack itself is missing (no loader, no platform or driver, no device), or 1 when the plugin
-// failed for another reason: a suite must never pass over zero devices.
+// 0 when backend `name` loaded with a device. Otherwise prints why and returns 77 (meson's "skipped") when
+// the backend's driver stack itself is missing (no loader, no platform or driver, no device), or 1 when the
+// plugin failed for another reason: a suite must never pass over zero devices.
 inline int backend_unavailable_status(std::string_view name) {
     auto& registry = backend_registry::global();
     if (registry.find(name)) return 0;

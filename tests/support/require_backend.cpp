@@ -1,7 +1,7 @@
-// require_backend BACKEND PROGRAM [ARGS...]: runs PROGRAM (a behaviour suite, with ENCORE_BACKENDS naming BACKEND
-// alone) when that backend has a device, and exits 77 (meson's "skipped") with the reason when its driver stack is
-// missing (no loader, no platform or driver), so that a suite never passes over zero devices. A plugin that fails
-// to load for another reason fails (exit 1).
+// require_backend BACKEND PROGRAM [ARGS...]: runs PROGRAM (a behaviour suite, with ENCORE_BACKENDS naming
+// BACKEND alone) when that backend has a device, and exits 77 (meson's "skipped") with the reason when its
+// driver stack is missing (no loader, no platform or driver), so that a suite never passes over zero devices.
+// A plugin that fails to load for another reason fails (exit 1).
 #include <unistd.h>
 
 #include <cstdio>

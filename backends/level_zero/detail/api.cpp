@@ -23,11 +23,11 @@ const api* api::load(std::string& why_not) {
             return;
         }
         static api table;
-#define ENCORE_ZE_LOAD(name)                                                                                     \
-    table.name = reinterpret_cast<decltype(&::name)>(dlsym(library, #name));                                     \
-    if (!table.name) {                                                                                           \
-        load_failure = "libze_loader.so.1 has no " #name;                                                        \
-        return;                                                                                                  \
+#define ENCORE_ZE_LOAD(name)                                                                                 \
+    table.name = reinterpret_cast<decltype(&::name)>(dlsym(library, #name));                                 \
+    if (!table.name) {                                                                                       \
+        load_failure = "libze_loader.so.1 has no " #name;                                                    \
+        return;                                                                                              \
     }
         ENCORE_ZE_FUNCTIONS(ENCORE_ZE_LOAD)
 #undef ENCORE_ZE_LOAD
@@ -51,9 +51,9 @@ const api& api::get() {
 std::string describe(ze_result_t r) {
     const char* name = "an unknown result";
     switch (r) {
-#define ENCORE_ZE_RESULT(value)                                                                                  \
-    case value:                                                                                                  \
-        name = #value;                                                                                           \
+#define ENCORE_ZE_RESULT(value)                                                                              \
+    case value:                                                                                              \
+        name = #value;                                                                                       \
         break;
         ENCORE_ZE_RESULT(ZE_RESULT_SUCCESS)
         ENCORE_ZE_RESULT(ZE_RESULT_NOT_READY)
@@ -93,7 +93,8 @@ std::string describe(ze_result_t r) {
 
 void check(ze_result_t r, const char* call, const std::string& what) {
     if (r == ZE_RESULT_SUCCESS) return;
-    throw error(errc::backend_failure, std::string(call) + (what.empty() ? "" : " (" + what + ")") + " failed: " + describe(r));
+    throw error(errc::backend_failure,
+                std::string(call) + (what.empty() ? "" : " (" + what + ")") + " failed: " + describe(r));
 }
 
 std::vector<driver_device> enumerate_devices(const api& ze, std::string& why_not) {
@@ -111,7 +112,8 @@ std::vector<driver_device> enumerate_devices(const api& ze, std::string& why_not
             out.push_back({d, device});
     }
     if (out.empty())
-        why_not = "the Level Zero loader found " + std::to_string(driver_count) + " driver(s), none has a device";
+        why_not =
+            "the Level Zero loader found " + std::to_string(driver_count) + " driver(s), none has a device";
     return out;
 }
 

@@ -1,8 +1,9 @@
-// The test driver's entry points: the Level Zero calls the loader forwards to it (driver_tables.cpp lists them).
+// The test driver's entry points: the Level Zero calls the loader forwards to it (driver_tables.cpp lists
+// them).
 //
-// Each one checks its handles and arguments the way the specification's "Returns" lists say (a null or foreign
-// handle, a missing pointer, a closed list, an index out of range...) before doing anything, so a backend bug
-// surfaces as the error code a real driver gives, not as a crash.
+// Each one checks its handles and arguments the way the specification's "Returns" lists say (a null or
+// foreign handle, a missing pointer, a closed list, an index out of range...) before doing anything, so a
+// backend bug surfaces as the error code a real driver gives, not as a crash.
 #include <dlfcn.h>
 #include <sys/mman.h>
 #include <unistd.h>
@@ -40,8 +41,8 @@ ze_result_t wait_list_error(std::uint32_t count, ze_event_handle_t* events, std:
 }
 
 // Appends `c` to `list` (a regular list records it; an immediate list runs it on its thread).
-ze_result_t append(ze_command_list_handle_t list, command c, ze_event_handle_t signal, std::uint32_t wait_count,
-                   ze_event_handle_t* waits) {
+ze_result_t append(ze_command_list_handle_t list, command c, ze_event_handle_t signal,
+                   std::uint32_t wait_count, ze_event_handle_t* waits) {
     auto* l = as<command_list_object>(list);
     if (!l) return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
     if (l->closed) return ZE_RESULT_ERROR_INVALID_ARGUMENT; // appending to a closed list
@@ -58,8 +59,8 @@ ze_result_t append(ze_command_list_handle_t list, command c, ze_event_handle_t s
     return ZE_RESULT_SUCCESS;
 }
 
-ze_result_t allocate(ze_context_handle_t context, std::size_t size, std::size_t alignment, ze_memory_type_t kind,
-                     void** out) {
+ze_result_t allocate(ze_context_handle_t context, std::size_t size, std::size_t alignment,
+                     ze_memory_type_t kind, void** out) {
     called();
     auto* c = as<context_object>(context);
     if (!c) return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
@@ -95,7 +96,8 @@ ze_result_t host_wait(std::uint64_t timeout_ns, const std::function<bool()>& don
 ze_result_t ZE_APICALL init(ze_init_flags_t flags) {
     called();
     if (flags & ~(ZE_INIT_FLAG_GPU_ONLY | ZE_INIT_FLAG_VPU_ONLY)) return ZE_RESULT_ERROR_INVALID_ENUMERATION;
-    if (flags & ZE_INIT_FLAG_VPU_ONLY && !(flags & ZE_INIT_FLAG_GPU_ONLY)) return ZE_RESULT_ERROR_UNINITIALIZED;
+    if (flags & ZE_INIT_FLAG_VPU_ONLY && !(flags & ZE_INIT_FLAG_GPU_ONLY))
+        return ZE_RESULT_ERROR_UNINITIALIZED;
     std::lock_guard lock(state().mutex);
     state().initialized = true;
     return ZE_RESULT_SUCCESS;
@@ -141,7 +143,8 @@ ze_result_t ZE_APICALL driver_get_extension_properties(ze_driver_handle_t driver
     return ZE_RESULT_SUCCESS;
 }
 
-ze_result_t ZE_APICALL device_get(ze_driver_handle_t driver, std::uint32_t* count, ze_device_handle_t* devices) {
+ze_result_t ZE_APICALL device_get(ze_driver_handle_t driver, std::uint32_t* count,
+                                  ze_device_handle_t* devices) {
     called();
     auto* d = as<driver_object>(driver);
     if (!d) return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
@@ -155,7 +158,8 @@ ze_result_t ZE_APICALL device_get(ze_driver_handle_t driver, std::uint32_t* coun
     return ZE_RESULT_SUCCESS;
 }
 
-ze_result_t ZE_APICALL device_get_sub_devices(ze_device_handle_t device, std::uint32_t* count, ze_device_handle_t*) {
+ze_result_t ZE_APICALL device_get_sub_devices(ze_device_handle_t device, std::uint32_t* count,
+                                              ze_device_handle_t*) {
     called();
     if (!as<device_object>(device)) return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
     if (!count) return ZE_RESULT_ERROR_INVALID_NULL_POINTER;
@@ -191,7 +195,8 @@ ze_result_t ZE_APICALL device_get_properties(ze_device_handle_t device, ze_devic
     return ZE_RESULT_SUCCESS;
 }
 
-ze_result_t ZE_APICALL device_get_compute_properties(ze_device_handle_t device, ze_device_compute_properties_t* p) {
+ze_result_t ZE_APICALL device_get_compute_properties(ze_device_handle_t device,
+                                                     ze_device_compute_properties_t* p) {
     called();
     if (!as<device_object>(device)) return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
     if (!p) return ZE_RESULT_ERROR_INVALID_NULL_POINTER;
@@ -204,7 +209,8 @@ ze_result_t ZE_APICALL device_get_compute_properties(ze_device_handle_t device, 
     return ZE_RESULT_SUCCESS;
 }
 
-ze_result_t ZE_APICALL device_get_module_properties(ze_device_handle_t device, ze_device_module_properties_t* p) {
+ze_result_t ZE_APICALL device_get_module_properties(ze_device_handle_t device,
+                                                    ze_device_module_properties_t* p) {
     called();
     if (!as<device_object>(device)) return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
     if (!p) return ZE_RESULT_ERROR_INVALID_NULL_POINTER;
@@ -217,7 +223,8 @@ ze_result_t ZE_APICALL device_get_module_properties(ze_device_handle_t device, z
     return ZE_RESULT_SUCCESS;
 }
 
-ze_result_t ZE_APICALL device_get_command_queue_group_properties(ze_device_handle_t device, std::uint32_t* count,
+ze_result_t ZE_APICALL device_get_command_queue_group_properties(ze_device_handle_t device,
+                                                                 std::uint32_t* count,
                                                                  ze_command_queue_group_properties_t* p) {
     called();
     if (!as<device_object>(device)) return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
@@ -300,7 +307,8 @@ ze_result_t ZE_APICALL mem_alloc_host(ze_context_handle_t context, const ze_host
     return allocate(context, size, alignment, ZE_MEMORY_TYPE_HOST, out);
 }
 
-ze_result_t ZE_APICALL mem_alloc_shared(ze_context_handle_t context, const ze_device_mem_alloc_desc_t* device_desc,
+ze_result_t ZE_APICALL mem_alloc_shared(ze_context_handle_t context,
+                                        const ze_device_mem_alloc_desc_t* device_desc,
                                         const ze_host_mem_alloc_desc_t* host_desc, std::size_t size,
                                         std::size_t alignment, ze_device_handle_t device, void** out) {
     if (device && !as<device_object>(device)) return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
@@ -349,7 +357,8 @@ ze_result_t ZE_APICALL mem_get_alloc_properties(ze_context_handle_t context, con
 // --- command queues ---
 
 ze_result_t ZE_APICALL command_queue_create(ze_context_handle_t context, ze_device_handle_t device,
-                                            const ze_command_queue_desc_t* desc, ze_command_queue_handle_t* out) {
+                                            const ze_command_queue_desc_t* desc,
+                                            ze_command_queue_handle_t* out) {
     called();
     auto* c = as<context_object>(context);
     if (!c || !as<device_object>(device)) return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
@@ -421,7 +430,8 @@ ze_result_t ZE_APICALL command_queue_synchronize(ze_command_queue_handle_t queue
 // --- command lists ---
 
 ze_result_t ZE_APICALL command_list_create(ze_context_handle_t context, ze_device_handle_t device,
-                                           const ze_command_list_desc_t* desc, ze_command_list_handle_t* out) {
+                                           const ze_command_list_desc_t* desc,
+                                           ze_command_list_handle_t* out) {
     called();
     auto* c = as<context_object>(context);
     if (!c || !as<device_object>(device)) return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
@@ -493,8 +503,9 @@ ze_result_t ZE_APICALL append_barrier(ze_command_list_handle_t list, ze_event_ha
     return append(list, std::move(c), signal, wait_count, waits);
 }
 
-ze_result_t ZE_APICALL append_memory_ranges_barrier(ze_command_list_handle_t list, std::uint32_t, const std::size_t*,
-                                                    const void**, ze_event_handle_t signal, std::uint32_t wait_count,
+ze_result_t ZE_APICALL append_memory_ranges_barrier(ze_command_list_handle_t list, std::uint32_t,
+                                                    const std::size_t*, const void**,
+                                                    ze_event_handle_t signal, std::uint32_t wait_count,
                                                     ze_event_handle_t* waits) {
     called();
     command c;
@@ -502,12 +513,13 @@ ze_result_t ZE_APICALL append_memory_ranges_barrier(ze_command_list_handle_t lis
     return append(list, std::move(c), signal, wait_count, waits);
 }
 
-ze_result_t ZE_APICALL append_memory_copy(ze_command_list_handle_t list, void* destination, const void* source,
-                                          std::size_t size, ze_event_handle_t signal, std::uint32_t wait_count,
-                                          ze_event_handle_t* waits) {
+ze_result_t ZE_APICALL append_memory_copy(ze_command_list_handle_t list, void* destination,
+                                          const void* source, std::size_t size, ze_event_handle_t signal,
+                                          std::uint32_t wait_count, ze_event_handle_t* waits) {
     called();
     if (!destination || !source) return ZE_RESULT_ERROR_INVALID_NULL_POINTER;
-    const auto d = reinterpret_cast<std::uintptr_t>(destination), s = reinterpret_cast<std::uintptr_t>(source);
+    const auto d = reinterpret_cast<std::uintptr_t>(destination),
+               s = reinterpret_cast<std::uintptr_t>(source);
     if (size && d < s + size && s < d + size) return ZE_RESULT_ERROR_OVERLAPPING_REGIONS;
     command c;
     c.type = command::kind::copy;
@@ -517,9 +529,10 @@ ze_result_t ZE_APICALL append_memory_copy(ze_command_list_handle_t list, void* d
     return append(list, std::move(c), signal, wait_count, waits);
 }
 
-ze_result_t ZE_APICALL append_memory_fill(ze_command_list_handle_t list, void* destination, const void* pattern,
-                                          std::size_t pattern_size, std::size_t size, ze_event_handle_t signal,
-                                          std::uint32_t wait_count, ze_event_handle_t* waits) {
+ze_result_t ZE_APICALL append_memory_fill(ze_command_list_handle_t list, void* destination,
+                                          const void* pattern, std::size_t pattern_size, std::size_t size,
+                                          ze_event_handle_t signal, std::uint32_t wait_count,
+                                          ze_event_handle_t* waits) {
     called();
     if (!destination || !pattern) return ZE_RESULT_ERROR_INVALID_NULL_POINTER;
     // The pattern is a power of two of at most the queue group's maxMemoryFillPatternSize.
@@ -542,8 +555,8 @@ ze_result_t ZE_APICALL append_memory_prefetch(ze_command_list_handle_t list, con
     return append(list, std::move(c), nullptr, 0, nullptr);
 }
 
-ze_result_t ZE_APICALL append_mem_advise(ze_command_list_handle_t list, ze_device_handle_t device, const void* p,
-                                         std::size_t, ze_memory_advice_t advice) {
+ze_result_t ZE_APICALL append_mem_advise(ze_command_list_handle_t list, ze_device_handle_t device,
+                                         const void* p, std::size_t, ze_memory_advice_t advice) {
     called();
     if (!as<device_object>(device)) return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
     if (!p) return ZE_RESULT_ERROR_INVALID_NULL_POINTER;
@@ -754,7 +767,8 @@ ze_result_t ZE_APICALL event_host_reset(ze_event_handle_t event) {
     return ZE_RESULT_SUCCESS;
 }
 
-ze_result_t ZE_APICALL event_query_kernel_timestamp(ze_event_handle_t event, ze_kernel_timestamp_result_t* out) {
+ze_result_t ZE_APICALL event_query_kernel_timestamp(ze_event_handle_t event,
+                                                    ze_kernel_timestamp_result_t* out) {
     called();
     auto* e = as<event_object>(event);
     if (!e) return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
@@ -786,22 +800,28 @@ ze_result_t ZE_APICALL module_create(ze_context_handle_t context, ze_device_hand
                                      const ze_module_desc_t* desc, ze_module_handle_t* out,
                                      ze_module_build_log_handle_t* log) {
     called();
-    if (!as<context_object>(context) || !as<device_object>(device)) return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
+    if (!as<context_object>(context) || !as<device_object>(device))
+        return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
     if (!desc || !out || !desc->pInputModule) return ZE_RESULT_ERROR_INVALID_NULL_POINTER;
     if (desc->inputSize == 0) return ZE_RESULT_ERROR_INVALID_SIZE;
     if (desc->format == ZE_MODULE_FORMAT_IL_SPIRV) {
         std::uint32_t magic = 0;
         if (desc->inputSize >= 4) std::memcpy(&magic, desc->pInputModule, 4);
         if (magic != 0x07230203u)
-            return fail_build(log, "error: the input is not a SPIR-V module (its first word is not 0x07230203)",
+            return fail_build(log,
+                              "error: the input is not a SPIR-V module (its first word is not 0x07230203)",
                               ZE_RESULT_ERROR_INVALID_NATIVE_BINARY);
-        return fail_build(log,
-                          "error: the Encore Level Zero test driver runs kernels as host code and has no SPIR-V "
-                          "compiler; build a native binary (tests/level_zero/driver/kernel_abi.h)",
-                          ZE_RESULT_ERROR_MODULE_BUILD_FAILURE);
+        return fail_build(
+            log,
+            "error: the Encore Level Zero test driver runs kernels as host code and has no SPIR-V "
+            "compiler; build a native binary (tests/level_zero/driver/kernel_abi.h)",
+            ZE_RESULT_ERROR_MODULE_BUILD_FAILURE);
     }
     if (desc->format != ZE_MODULE_FORMAT_NATIVE) return ZE_RESULT_ERROR_INVALID_ENUMERATION;
-    if (desc->inputSize < 4 || std::memcmp(desc->pInputModule, "\x7f" "ELF", 4) != 0)
+    if (desc->inputSize < 4 || std::memcmp(desc->pInputModule,
+                                           "\x7f"
+                                           "ELF",
+                                           4) != 0)
         return fail_build(log, "error: a native binary for this driver is a host shared object (ELF)",
                           ZE_RESULT_ERROR_INVALID_NATIVE_BINARY);
     auto m = std::make_unique<module_object>();
@@ -809,7 +829,8 @@ ze_result_t ZE_APICALL module_create(ze_context_handle_t context, ze_device_hand
     m->memfd = memfd_create("encore-ze-module", MFD_CLOEXEC);
     if (m->memfd < 0 ||
         write(m->memfd, m->binary.data(), m->binary.size()) != static_cast<ssize_t>(m->binary.size()))
-        return fail_build(log, "error: could not stage the module in memory", ZE_RESULT_ERROR_OUT_OF_HOST_MEMORY);
+        return fail_build(log, "error: could not stage the module in memory",
+                          ZE_RESULT_ERROR_OUT_OF_HOST_MEMORY);
     const std::string path = "/proc/self/fd/" + std::to_string(m->memfd);
     m->library = dlopen(path.c_str(), RTLD_NOW | RTLD_LOCAL);
     if (!m->library) {
@@ -820,8 +841,9 @@ ze_result_t ZE_APICALL module_create(ze_context_handle_t context, ze_device_hand
     m->table = static_cast<const encore_ze_kernel_table*>(dlsym(m->library, ENCORE_ZE_KERNEL_TABLE_SYMBOL));
     if (!m->table || m->table->abi_version != ENCORE_ZE_KERNEL_ABI_VERSION)
         return fail_build(log,
-                          std::string("error: the native binary exports no ") + ENCORE_ZE_KERNEL_TABLE_SYMBOL +
-                              " table of ABI version " + std::to_string(ENCORE_ZE_KERNEL_ABI_VERSION),
+                          std::string("error: the native binary exports no ") +
+                              ENCORE_ZE_KERNEL_TABLE_SYMBOL + " table of ABI version " +
+                              std::to_string(ENCORE_ZE_KERNEL_ABI_VERSION),
                           ZE_RESULT_ERROR_INVALID_NATIVE_BINARY);
     if (log) *log = reinterpret_cast<ze_module_build_log_handle_t>(new build_log_object());
     *out = reinterpret_cast<ze_module_handle_t>(m.release());
@@ -836,7 +858,8 @@ ze_result_t ZE_APICALL module_destroy(ze_module_handle_t module) {
     return ZE_RESULT_SUCCESS;
 }
 
-ze_result_t ZE_APICALL module_get_native_binary(ze_module_handle_t module, std::size_t* size, std::uint8_t* out) {
+ze_result_t ZE_APICALL module_get_native_binary(ze_module_handle_t module, std::size_t* size,
+                                                std::uint8_t* out) {
     called();
     auto* m = as<module_object>(module);
     if (!m) return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
@@ -849,7 +872,8 @@ ze_result_t ZE_APICALL module_get_native_binary(ze_module_handle_t module, std::
     return ZE_RESULT_SUCCESS;
 }
 
-ze_result_t ZE_APICALL module_get_kernel_names(ze_module_handle_t module, std::uint32_t* count, const char** names) {
+ze_result_t ZE_APICALL module_get_kernel_names(ze_module_handle_t module, std::uint32_t* count,
+                                               const char** names) {
     called();
     auto* m = as<module_object>(module);
     if (!m) return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
@@ -886,7 +910,8 @@ ze_result_t ZE_APICALL build_log_get_string(ze_module_build_log_handle_t log, st
     return ZE_RESULT_SUCCESS;
 }
 
-ze_result_t ZE_APICALL kernel_create(ze_module_handle_t module, const ze_kernel_desc_t* desc, ze_kernel_handle_t* out) {
+ze_result_t ZE_APICALL kernel_create(ze_module_handle_t module, const ze_kernel_desc_t* desc,
+                                     ze_kernel_handle_t* out) {
     called();
     auto* m = as<module_object>(module);
     if (!m) return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
@@ -932,7 +957,8 @@ ze_result_t ZE_APICALL kernel_suggest_group_size(ze_kernel_handle_t kernel, std:
     if (!as<kernel_object>(kernel)) return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
     if (!gx || !gy || !gz) return ZE_RESULT_ERROR_INVALID_NULL_POINTER;
     if (x == 0 || y == 0 || z == 0) return ZE_RESULT_ERROR_INVALID_GLOBAL_WIDTH_DIMENSION;
-    // The largest divisors of the global sizes within 256 work-items in all: groups that tile the range exactly.
+    // The largest divisors of the global sizes within 256 work-items in all: groups that tile the range
+    // exactly.
     auto divisor = [](std::uint32_t global, std::uint32_t limit) {
         for (std::uint32_t d = std::min(global, std::max(limit, 1u)); d > 1; --d)
             if (global % d == 0) return d;
@@ -944,8 +970,8 @@ ze_result_t ZE_APICALL kernel_suggest_group_size(ze_kernel_handle_t kernel, std:
     return ZE_RESULT_SUCCESS;
 }
 
-ze_result_t ZE_APICALL kernel_set_argument_value(ze_kernel_handle_t kernel, std::uint32_t index, std::size_t size,
-                                                 const void* value) {
+ze_result_t ZE_APICALL kernel_set_argument_value(ze_kernel_handle_t kernel, std::uint32_t index,
+                                                 std::size_t size, const void* value) {
     called();
     auto* k = as<kernel_object>(kernel);
     if (!k) return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
@@ -995,7 +1021,8 @@ ze_result_t ZE_APICALL kernel_get_name(ze_kernel_handle_t kernel, std::size_t* s
 
 } // namespace encore_ze_driver
 
-extern "C" __attribute__((visibility("default"))) void encore_ze_test_driver_counters(encore_ze_driver_counters* out) {
+extern "C" __attribute__((visibility("default"))) void
+encore_ze_test_driver_counters(encore_ze_driver_counters* out) {
     auto& s = encore_ze_driver::state();
     std::lock_guard lock(s.counters_mutex);
     if (out) *out = s.counters;
@@ -1005,8 +1032,8 @@ extern "C" __attribute__((visibility("default"))) void encore_ze_test_driver_cou
 //
 // The loader (and the validation layer in front of it) calls each zeGet*ProcAddrTable the driver exports and
 // routes every API call through the table it got back. Entries left null answer
-// ZE_RESULT_ERROR_UNSUPPORTED_FEATURE / UNINITIALIZED in the loader. The loader 1.8 also asks for the tools (zet)
-// and sysman (zes) tables: they are exported empty, which it accepts.
+// ZE_RESULT_ERROR_UNSUPPORTED_FEATURE / UNINITIALIZED in the loader. The loader 1.8 also asks for the tools
+// (zet) and sysman (zes) tables: they are exported empty, which it accepts.
 
 namespace {
 
@@ -1024,13 +1051,15 @@ ze_result_t check_version(ze_api_version_t version, const void* table) {
 
 using namespace encore_ze_driver;
 
-ENCORE_ZE_EXPORT_C ze_result_t ZE_APICALL zeGetGlobalProcAddrTable(ze_api_version_t v, ze_global_dditable_t* t) {
+ENCORE_ZE_EXPORT_C ze_result_t ZE_APICALL zeGetGlobalProcAddrTable(ze_api_version_t v,
+                                                                   ze_global_dditable_t* t) {
     if (auto r = check_version(v, t); r != ZE_RESULT_SUCCESS) return r;
     t->pfnInit = init;
     return ZE_RESULT_SUCCESS;
 }
 
-ENCORE_ZE_EXPORT_C ze_result_t ZE_APICALL zeGetDriverProcAddrTable(ze_api_version_t v, ze_driver_dditable_t* t) {
+ENCORE_ZE_EXPORT_C ze_result_t ZE_APICALL zeGetDriverProcAddrTable(ze_api_version_t v,
+                                                                   ze_driver_dditable_t* t) {
     if (auto r = check_version(v, t); r != ZE_RESULT_SUCCESS) return r;
     t->pfnGet = driver_get;
     t->pfnGetApiVersion = driver_get_api_version;
@@ -1039,7 +1068,8 @@ ENCORE_ZE_EXPORT_C ze_result_t ZE_APICALL zeGetDriverProcAddrTable(ze_api_versio
     return ZE_RESULT_SUCCESS;
 }
 
-ENCORE_ZE_EXPORT_C ze_result_t ZE_APICALL zeGetDeviceProcAddrTable(ze_api_version_t v, ze_device_dditable_t* t) {
+ENCORE_ZE_EXPORT_C ze_result_t ZE_APICALL zeGetDeviceProcAddrTable(ze_api_version_t v,
+                                                                   ze_device_dditable_t* t) {
     if (auto r = check_version(v, t); r != ZE_RESULT_SUCCESS) return r;
     t->pfnGet = device_get;
     t->pfnGetSubDevices = device_get_sub_devices;
@@ -1052,7 +1082,8 @@ ENCORE_ZE_EXPORT_C ze_result_t ZE_APICALL zeGetDeviceProcAddrTable(ze_api_versio
     return ZE_RESULT_SUCCESS;
 }
 
-ENCORE_ZE_EXPORT_C ze_result_t ZE_APICALL zeGetContextProcAddrTable(ze_api_version_t v, ze_context_dditable_t* t) {
+ENCORE_ZE_EXPORT_C ze_result_t ZE_APICALL zeGetContextProcAddrTable(ze_api_version_t v,
+                                                                    ze_context_dditable_t* t) {
     if (auto r = check_version(v, t); r != ZE_RESULT_SUCCESS) return r;
     t->pfnCreate = context_create;
     t->pfnDestroy = context_destroy;
@@ -1061,7 +1092,7 @@ ENCORE_ZE_EXPORT_C ze_result_t ZE_APICALL zeGetContextProcAddrTable(ze_api_versi
 }
 
 ENCORE_ZE_EXPORT_C ze_result_t ZE_APICALL zeGetCommandQueueProcAddrTable(ze_api_version_t v,
-                                                                        ze_command_queue_dditable_t* t) {
+                                                                         ze_command_queue_dditable_t* t) {
     if (auto r = check_version(v, t); r != ZE_RESULT_SUCCESS) return r;
     t->pfnCreate = command_queue_create;
     t->pfnDestroy = command_queue_destroy;
@@ -1071,7 +1102,7 @@ ENCORE_ZE_EXPORT_C ze_result_t ZE_APICALL zeGetCommandQueueProcAddrTable(ze_api_
 }
 
 ENCORE_ZE_EXPORT_C ze_result_t ZE_APICALL zeGetCommandListProcAddrTable(ze_api_version_t v,
-                                                                       ze_command_list_dditable_t* t) {
+                                                                        ze_command_list_dditable_t* t) {
     if (auto r = check_version(v, t); r != ZE_RESULT_SUCCESS) return r;
     t->pfnCreate = command_list_create;
     t->pfnCreateImmediate = command_list_create_immediate;
@@ -1092,7 +1123,8 @@ ENCORE_ZE_EXPORT_C ze_result_t ZE_APICALL zeGetCommandListProcAddrTable(ze_api_v
     return ZE_RESULT_SUCCESS;
 }
 
-ENCORE_ZE_EXPORT_C ze_result_t ZE_APICALL zeGetFenceProcAddrTable(ze_api_version_t v, ze_fence_dditable_t* t) {
+ENCORE_ZE_EXPORT_C ze_result_t ZE_APICALL zeGetFenceProcAddrTable(ze_api_version_t v,
+                                                                  ze_fence_dditable_t* t) {
     if (auto r = check_version(v, t); r != ZE_RESULT_SUCCESS) return r;
     t->pfnCreate = fence_create;
     t->pfnDestroy = fence_destroy;
@@ -1103,14 +1135,15 @@ ENCORE_ZE_EXPORT_C ze_result_t ZE_APICALL zeGetFenceProcAddrTable(ze_api_version
 }
 
 ENCORE_ZE_EXPORT_C ze_result_t ZE_APICALL zeGetEventPoolProcAddrTable(ze_api_version_t v,
-                                                                     ze_event_pool_dditable_t* t) {
+                                                                      ze_event_pool_dditable_t* t) {
     if (auto r = check_version(v, t); r != ZE_RESULT_SUCCESS) return r;
     t->pfnCreate = event_pool_create;
     t->pfnDestroy = event_pool_destroy;
     return ZE_RESULT_SUCCESS;
 }
 
-ENCORE_ZE_EXPORT_C ze_result_t ZE_APICALL zeGetEventProcAddrTable(ze_api_version_t v, ze_event_dditable_t* t) {
+ENCORE_ZE_EXPORT_C ze_result_t ZE_APICALL zeGetEventProcAddrTable(ze_api_version_t v,
+                                                                  ze_event_dditable_t* t) {
     if (auto r = check_version(v, t); r != ZE_RESULT_SUCCESS) return r;
     t->pfnCreate = event_create;
     t->pfnDestroy = event_destroy;
@@ -1122,7 +1155,8 @@ ENCORE_ZE_EXPORT_C ze_result_t ZE_APICALL zeGetEventProcAddrTable(ze_api_version
     return ZE_RESULT_SUCCESS;
 }
 
-ENCORE_ZE_EXPORT_C ze_result_t ZE_APICALL zeGetModuleProcAddrTable(ze_api_version_t v, ze_module_dditable_t* t) {
+ENCORE_ZE_EXPORT_C ze_result_t ZE_APICALL zeGetModuleProcAddrTable(ze_api_version_t v,
+                                                                   ze_module_dditable_t* t) {
     if (auto r = check_version(v, t); r != ZE_RESULT_SUCCESS) return r;
     t->pfnCreate = module_create;
     t->pfnDestroy = module_destroy;
@@ -1131,15 +1165,16 @@ ENCORE_ZE_EXPORT_C ze_result_t ZE_APICALL zeGetModuleProcAddrTable(ze_api_versio
     return ZE_RESULT_SUCCESS;
 }
 
-ENCORE_ZE_EXPORT_C ze_result_t ZE_APICALL zeGetModuleBuildLogProcAddrTable(ze_api_version_t v,
-                                                                          ze_module_build_log_dditable_t* t) {
+ENCORE_ZE_EXPORT_C ze_result_t ZE_APICALL
+zeGetModuleBuildLogProcAddrTable(ze_api_version_t v, ze_module_build_log_dditable_t* t) {
     if (auto r = check_version(v, t); r != ZE_RESULT_SUCCESS) return r;
     t->pfnDestroy = build_log_destroy;
     t->pfnGetString = build_log_get_string;
     return ZE_RESULT_SUCCESS;
 }
 
-ENCORE_ZE_EXPORT_C ze_result_t ZE_APICALL zeGetKernelProcAddrTable(ze_api_version_t v, ze_kernel_dditable_t* t) {
+ENCORE_ZE_EXPORT_C ze_result_t ZE_APICALL zeGetKernelProcAddrTable(ze_api_version_t v,
+                                                                   ze_kernel_dditable_t* t) {
     if (auto r = check_version(v, t); r != ZE_RESULT_SUCCESS) return r;
     t->pfnCreate = kernel_create;
     t->pfnDestroy = kernel_destroy;
@@ -1161,11 +1196,11 @@ ENCORE_ZE_EXPORT_C ze_result_t ZE_APICALL zeGetMemProcAddrTable(ze_api_version_t
     return ZE_RESULT_SUCCESS;
 }
 
-// Tables of what this driver does not offer (images, samplers, virtual memory, fabric, experimental calls): exported
-// so that the loader accepts the driver, left empty.
-#define ENCORE_ZE_EMPTY_TABLE(function, table)                                                                \
-    ENCORE_ZE_EXPORT_C ze_result_t ZE_APICALL function(ze_api_version_t v, table* t) {                        \
-        return check_version(v, t);                                                                           \
+// Tables of what this driver does not offer (images, samplers, virtual memory, fabric, experimental calls):
+// exported so that the loader accepts the driver, left empty.
+#define ENCORE_ZE_EMPTY_TABLE(function, table)                                                               \
+    ENCORE_ZE_EXPORT_C ze_result_t ZE_APICALL function(ze_api_version_t v, table* t) {                       \
+        return check_version(v, t);                                                                          \
     }
 ENCORE_ZE_EMPTY_TABLE(zeGetDeviceExpProcAddrTable, ze_device_exp_dditable_t)
 ENCORE_ZE_EMPTY_TABLE(zeGetImageProcAddrTable, ze_image_dditable_t)

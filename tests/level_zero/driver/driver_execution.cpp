@@ -22,9 +22,9 @@ void count(std::uint64_t encore_ze_driver_counters::*field, std::uint64_t by) {
 }
 
 std::uint64_t now_ns() {
-    return static_cast<std::uint64_t>(
-        std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now().time_since_epoch())
-            .count());
+    return static_cast<std::uint64_t>(std::chrono::duration_cast<std::chrono::nanoseconds>(
+                                          std::chrono::steady_clock::now().time_since_epoch())
+                                          .count());
 }
 
 worker::worker() : thread_([this] { loop(); }) {}

@@ -2,9 +2,9 @@
 //
 // One process-wide mutex and condition variable guard every event's state: event changes are rare next to the
 // work they order, and one lock makes "wait until these events are signaled" a plain condition-variable wait.
-// Command lists hold recorded commands (arguments captured at append time, as Level Zero specifies); a command
-// queue and an immediate list each own a worker thread that runs commands in order, blocking on the events a
-// command waits for, so events really order the work.
+// Command lists hold recorded commands (arguments captured at append time, as Level Zero specifies); a
+// command queue and an immediate list each own a worker thread that runs commands in order, blocking on the
+// events a command waits for, so events really order the work.
 #pragma once
 
 #include <level_zero/ze_api.h>
@@ -98,7 +98,17 @@ struct kernel_object;
 
 // One recorded command.
 struct command {
-    enum class kind { barrier, copy, fill, signal, wait, reset, launch, timestamps, nothing } type = kind::nothing;
+    enum class kind {
+        barrier,
+        copy,
+        fill,
+        signal,
+        wait,
+        reset,
+        launch,
+        timestamps,
+        nothing
+    } type = kind::nothing;
     std::vector<event_object*> waits;
     event_object* signal_event = nullptr;
     void* destination = nullptr;
@@ -142,9 +152,9 @@ struct command_list_object : object {
     context_object* context = nullptr;
     bool immediate = false;
     bool closed = false;
-    std::vector<command> commands;            // regular lists
-    std::atomic<std::uint32_t> in_flight{0};  // executions not finished yet (a reset must wait for none)
-    std::unique_ptr<worker> runner;           // immediate lists
+    std::vector<command> commands;           // regular lists
+    std::atomic<std::uint32_t> in_flight{0}; // executions not finished yet (a reset must wait for none)
+    std::unique_ptr<worker> runner;          // immediate lists
 };
 
 struct fence_object;

@@ -1,5 +1,6 @@
 // Kernels for the Level Zero tests, as a native binary of the test driver: a host shared object exporting
-// encore_ze_kernels (tests/level_zero/driver/kernel_abi.h). Each entry runs one work-group and loops over its items.
+// encore_ze_kernels (tests/level_zero/driver/kernel_abi.h). Each entry runs one work-group and loops over its
+// items.
 #include <chrono>
 #include <cstddef>
 #include <cstdint>
@@ -55,7 +56,8 @@ void index_2d(const encore_ze_group* g) {
         }
 }
 
-// out[group] = sum of in[] over the group, staged through local memory.   (int* out, const int* in, local int*)
+// out[group] = sum of in[] over the group, staged through local memory.   (int* out, const int* in, local
+// int*)
 void group_sum(const encore_ze_group* g) {
     int* out = argument<int*>(g, 0);
     const int* in = argument<const int*>(g, 1);
@@ -70,8 +72,8 @@ void group_sum(const encore_ze_group* g) {
 }
 
 // Spins until *flag is 1 (at most 5 s), then sets *seen to 1 if it was.   (int* flag, int* seen)
-// With set_flag in another partition it shows that the two run at the same time: one after the other, the wait
-// would time out (or never end).
+// With set_flag in another partition it shows that the two run at the same time: one after the other, the
+// wait would time out (or never end).
 void wait_for_flag(const encore_ze_group* g) {
     auto* flag = argument<int*>(g, 0);
     int* seen = argument<int*>(g, 1);
@@ -108,5 +110,5 @@ const encore_ze_kernel_info kernels[] = {
 
 } // namespace
 
-ENCORE_ZE_EXPORT const encore_ze_kernel_table encore_ze_kernels = {ENCORE_ZE_KERNEL_ABI_VERSION,
-                                                                   sizeof kernels / sizeof kernels[0], kernels};
+ENCORE_ZE_EXPORT const encore_ze_kernel_table encore_ze_kernels = {
+    ENCORE_ZE_KERNEL_ABI_VERSION, sizeof kernels / sizeof kernels[0], kernels};
