@@ -62,10 +62,10 @@ TEST_CASE("kernels without Level Zero code, wrong arguments, module kernels on t
     usm<int> x(16);
     auto host_only = make_kernel("host_only", [](const work_item&) {});
     CHECK(message_of([&] { q.parallel_for(range(16), host_only).wait(); }).find("kernel_not_supported") == 0);
-    // scale takes (float, pointer): a 2-byte scalar is refused by the driver.
+    // scale_f32 takes (float, pointer): a 2-byte scalar is refused by the driver.
     const auto wrong = message_of([&] {
         q.parallel_for(
-            range(16), test_kernel("scale"),
+            range(16), test_kernel("scale_f32"),
             {kernel_argument::from_scalar(std::uint16_t{1}), kernel_argument::from_pointer(x.data())});
     });
     CHECK(wrong.find("ZE_RESULT_ERROR_INVALID_KERNEL_ARGUMENT_SIZE") != std::string::npos);

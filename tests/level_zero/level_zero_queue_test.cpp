@@ -63,7 +63,7 @@ TEST_CASE("kernels from a native binary: 1-D, float arguments, 2-D, local memory
     usm<float> f(100);
     for (int i = 0; i < 100; ++i)
         f[i] = float(i);
-    q.parallel_for(range(100), test_kernel("scale"),
+    q.parallel_for(range(100), test_kernel("scale_f32"),
                    {kernel_argument::from_scalar(2.5f), kernel_argument::from_pointer(f.data())})
         .wait();
     CHECK(f[10] == doctest::Approx(25.0));

@@ -10,6 +10,14 @@
 #ifdef ENCORE_TESTS_OPENCL
 #include "encore/backends/opencl/opencl_program.hpp"
 #endif
+#ifdef ENCORE_TESTS_LEVEL_ZERO
+#include <cstdlib>
+#include <fstream>
+#include <iterator>
+#include <vector>
+
+#include "encore/backends/level_zero/level_zero_module.hpp"
+#endif
 
 namespace encore::testing {
 namespace {
@@ -83,6 +91,24 @@ test_kernels opencl_kernels(const device& d) {
 }
 #endif
 
+#ifdef ENCORE_TESTS_LEVEL_ZERO
+// The same kernels as a native binary of the Level Zero test driver (tests/level_zero/kernels/test_kernels.cpp, a
+// host shared object with the driver's kernel ABI), whose path meson test gives in ENCORE_ZE_TEST_KERNELS.
+test_kernels level_zero_kernels(const device& d) {
+    const char* path = std::getenv("ENCORE_ZE_TEST_KERNELS");
+    if (!path)
+        throw error(errc::feature_not_supported,
+                    "tests/support/test_kernels: ENCORE_ZE_TEST_KERNELS does not name the Level Zero test kernels");
+    std::ifstream in(path, std::ios::binary);
+    const std::vector<unsigned char> binary{std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+    const auto module =
+        level_zero::module::load(level_zero::build_module(d, level_zero::module_source::native(binary)));
+    return {level_zero::get_kernel(module, "add"),     level_zero::get_kernel(module, "affine"),
+            level_zero::get_kernel(module, "scale"),   level_zero::get_kernel(module, "set_2d"),
+            level_zero::get_kernel(module, "combine"), level_zero::get_kernel(module, "cell")};
+}
+#endif
+
 } // namespace
 
 bool runs_host_kernels(const device& d) {
@@ -104,6 +130,9 @@ const test_kernels& kernels_for(const device& d) {
     if (runs_host_kernels(d)) return built.emplace(key, host_kernels()).first->second;
 #ifdef ENCORE_TESTS_OPENCL
     if (d.backend_name() == "opencl") return built.emplace(key, opencl_kernels(d)).first->second;
+#endif
+#ifdef ENCORE_TESTS_LEVEL_ZERO
+    if (d.backend_name() == "level_zero") return built.emplace(key, level_zero_kernels(d)).first->second;
 #endif
     throw error(errc::feature_not_supported,
                 "tests/support/test_kernels: no test kernels for the " + std::string(d.backend_name()) +

@@ -1,5 +1,6 @@
 // The kernels the behaviour suites launch, in the form each backend runs: C++ lambdas (encore::make_kernel) on the
-// native backend and the plugins that forward to it, OpenCL C programs built for the device on the OpenCL backend.
+// native backend and the plugins that forward to it, OpenCL C programs built for the device on the OpenCL backend,
+// a native binary of the test driver on the Level Zero backend (tests/level_zero/kernels).
 // One test body so runs unchanged on every backend; a body that needs what only host code can do (a kernel that
 // throws, captures host state) asks runs_host_kernels() and says why it skips the others.
 //

@@ -19,7 +19,7 @@ std::uint32_t group_items(const encore_ze_group* g) {
 }
 
 // x[i] *= a   (float a, float* x)
-void scale(const encore_ze_group* g) {
+void scale_f32(const encore_ze_group* g) {
     const float a = argument<float>(g, 0);
     float* x = argument<float*>(g, 1);
     for (std::uint32_t i = 0; i < g->group_size[0]; ++i)
@@ -91,6 +91,75 @@ void set_flag(const encore_ze_group* g) {
 // does nothing: the cost of a launch itself
 void noop(const encore_ze_group*) {}
 
+// The behaviour suites' kernels (tests/support/test_kernels.hpp says what each does), in this driver's form.
+
+// the global id of work-item `local` of the group along x
+std::size_t global_x(const encore_ze_group* g, std::uint32_t local) {
+    return std::size_t{g->group_id[0]} * g->group_size[0] + local;
+}
+
+// p[i] += v   (int* p, int v)
+void add(const encore_ze_group* g) {
+    int* p = argument<int*>(g, 0);
+    const int v = argument<int>(g, 1);
+    for (std::uint32_t i = 0; i < g->group_size[0]; ++i)
+        p[global_x(g, i)] += v;
+}
+
+// p[0] = a * p[0] + b   (unsigned* p, unsigned a, unsigned b), one work-item
+void affine(const encore_ze_group* g) {
+    auto* p = argument<unsigned*>(g, 0);
+    *p = argument<unsigned>(g, 1) * *p + argument<unsigned>(g, 2);
+}
+
+// p[i] *= f   (int* p, int f)
+void scale(const encore_ze_group* g) {
+    int* p = argument<int*>(g, 0);
+    const int f = argument<int>(g, 1);
+    for (std::uint32_t i = 0; i < g->group_size[0]; ++i)
+        p[global_x(g, i)] *= f;
+}
+
+// p[i0 * width + i1] = value over a 2-D range; SYCL's i1 (the fastest) is x   (int* p, int value, unsigned
+// width)
+void set_2d(const encore_ze_group* g) {
+    int* p = argument<int*>(g, 0);
+    const int value = argument<int>(g, 1);
+    const unsigned width = argument<unsigned>(g, 2);
+    for (std::uint32_t ly = 0; ly < g->group_size[1]; ++ly)
+        for (std::uint32_t lx = 0; lx < g->group_size[0]; ++lx) {
+            const std::size_t i1 = global_x(g, lx), i0 = std::size_t{g->group_id[1]} * g->group_size[1] + ly;
+            p[i0 * width + i1] = value;
+        }
+}
+
+// v[i] = i + sum over j < count of v[preds[j]] * (preds[j] % 7 + 1)   (unsigned* v, unsigned i, const
+// unsigned* preds, unsigned count), one work-item
+void combine(const encore_ze_group* g) {
+    auto* v = argument<unsigned*>(g, 0);
+    const unsigned i = argument<unsigned>(g, 1);
+    const auto* preds = argument<const unsigned*>(g, 2);
+    const unsigned count = argument<unsigned>(g, 3);
+    unsigned sum = i;
+    for (unsigned j = 0; j < count; ++j)
+        sum += v[preds[j]] * (preds[j] % 7 + 1);
+    v[i] = sum;
+}
+
+// c[j*w+i] = (1 + c[(j-1)*w+i] + c[j*w+i-1]) % 1000003, 0 outside   (int* c, unsigned i, unsigned j, unsigned
+// w)
+void cell(const encore_ze_group* g) {
+    int* c = argument<int*>(g, 0);
+    const unsigned i = argument<unsigned>(g, 1), j = argument<unsigned>(g, 2), w = argument<unsigned>(g, 3);
+    const int up = j > 0 ? c[(j - 1) * w + i] : 0, left = i > 0 ? c[j * w + i - 1] : 0;
+    c[j * w + i] = (1 + up + left) % 1000003;
+}
+
+const std::uint32_t pointer_and_int[] = {sizeof(void*), sizeof(int)};
+const std::uint32_t affine_sizes[] = {sizeof(void*), sizeof(unsigned), sizeof(unsigned)};
+const std::uint32_t set_2d_sizes[] = {sizeof(void*), sizeof(int), sizeof(unsigned)};
+const std::uint32_t combine_sizes[] = {sizeof(void*), sizeof(unsigned), sizeof(void*), sizeof(unsigned)};
+const std::uint32_t cell_sizes[] = {sizeof(void*), sizeof(unsigned), sizeof(unsigned), sizeof(unsigned)};
 const std::uint32_t scale_sizes[] = {sizeof(float), sizeof(void*)};
 const std::uint32_t pointer_size[] = {sizeof(void*)};
 const std::uint32_t two_pointers[] = {sizeof(void*), sizeof(void*)};
@@ -98,7 +167,13 @@ const std::uint32_t index_2d_sizes[] = {sizeof(void*), sizeof(std::uint32_t)};
 const std::uint32_t group_sum_sizes[] = {sizeof(void*), sizeof(void*), 0};
 
 const encore_ze_kernel_info kernels[] = {
-    {"scale", 2, scale_sizes, scale},
+    {"scale_f32", 2, scale_sizes, scale_f32},
+    {"add", 2, pointer_and_int, add},
+    {"affine", 3, affine_sizes, affine},
+    {"scale", 2, pointer_and_int, scale},
+    {"set_2d", 3, set_2d_sizes, set_2d},
+    {"combine", 4, combine_sizes, combine},
+    {"cell", 4, cell_sizes, cell},
     {"add_one", 1, pointer_size, add_one},
     {"copy_plus_one", 2, two_pointers, copy_plus_one},
     {"index_2d", 2, index_2d_sizes, index_2d},
