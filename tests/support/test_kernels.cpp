@@ -56,6 +56,11 @@ test_kernels host_kernels() {
         const int up = j > 0 ? c[(j - 1) * w + i] : 0, left = i > 0 ? c[j * w + i - 1] : 0;
         c[j * w + i] = (1 + up + left) % 1000003;
     });
+    k.mix = make_kernel("mix", [](const work_item& it, arguments a) {
+        const auto i = it.global_id[0];
+        auto* dst = static_cast<unsigned*>(a[0].pointer());
+        dst[i] = dst[i] * 2654435761u + static_cast<const unsigned*>(a[1].pointer())[i] + a[2].scalar<unsigned>();
+    });
     return k;
 }
 
@@ -75,6 +80,10 @@ kernel void combine(global uint* v, uint i, global const uint* preds, uint count
         sum += v[preds[j]] * (preds[j] % 7 + 1);
     v[i] = sum;
 }
+kernel void mix_step(global uint* dst, global const uint* src, uint salt) {
+    size_t i = get_global_id(0);
+    dst[i] = dst[i] * 2654435761u + src[i] + salt;
+}
 kernel void cell(global int* c, uint i, uint j, uint w) {
     int up = j > 0 ? c[(j - 1) * w + i] : 0;
     int left = i > 0 ? c[j * w + i - 1] : 0;
@@ -87,7 +96,8 @@ test_kernels opencl_kernels(const device& d) {
         opencl::program::load(opencl::build_program(d, opencl::program_source::opencl_c(opencl_source)));
     return {opencl::get_kernel(program, "add"),     opencl::get_kernel(program, "affine"),
             opencl::get_kernel(program, "scale"),   opencl::get_kernel(program, "set_2d"),
-            opencl::get_kernel(program, "combine"), opencl::get_kernel(program, "cell")};
+            opencl::get_kernel(program, "combine"), opencl::get_kernel(program, "cell"),
+            opencl::get_kernel(program, "mix_step")};
 }
 #endif
 
@@ -105,7 +115,8 @@ test_kernels level_zero_kernels(const device& d) {
         level_zero::module::load(level_zero::build_module(d, level_zero::module_source::native(binary)));
     return {level_zero::get_kernel(module, "add"),     level_zero::get_kernel(module, "affine"),
             level_zero::get_kernel(module, "scale"),   level_zero::get_kernel(module, "set_2d"),
-            level_zero::get_kernel(module, "combine"), level_zero::get_kernel(module, "cell")};
+            level_zero::get_kernel(module, "combine"), level_zero::get_kernel(module, "cell"),
+            level_zero::get_kernel(module, "mix")};
 }
 #endif
 

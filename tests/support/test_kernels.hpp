@@ -19,6 +19,10 @@
 //   cell(int* c, unsigned i, unsigned j, unsigned w)
 //                                              c[j*w+i] = (1 + c[(j-1)*w+i] + c[j*w+i-1]) % 1000003, with 0
 //                                              outside the grid (one work-item: a wavefront cell)
+//   mix(unsigned* dst, const unsigned* src, unsigned salt)
+//                                              dst[i] = dst[i] * 2654435761 + src[i] + salt (1-D; its OpenCL C
+//                                              name is mix_step: `mix` is an OpenCL C built-in, which PoCL
+//                                              lists as `_cl_mix`)
 #pragma once
 
 #include <memory>
@@ -30,7 +34,7 @@
 namespace encore::testing {
 
 struct test_kernels {
-    std::shared_ptr<const kernel> add, affine, scale, set_2d, combine, cell;
+    std::shared_ptr<const kernel> add, affine, scale, set_2d, combine, cell, mix;
 };
 
 // The kernels for `d`'s backend, built once per device. Throws encore::error(feature_not_supported) for a backend

@@ -155,11 +155,23 @@ void cell(const encore_ze_group* g) {
     c[j * w + i] = (1 + up + left) % 1000003;
 }
 
+// dst[i] = dst[i] * 2654435761 + src[i] + salt   (unsigned* dst, const unsigned* src, unsigned salt)
+void mix(const encore_ze_group* g) {
+    auto* dst = argument<unsigned*>(g, 0);
+    const auto* src = argument<const unsigned*>(g, 1);
+    const unsigned salt = argument<unsigned>(g, 2);
+    for (std::uint32_t l = 0; l < g->group_size[0]; ++l) {
+        const std::size_t i = global_x(g, l);
+        dst[i] = dst[i] * 2654435761u + src[i] + salt;
+    }
+}
+
 const std::uint32_t pointer_and_int[] = {sizeof(void*), sizeof(int)};
 const std::uint32_t affine_sizes[] = {sizeof(void*), sizeof(unsigned), sizeof(unsigned)};
 const std::uint32_t set_2d_sizes[] = {sizeof(void*), sizeof(int), sizeof(unsigned)};
 const std::uint32_t combine_sizes[] = {sizeof(void*), sizeof(unsigned), sizeof(void*), sizeof(unsigned)};
 const std::uint32_t cell_sizes[] = {sizeof(void*), sizeof(unsigned), sizeof(unsigned), sizeof(unsigned)};
+const std::uint32_t mix_sizes[] = {sizeof(void*), sizeof(void*), sizeof(unsigned)};
 const std::uint32_t scale_sizes[] = {sizeof(float), sizeof(void*)};
 const std::uint32_t pointer_size[] = {sizeof(void*)};
 const std::uint32_t two_pointers[] = {sizeof(void*), sizeof(void*)};
@@ -174,6 +186,7 @@ const encore_ze_kernel_info kernels[] = {
     {"set_2d", 3, set_2d_sizes, set_2d},
     {"combine", 4, combine_sizes, combine},
     {"cell", 4, cell_sizes, cell},
+    {"mix", 3, mix_sizes, mix},
     {"add_one", 1, pointer_size, add_one},
     {"copy_plus_one", 2, two_pointers, copy_plus_one},
     {"index_2d", 2, index_2d_sizes, index_2d},

@@ -1,17 +1,15 @@
 // Property: replaying a graph gives bit-identical results to running the same submissions eagerly, over random
 // DAGs of kernels, copies, fills and host tasks, built explicitly and recorded. On the default device: the native
-// CPU, or with ENCORE_BACKENDS=opencl an OpenCL device, where the kernel is the same one in OpenCL C (a SYCL
-// lambda is compiled for the host only).
+// CPU as a SYCL lambda, or with ENCORE_BACKENDS=opencl|level_zero the same kernel in that backend's form
+// (support/test_kernels.hpp) as a kernel object with set_args (a SYCL lambda is compiled for the host only).
 #include <doctest/doctest.h>
 
 #include <cstring>
 #include <optional>
 #include <random>
 
-#ifdef ENCORE_TESTS_OPENCL
-#include <sycl/ext/encore/opencl_kernel_compiler.hpp>
-#endif
 #include "graph_builder.hpp"
+#include "support/test_kernels.hpp"
 
 namespace {
 
@@ -52,19 +50,9 @@ std::vector<std::vector<int>> dependencies(const std::vector<operation>& ops, st
 // The kernel operation as a kernel object, for devices that do not run host-compiled SYCL lambdas; empty on
 // the native backend, which runs the lambda.
 std::optional<sycl::kernel> mix_kernel(const sycl::queue& q) {
-    if (q.get_device().get_backend() != sycl::backend::opencl) return std::nullopt;
-#ifdef ENCORE_TESTS_OPENCL
-    namespace syclex = sycl::ext::encore;
-    // Not named `mix`: that is an OpenCL C built-in, and PoCL lists such a kernel as `_cl_mix`.
-    return syclex::build(syclex::create_kernel_bundle_from_source(q.get_context(), syclex::source_language::opencl, R"(
-kernel void mix_step(global uint* dst, global const uint* src, uint salt) {
-    size_t i = get_global_id(0);
-    dst[i] = dst[i] * 2654435761u + src[i] + salt;
-})"))
-        .ext_oneapi_get_kernel("mix_step");
-#else
-    throw std::runtime_error("an OpenCL device, but this test was built without the OpenCL backend");
-#endif
+    const encore::device d = q.get_device().engine(); // a copy: get_device() returns a temporary
+    if (encore::testing::runs_host_kernels(d)) return std::nullopt;
+    return sycl::ext::encore::make_kernel(encore::testing::kernels_for(d).mix);
 }
 
 void command_group(sycl::handler& h, const operation& op, std::uint32_t* const* data,
