@@ -32,9 +32,10 @@ std::int64_t inline_bound_from_environment() {
     if (!value || !*value) return default_inline_below_ns;
     char* end = nullptr;
     const long long ns = std::strtoll(value, &end, 10);
-    if (*end != '\0' || ns < 0)
+    if (*end != '\0' || ns < 0 || ns > 1'000'000'000)
         throw error(errc::invalid_argument, std::string("ENCORE_NATIVE_INLINE_NS='") + value +
-                                                "': expected a number of nanoseconds (0 turns inline runs off)");
+                                                "': expected a number of nanoseconds from 0 (inline runs off) to "
+                                                "1000000000");
     return ns;
 }
 
@@ -42,7 +43,8 @@ std::int64_t inline_bound_from_environment() {
 // only kernels whose time is worth recording for the decision.
 const std::type_info* small_kernel_type(const command& c) noexcept {
     const auto* k = std::get_if<kernel_command>(&c);
-    if (!k || k->range.dimensions != 1 || k->range.has_local_size() || k->range.global[0] > inline_items)
+    if (!k || !k->kernel || k->range.dimensions != 1 || k->range.has_local_size() ||
+        k->range.global[0] > inline_items)
         return nullptr;
     return &typeid(*k->kernel);
 }
@@ -50,7 +52,8 @@ const std::type_info* small_kernel_type(const command& c) noexcept {
 bool small_memory_command(const command& c) noexcept {
     if (const auto* m = std::get_if<memcpy_command>(&c)) return m->bytes <= inline_bytes;
     if (const auto* m = std::get_if<memset_command>(&c)) return m->bytes <= inline_bytes;
-    if (const auto* f = std::get_if<fill_command>(&c)) return f->count * f->pattern.size() <= inline_bytes;
+    if (const auto* f = std::get_if<fill_command>(&c))
+        return !f->pattern.empty() && f->count <= inline_bytes / f->pattern.size(); // no overflow
     return false;
 }
 

@@ -357,11 +357,12 @@ TEST_CASE("native: tiny eager kernels run on the submitting thread once measured
         queue q(native_device(), {.in_order = true});
         CHECK(runs_on_submitting_thread<3>(q, 20, std::chrono::microseconds(0)) == 0);
     }
-    {
-        scoped_environment bad("ENCORE_NATIVE_INLINE_NS", "fast");
+    for (const char* bad_value : {"fast", "-1", "1000000001", "12ns"}) {
+        INFO("ENCORE_NATIVE_INLINE_NS=" << std::string(bad_value));
+        scoped_environment bad("ENCORE_NATIVE_INLINE_NS", bad_value);
         try {
             queue q(native_device());
-            FAIL("ENCORE_NATIVE_INLINE_NS=fast was accepted");
+            FAIL("a bad ENCORE_NATIVE_INLINE_NS was accepted");
         } catch (const encore::error& e) {
             CHECK(e.code() == errc::invalid_argument);
             CHECK(std::string(e.what()).find("ENCORE_NATIVE_INLINE_NS") != std::string::npos);
