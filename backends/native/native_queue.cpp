@@ -257,13 +257,19 @@ event_ptr native_queue::run_inline(command& c, std::span<const event_ptr> wait_l
         // Only the queue's previous command may be pending, and only when it is tiny too and on a worker
         // already (it went there waiting for something): it ends within a moment, and waiting for it keeps a
         // stream of tiny commands inline instead of chaining every later one to it.
-        if (waited) return nullptr;
+        // After a wait that ran out (the previous command is stuck behind something slow, a host task say), no
+        // more waiting until a command of this queue runs inline again: the commands queue up behind it at the
+        // usual cost instead of each paying 20 us.
+        if (waited || !wait_allowed_) return nullptr;
         {
             std::lock_guard lock(chain_mutex_);
             auto previous = last_.lock();
             if (!last_is_tiny_ || !previous || e.get() != previous->done) return nullptr;
         }
-        if (!await_briefly(*e, std::chrono::microseconds(20))) return nullptr;
+        if (!await_briefly(*e, std::chrono::microseconds(20))) {
+            wait_allowed_ = false;
+            return nullptr;
+        }
         waited = true;
     }
     // Not ahead of an eager command submitted earlier that no worker has started (detail/start_order.hpp).
@@ -273,6 +279,7 @@ event_ptr native_queue::run_inline(command& c, std::span<const event_ptr> wait_l
         if (auto previous = last_.lock()) previous->newest.store(false, std::memory_order_release);
         last_.reset();
     }
+    wait_allowed_ = true;
     auto done = std::make_shared<encore::detail::completion_event>(properties_.enable_profiling);
     done->mark_running();
     try {

@@ -51,6 +51,7 @@ private:
     std::mutex chain_mutex_;
     std::weak_ptr<detail::eager_work> last_; // the queue's previous command, while it exists
     bool last_is_tiny_ = false;              // and whether it would have run inline but had to wait
+    bool wait_allowed_ = true;               // false after a brief wait for it ran out, until an inline run
     std::uint32_t inline_runs_ = 0;          // commands run inline (every 8th kernel is timed)
     const std::int64_t inline_below_ns_;     // ENCORE_NATIVE_INLINE_NS, read when the queue is made
 };
