@@ -3,6 +3,7 @@
 #include <atomic>
 #include <cstring>
 
+#include "encore/backends/detail/named_binary.hpp"
 #include "encore/backends/level_zero/detail/api.hpp"
 #include "encore/backends/level_zero/device_code.hpp"
 #include "encore/cache/program_cache.hpp"
@@ -93,31 +94,6 @@ module_binary create(const detail::driver_device& dd, ze_module_format_t format,
 }
 
 // Payload of a cache entry: the kernel names, one a line, a NUL, then the native binary.
-std::string to_payload(const module_binary& b) {
-    std::string out;
-    for (const auto& n : b.kernel_names)
-        out += n + '\n';
-    out += '\0';
-    out.append(reinterpret_cast<const char*>(b.bytes.data()), b.bytes.size());
-    return out;
-}
-
-module_binary from_payload(const std::string& payload) {
-    const auto end = payload.find('\0');
-    if (end == std::string::npos)
-        throw error(errc::backend_failure,
-                    "build_module: a cached Level Zero module is damaged (no name list)");
-    module_binary b;
-    std::size_t start = 0;
-    while (start < end) {
-        const auto line = payload.find('\n', start);
-        b.kernel_names.push_back(payload.substr(start, line - start));
-        start = line + 1;
-    }
-    b.bytes.assign(payload.begin() + static_cast<std::ptrdiff_t>(end) + 1, payload.end());
-    return b;
-}
-
 class module_kernel final : public kernel {
 public:
     module_kernel(std::shared_ptr<const module> m, std::string name)
@@ -189,10 +165,11 @@ module_binary build_module(const device& d, const module_source& source,
         key,
         [&] {
             module_binary b = create(dd, ZE_MODULE_FORMAT_IL_SPIRV, source.bytes, flags);
-            return cache::built_program{to_payload(b), b.log};
+            return cache::built_program{encore::detail::named_binary_payload(b.kernel_names, b.bytes), b.log};
         },
         [](const cache::built_program& payload) {
-            auto b = std::make_shared<module_binary>(from_payload(payload.payload));
+            auto b = std::make_shared<module_binary>();
+            encore::detail::split_named_binary_payload(payload.payload, b->kernel_names, b->bytes, "build_module");
             b->log = payload.log;
             return std::shared_ptr<const module_binary>(std::move(b));
         });
@@ -201,7 +178,7 @@ module_binary build_module(const device& d, const module_source& source,
     return result;
 }
 
-module::module(module_binary binary) :binary_(std::move(binary)), id_(next_module_id()) {}
+module::module(module_binary binary) : binary_(std::move(binary)), id_(next_module_id()) {}
 
 std::shared_ptr<const module> module::load(module_binary binary) {
     if (binary.bytes.empty()) throw error(errc::invalid_argument, "level_zero module: the binary is empty");
@@ -209,20 +186,12 @@ std::shared_ptr<const module> module::load(module_binary binary) {
 }
 
 bool module::has_kernel(const std::string& name) const {
-    for (const auto& k : binary_.kernel_names)
-        if (k == name) return true;
-    return false;
+    return encore::detail::has_kernel_named(binary_.kernel_names, name);
 }
 
 std::shared_ptr<const kernel> get_kernel(std::shared_ptr<const module> m, std::string name) {
     if (!m) throw error(errc::invalid_argument, "get_kernel: no module");
-    if (!m->has_kernel(name)) {
-        std::string known;
-        for (const auto& k : m->binary().kernel_names)
-            known += (known.empty() ? "" : ", ") + k;
-        throw error(errc::invalid_argument, "get_kernel: the module has no kernel named '" + name +
-                                                "' (it has: " + (known.empty() ? "none" : known) + ")");
-    }
+    encore::detail::require_kernel_named(m->binary().kernel_names, name, "module");
     return std::make_shared<module_kernel>(std::move(m), std::move(name));
 }
 

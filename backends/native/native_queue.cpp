@@ -70,14 +70,14 @@ void execute_measured(const command& c, const std::type_info* kernel_type, detai
     costs.record(*kernel_type, std::min(ns, cap));
 }
 
-// Spins until `e` completes, for at most `limit`; whether it did.
-bool await_briefly(const backend_event& e, std::chrono::nanoseconds limit) noexcept {
+// Spins until `done()` holds, for at most `limit` (the clock is read every 16 rounds); whether it held.
+template <typename Done> bool spin_until(std::chrono::nanoseconds limit, Done done) noexcept {
     const auto until = std::chrono::steady_clock::now() + limit;
-    for (unsigned round = 0; e.status() != event_status::complete; ++round) {
+    for (unsigned round = 0; !done(); ++round) {
 #if defined(__x86_64__) || defined(__i386__)
         __builtin_ia32_pause();
 #endif
-        if (round % 32 == 31 && std::chrono::steady_clock::now() >= until) return false;
+        if (round % 16 == 15 && std::chrono::steady_clock::now() >= until) return false;
     }
     return true;
 }
@@ -125,15 +125,9 @@ struct detail::eager_work : ordered_start {
     std::atomic<bool> newest{true};
     // Spins until a successor is linked, a newer command was submitted, or about 4 µs have passed.
     void await_successor() const noexcept {
-        constexpr auto window = std::chrono::microseconds(4);
-        const auto until = std::chrono::steady_clock::now() + window;
-        for (int round = 0;; ++round) {
-            if (link.load(std::memory_order_acquire) != 0 || !newest.load(std::memory_order_acquire)) return;
-#if defined(__x86_64__) || defined(__i386__)
-            __builtin_ia32_pause();
-#endif
-            if (round % 16 == 15 && std::chrono::steady_clock::now() >= until) return;
-        }
+        spin_until(std::chrono::microseconds(4), [this] {
+            return link.load(std::memory_order_acquire) != 0 || !newest.load(std::memory_order_acquire);
+        });
     }
 
     // Waits: one share per pending event of the wait list, plus one released by submit itself; the last share
@@ -266,7 +260,7 @@ event_ptr native_queue::run_inline(command& c, std::span<const event_ptr> wait_l
             auto previous = last_.lock();
             if (!last_is_tiny_ || !previous || e.get() != previous->done) return nullptr;
         }
-        if (!await_briefly(*e, std::chrono::microseconds(20))) {
+        if (!spin_until(std::chrono::microseconds(20), [&e] { return e->status() == event_status::complete; })) {
             wait_allowed_ = false;
             return nullptr;
         }

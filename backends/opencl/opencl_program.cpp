@@ -4,6 +4,7 @@
 #include <map>
 #include <mutex>
 
+#include "encore/backends/detail/named_binary.hpp"
 #include "encore/backends/opencl/detail/api.hpp"
 #include "encore/backends/opencl/detail/device_info.hpp"
 #include "encore/backends/opencl/device_code.hpp"
@@ -163,32 +164,6 @@ program_binary compile(const detail::platform_device& pd, const std::string& dev
     return result;
 }
 
-// What the cache keeps of a program: its kernel names (one line, ';' between them), a NUL, the binary.
-std::string to_payload(const program_binary& b) {
-    std::string payload;
-    for (const auto& name : b.kernel_names)
-        payload += (payload.empty() ? "" : ";") + name;
-    payload += '\0';
-    payload.append(reinterpret_cast<const char*>(b.bytes.data()), b.bytes.size());
-    return payload;
-}
-
-program_binary from_payload(const std::string& payload) {
-    program_binary b;
-    const std::size_t end = payload.find('\0');
-    if (end == std::string::npos)
-        throw error(errc::backend_failure, "build_program: a cached entry is malformed");
-    const std::string names = payload.substr(0, end);
-    for (std::size_t begin = 0; begin < names.size();) {
-        std::size_t next = names.find(';', begin);
-        if (next == std::string::npos) next = names.size();
-        if (next > begin) b.kernel_names.push_back(names.substr(begin, next - begin));
-        begin = next + 1;
-    }
-    b.bytes.assign(payload.begin() + static_cast<std::ptrdiff_t>(end) + 1, payload.end());
-    return b;
-}
-
 } // namespace
 
 // The one build step: source or IL -> the device's program binary, through the kernel/program cache (keyed by
@@ -235,10 +210,11 @@ program_binary build_program(const device& d, const program_source& source,
         key,
         [&] {
             program_binary b = compile(pd, device_name, source, joined);
-            return cache::built_program{to_payload(b), b.log};
+            return cache::built_program{encore::detail::named_binary_payload(b.kernel_names, b.bytes), b.log};
         },
         [](const cache::built_program& p) {
-            auto b = std::make_shared<program_binary>(from_payload(p.payload));
+            auto b = std::make_shared<program_binary>();
+            encore::detail::split_named_binary_payload(p.payload, b->kernel_names, b->bytes, "build_program");
             b->log = p.log;
             return std::shared_ptr<const program_binary>(std::move(b));
         });
@@ -256,20 +232,12 @@ std::shared_ptr<const program> program::load(program_binary binary) {
 }
 
 bool program::has_kernel(const std::string& name) const {
-    for (const auto& k : binary_.kernel_names)
-        if (k == name) return true;
-    return false;
+    return encore::detail::has_kernel_named(binary_.kernel_names, name);
 }
 
 std::shared_ptr<const kernel> get_kernel(std::shared_ptr<const program> p, std::string name) {
     if (!p) throw error(errc::invalid_argument, "get_kernel: no program");
-    if (!p->has_kernel(name)) {
-        std::string known;
-        for (const auto& k : p->binary().kernel_names)
-            known += (known.empty() ? "" : ", ") + k;
-        throw error(errc::invalid_argument, "get_kernel: the program has no kernel named '" + name +
-                                                "' (it has: " + (known.empty() ? "none" : known) + ")");
-    }
+    encore::detail::require_kernel_named(p->binary().kernel_names, name, "program");
     return std::make_shared<program_kernel>(std::move(p), std::move(name));
 }
 

@@ -4,10 +4,10 @@
 #define DOCTEST_CONFIG_IMPLEMENT
 #include <doctest/doctest.h>
 
-#include "opencl_availability.hpp"
+#include "support/backend_availability.hpp"
 
 int main(int argc, char** argv) {
-    if (const int status = encore::opencl_testing::opencl_unavailable_status()) return status;
+    if (const int status = encore::testing::backend_unavailable_status("opencl")) return status;
     doctest::Context context(argc, argv);
     return context.run();
 }

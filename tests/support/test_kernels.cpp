@@ -3,6 +3,7 @@
 #include <map>
 #include <mutex>
 #include <span>
+#include <string>
 #include <utility>
 
 #include "encore/backends/kernel_function.hpp"
@@ -64,6 +65,12 @@ test_kernels host_kernels() {
     return k;
 }
 
+// The set from a program or module whose kernels carry the names above (`mix` may be named otherwise); `get`
+// takes a kernel by name.
+template <typename Get> [[maybe_unused]] test_kernels kernels_named(Get get, const char* mix = "mix") {
+    return {get("add"), get("affine"), get("scale"), get("set_2d"), get("combine"), get("cell"), get(mix)};
+}
+
 #ifdef ENCORE_TESTS_OPENCL
 // The same kernels in OpenCL C. SYCL's dimension d-1 is OpenCL's dimension 0 (docs/opencl-backend.md), so the
 // 2-D kernel's SYCL id i0 is get_global_id(1).
@@ -94,10 +101,7 @@ kernel void cell(global int* c, uint i, uint j, uint w) {
 test_kernels opencl_kernels(const device& d) {
     const auto program =
         opencl::program::load(opencl::build_program(d, opencl::program_source::opencl_c(opencl_source)));
-    return {opencl::get_kernel(program, "add"),     opencl::get_kernel(program, "affine"),
-            opencl::get_kernel(program, "scale"),   opencl::get_kernel(program, "set_2d"),
-            opencl::get_kernel(program, "combine"), opencl::get_kernel(program, "cell"),
-            opencl::get_kernel(program, "mix_step")};
+    return kernels_named([&](const char* name) { return opencl::get_kernel(program, name); }, "mix_step");
 }
 #endif
 
@@ -110,13 +114,13 @@ test_kernels level_zero_kernels(const device& d) {
         throw error(errc::feature_not_supported,
                     "tests/support/test_kernels: ENCORE_ZE_TEST_KERNELS does not name the Level Zero test kernels");
     std::ifstream in(path, std::ios::binary);
+    if (!in)
+        throw error(errc::invalid_argument,
+                    std::string("tests/support/test_kernels: cannot read ENCORE_ZE_TEST_KERNELS='") + path + "'");
     const std::vector<unsigned char> binary{std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
     const auto module =
         level_zero::module::load(level_zero::build_module(d, level_zero::module_source::native(binary)));
-    return {level_zero::get_kernel(module, "add"),     level_zero::get_kernel(module, "affine"),
-            level_zero::get_kernel(module, "scale"),   level_zero::get_kernel(module, "set_2d"),
-            level_zero::get_kernel(module, "combine"), level_zero::get_kernel(module, "cell"),
-            level_zero::get_kernel(module, "mix")};
+    return kernels_named([&](const char* name) { return level_zero::get_kernel(module, name); });
 }
 #endif
 
