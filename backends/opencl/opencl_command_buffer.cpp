@@ -231,6 +231,7 @@ void command_buffer_executable::record(recording& rec) {
             throw error(e.code(), "opencl lowering of " + graph_.describe(v) + ": " + e.what());
         }
     }
+    rec.holds_nothing = std::find(has_sync.begin(), has_sync.end(), 1) == has_sync.end();
     r = f.finalize(cb);
     if (r != CL_SUCCESS) {
         release(rec);
@@ -265,9 +266,13 @@ event_ptr command_buffer_executable::launch(backend_queue& queue, std::span<cons
     wait_list_events waits(backend_.cl(), rec.link->context, wait_list);
     const auto events = waits.events();
     cl_event e = nullptr;
-    check(f.enqueue(0, nullptr, rec.buffer, static_cast<cl_uint>(events.size()),
-                    events.empty() ? nullptr : events.data(), &e),
-          "clEnqueueCommandBufferKHR");
+    const auto n = static_cast<cl_uint>(events.size());
+    const cl_event* list = events.empty() ? nullptr : events.data();
+    if (rec.holds_nothing) // PoCL 3.1 completes an empty command buffer without waiting for its wait list
+        check(backend_.cl().clEnqueueMarkerWithWaitList(rec.link->queue.get(), n, list, &e),
+              "clEnqueueMarkerWithWaitList", "the launch of a partition with no command");
+    else
+        check(f.enqueue(0, nullptr, rec.buffer, n, list, &e), "clEnqueueCommandBufferKHR");
     event_ptr launched = q.wrap(e, rec.link);
     if (!simultaneous_use_) rec.last_launch = launched;
     return launched;

@@ -57,6 +57,7 @@ private:
         std::vector<detail::kernel_handle> kernels; // one per kernel node, its arguments set once
         event_ptr last_launch; // without simultaneous use: the launch a new one waits for
         bool stale = false;
+        bool holds_nothing = false; // no command was recorded (a partition of empty nodes): launched as a marker
     };
     std::uint32_t local(std::uint32_t node) const;
     void record(recording& r);

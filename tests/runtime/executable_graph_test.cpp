@@ -4,6 +4,9 @@
 #include <doctest/doctest.h>
 
 #include <cstring>
+#include <thread>
+#include <mutex>
+#include <chrono>
 #include <numeric>
 #include <random>
 
@@ -255,6 +258,34 @@ TEST_CASE("1000 replays give the same result every time") {
         }
         CHECK(differing == 0);
         q.wait_and_throw();
+    }
+}
+
+TEST_CASE("a device partition of nothing but empty nodes still waits for the host task before it") {
+    // host task -> empty -> host task: the empty node is a device partition of its own, with no command to run.
+    // (PoCL completed such a command buffer without waiting for its wait list: the second host task ran first.)
+    for (const auto& d : devices_under_test()) {
+        INFO(name_of(d));
+        std::mutex m;
+        std::vector<int> order;
+        graph g;
+        auto first = g.add(host_task_command{[&] {
+            std::this_thread::sleep_for(std::chrono::milliseconds(20)); // time for a wrong order to show
+            std::lock_guard lock(m);
+            order.push_back(1);
+        }});
+        auto nothing = g.add(empty_command{}, {first});
+        g.add(host_task_command{[&] {
+                  std::lock_guard lock(m);
+                  order.push_back(2);
+              }},
+              {nothing});
+        executable_graph exec(g, d);
+        REQUIRE(exec.partitions().partitions.size() == 3);
+        queue q(d);
+        for (int launch = 0; launch < 3; ++launch)
+            q.launch(exec).wait();
+        CHECK(order == std::vector<int>{1, 2, 1, 2, 1, 2});
     }
 }
 
