@@ -22,6 +22,7 @@
 
 #include "encore/backends/backend.hpp"
 #include "encore/backends/native/detail/kernel_costs.hpp"
+#include "encore/backends/native/detail/launch_starter.hpp"
 #include "encore/backends/native/detail/start_order.hpp"
 
 namespace encore::native {
@@ -44,10 +45,13 @@ public:
                                               const partition& p) override;
 
     tbb::task_arena& arena() noexcept { return arena_; }
-    // Launch tasks enqueued to the arena and not yet run. Each one holds what keeps its launch's claim and event
-    // alive; the destructor lets them finish instead of dropping them with the arena. Shared, so that a task
-    // still running after a destructor that gave up waiting counts down memory that is still there.
+    // Launches posted to the starter (or enqueued by it) that have not let go of their claim yet. Each one holds
+    // what keeps its launch's claim and event alive; the destructor lets them finish instead of dropping them
+    // with the arena. Shared, so that a task still running after a destructor that gave up waiting counts down
+    // memory that is still there.
     const std::shared_ptr<std::atomic<std::size_t>>& enqueued_launches() const noexcept { return enqueued_launches_; }
+    // Where a ready graph launch goes: to the arena, unless a thread waiting for it drives it first.
+    detail::launch_starter& launch_starter() noexcept { return launch_starter_; }
     // Eager commands not started yet, in submission order (detail/start_order.hpp).
     detail::start_order& start_order() noexcept { return start_order_; }
     // What kernels took, per kernel type: eager submission runs tiny ones inline (native_queue.cpp).
@@ -60,6 +64,7 @@ private:
     tbb::global_control parallelism_;
     tbb::task_arena arena_;
     std::shared_ptr<std::atomic<std::size_t>> enqueued_launches_ = std::make_shared<std::atomic<std::size_t>>(0);
+    detail::launch_starter launch_starter_; // after the arena: stopped before it goes
     detail::start_order start_order_;
     detail::kernel_costs kernel_costs_;
     std::mutex allocations_mutex_;

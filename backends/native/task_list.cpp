@@ -18,8 +18,9 @@ namespace encore::native {
 // Who drives a launch: the worker that runs the enqueued launch_task, or a thread that waits for the launch's
 // event first. `ready` is set once the wait list has completed; `claimed` makes sure exactly one of them
 // drives. From the enqueue until its task has run, the claim keeps itself and the event alive (`pending`).
-struct detail::launch_claim final : encore::detail::wait_helper {
+struct detail::launch_claim final : encore::detail::wait_helper, detail::start_request {
     task_list* list;
+    tbb::task_arena* arena; // the backend's, which outlives every launch
     encore::detail::completion_event* done; // owns this claim (as its wait_helper)
     std::shared_ptr<error_sink> errors;
     std::shared_ptr<std::atomic<std::size_t>> enqueued; // the backend's count of launch tasks not yet run
@@ -32,7 +33,7 @@ struct detail::launch_claim final : encore::detail::wait_helper {
 
     launch_claim(task_list* l, encore::detail::completion_event* d, std::shared_ptr<error_sink> e,
                  std::shared_ptr<std::atomic<std::size_t>> count)
-        : list(l), done(d), errors(std::move(e)), enqueued(std::move(count)) {}
+        : list(l), arena(&l->backend_.arena()), done(d), errors(std::move(e)), enqueued(std::move(count)) {}
 
     bool claim() noexcept { return !claimed.exchange(true, std::memory_order_acq_rel); }
     void help() noexcept override {
@@ -40,6 +41,13 @@ struct detail::launch_claim final : encore::detail::wait_helper {
         ENCORE_TSAN_RELEASE(this);
         list->backend_.arena().execute(detail::help_task{this}); // may run on a worker of the arena
         ENCORE_TSAN_ACQUIRE(this);
+    }
+    // On the launch starter's thread: a launch no waiter has claimed yet goes to the arena's workers.
+    void start() noexcept override {
+        if (claimed.load(std::memory_order_acquire)) return run_launch(*this); // lets go of the claim
+        tbb::task_arena& to = *arena; // read before the hand-off: the task may end the claim's life
+        ENCORE_TSAN_RELEASE(this);
+        to.enqueue(detail::launch_task{this});
     }
     void drive() noexcept {
         // Not ahead of eager commands submitted before this launch that no worker has started.
@@ -158,14 +166,13 @@ event_ptr task_list::launch(backend_queue& queue, std::span<const event_ptr> wai
     encore::detail::when_all(wait_list, [this, claim, done] {
         // Nothing of the task list is read once `ready` is set: from then on a thread waiting for `done` may
         // drive the launch to its end, and the executable graph (with this task list) may be destroyed before
-        // the enqueue below. The arena is the backend's, which outlives every task list.
-        auto& arena = backend_.arena();
+        // the post below. The starter is the backend's, which outlives every task list.
+        auto& starter = backend_.launch_starter();
         claim->pending = {claim, done};
         claim->ticket = backend_.start_order().ticket();
-        ENCORE_TSAN_RELEASE(claim.get());
-        claim->ready.store(true, std::memory_order_release);
         claim->enqueued->fetch_add(1, std::memory_order_relaxed);
-        arena.enqueue(detail::launch_task{claim.get()});
+        claim->ready.store(true, std::memory_order_release);
+        starter.post(*claim); // a waiter may claim it first; else the starter enqueues it to the arena
     });
     return done;
 }
@@ -214,14 +221,10 @@ void task_list::record_time(schedule s, double ns) noexcept {
 void task_list::run(encore::detail::completion_event& done, error_sink& errors) noexcept {
     done.mark_running();
     errors_ = &errors;
-    const auto count = static_cast<std::uint32_t>(nodes_.size());
     const schedule how = choose_schedule();
     const auto start = std::chrono::steady_clock::now();
     if (how == schedule::sequential) {
-        // The list's order is a topological order: every node runs after its predecessors.
-        work_item scratch;
-        for (std::uint32_t n = 0; n < count; ++n)
-            execute_node(n, scratch);
+        run_sequential();
     } else {
         run_parallel();
     }
@@ -229,6 +232,27 @@ void task_list::run(encore::detail::completion_event& done, error_sink& errors) 
     last_schedule_ = how;
     errors_ = nullptr;
     done.complete(); // the last touch: the runtime may launch again, or destroy this list, from here on
+}
+
+void task_list::run_sequential() noexcept {
+    // The list's order is a topological order: every node runs after its predecessors.
+    const auto count = static_cast<std::uint32_t>(nodes_.size());
+    work_item scratch;
+    if (launches_.size() != count) {
+        for (std::uint32_t n = 0; n < count; ++n)
+            execute_node(n, scratch);
+        return;
+    }
+    // Kernels only: launches_ is the list itself, walked with no per-node lookup (a partition of tiny kernels
+    // spends as long here as in the kernels). A node that throws is reported and the walk goes on after it.
+    for (std::uint32_t n = 0; n < count; ++n) {
+        try {
+            for (; n < count; ++n)
+                run_kernel(launches_[n], scratch);
+        } catch (...) {
+            errors_->report(std::current_exception());
+        }
+    }
 }
 
 void task_list::run_parallel() noexcept {

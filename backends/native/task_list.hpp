@@ -24,9 +24,11 @@
 //
 // A launch runs on the backend's arena once its wait list has completed: one driver resets the counters, runs
 // the roots and waits for the group, and completes the launch's event as its very last action (the runtime
-// may start the next launch, or destroy the list, right after). The driver is enqueued as a task; a thread
-// that waits for the launch's event before a worker took that task claims it and drives the launch itself,
-// inside the arena (launch_claim), so a launch-and-wait costs no wake-up and runs on warm caches. Exceptions
+// may start the next launch, or destroy the list, right after). A thread that waits for the launch's event
+// claims it and drives the launch itself, inside the arena (launch_claim), so a launch-and-wait runs on warm
+// caches; a launch nobody has claimed when the backend's launch starter gets to it (detail/launch_starter.hpp)
+// is enqueued to the arena and driven by a worker. A partition of kernels only runs sequentially as one walk
+// over its launch lines. Exceptions
 // of a node go to the launching queue's error_sink; its successors still run (as in SYCL, a failed command's
 // event completes).
 //
@@ -88,6 +90,7 @@ private:
     void execute_node(std::uint32_t n, work_item& scratch) noexcept;
     schedule choose_schedule() noexcept;
     void record_time(schedule s, double ns) noexcept;
+    void run_sequential() noexcept;
     void run_parallel() noexcept;
 
     native_backend& backend_;

@@ -205,6 +205,44 @@ TEST_CASE("a launch waits for the events it is given") {
     }
 }
 
+TEST_CASE("a launch nobody waits for runs to its end by itself") {
+    // Launches are driven by the thread that waits for them when there is one; without one they must still
+    // run. The event is only polled here, never waited on.
+    for (const auto& d : devices_under_test()) {
+        INFO(name_of(d));
+        usm_array<int> x(1, d);
+        graph g;
+        auto first = g.add(add_command(d, x.data(), 1, 1));
+        g.add(add_command(d, x.data(), 10, 1), {first});
+        executable_graph exec(g, d);
+        queue q(d);
+        auto poll = [](const event& e) {
+            const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(20);
+            while (!e.is_complete() && std::chrono::steady_clock::now() < deadline)
+                std::this_thread::sleep_for(std::chrono::microseconds(200));
+            return e.is_complete();
+        };
+        CHECK(poll(q.launch(exec)));
+        CHECK(x[0] == 11);
+        // Ready only once a host task on another thread has run: that thread makes it ready.
+        gate release;
+        auto produced = q.host_task([&] { release.wait(); });
+        auto launched = q.launch(exec, produced);
+        release.open();
+        CHECK(poll(launched));
+        CHECK(x[0] == 22);
+        // Many at once, from two threads: each one runs.
+        std::vector<event> launches(40);
+        std::thread other([&] {
+            for (int i = 0; i < 20; ++i) launches[2 * i + 1] = q.launch(exec);
+        });
+        for (int i = 0; i < 20; ++i) launches[2 * i] = q.launch(exec);
+        other.join();
+        for (const auto& e : launches) CHECK(poll(e));
+        CHECK(x[0] == 22 + 40 * 11);
+    }
+}
+
 TEST_CASE("an in-order queue orders launches with its eager commands") {
     for (const auto& d : devices_under_test()) {
         INFO(name_of(d));
