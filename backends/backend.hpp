@@ -66,6 +66,11 @@ struct device_properties {
     bool native_graphs = false;            // partitions lower to a driver graph object, not an emulation
     bool host_kernels = false;             // runs kernels compiled only as host code (C++ callables)
     bool native_recording = false;         // backend::begin_recording captures work into a native graph
+    // Which USM kinds it allocates (device memory always): host and shared memory are touched by the host in
+    // place, so a device whose memory the host cannot reach without mapping has neither (OpenCL devices with
+    // coarse-grain SVM only, such as NVIDIA's); allocating them is errc::feature_not_supported.
+    bool host_memory = true;
+    bool shared_memory = true;
 };
 
 // Nanoseconds on one clock per backend: only differences between timestamps of one backend mean something.

@@ -74,6 +74,9 @@ std::unique_ptr<opencl_backend> opencl_backend::create(std::string& why_not) {
                                           ? detail::usm_mode::svm_fine
                                       : s->capabilities.svm ? detail::usm_mode::svm_coarse
                                                             : detail::usm_mode::none;
+            // Host and shared memory need memory the host touches in place: USM or fine-grain SVM.
+            s->properties.host_memory = s->properties.shared_memory =
+                s->capabilities.usm == detail::usm_mode::intel || s->capabilities.usm == detail::usm_mode::svm_fine;
             if (s->capabilities.command_buffer)
                 s->use_command_buffers =
                     s->command_buffers.load(pd.platform, s->capabilities.command_buffer) && command_buffers;

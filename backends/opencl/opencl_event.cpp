@@ -1,5 +1,6 @@
 #include "opencl_event.hpp"
 
+#include "encore/backends/detail/completion_event.hpp"
 #include "encore/graph/error.hpp"
 
 namespace encore::opencl {
@@ -14,7 +15,8 @@ struct pending_callback {
 
 opencl_event::opencl_event(const detail::api& cl, cl_event e, std::shared_ptr<queue_link> queue,
                            bool profiling, std::shared_ptr<error_sink> errors)
-    : cl_(cl), event_(e), queue_(std::move(queue)), profiling_(profiling), errors_(std::move(errors)) {}
+    : cl_(cl), event_(e), queue_(std::move(queue)), profiling_(profiling), errors_(std::move(errors)),
+      submit_host_ns_(profiling ? encore::detail::host_clock_ns() : 0) {}
 
 opencl_event::~opencl_event() {
     cl_.clReleaseEvent(event_);
@@ -92,20 +94,27 @@ profiling_timestamps opencl_event::timestamps() const {
         throw error(errc::invalid_argument, "opencl event: the queue was not created with profiling");
     if (status() != event_status::complete)
         throw error(errc::invalid_argument, "opencl event: timestamps are known once the work has completed");
+    auto device_time = [this](cl_profiling_info which) {
+        cl_ulong value = 0;
+        detail::check(cl_.clGetEventProfilingInfo(event_, which, sizeof value, &value, nullptr),
+                      "clGetEventProfilingInfo");
+        return static_cast<std::uint64_t>(value);
+    };
+    // On the host's clock, like every other timestamp of Encore's: the submission is when Encore handed the
+    // command over; start and end keep the device's own distances from its submission (or, where a driver
+    // reports none, from its queueing). Drivers' clocks differ between commands: NVIDIA's OpenCL gives SVM
+    // copies and fills times since 1970 and kernels the GPU's time, and some commands a submit time of 0.
+    const std::uint64_t queued = device_time(CL_PROFILING_COMMAND_QUEUED);
+    const std::uint64_t submitted = device_time(CL_PROFILING_COMMAND_SUBMIT);
+    const std::uint64_t started = device_time(CL_PROFILING_COMMAND_START);
+    const std::uint64_t ended = device_time(CL_PROFILING_COMMAND_END);
+    const std::uint64_t origin = submitted != 0 && submitted <= started ? submitted
+                                 : queued != 0 && queued <= started     ? queued
+                                                                        : started;
     profiling_timestamps t;
-    cl_ulong value = 0;
-    detail::check(
-        cl_.clGetEventProfilingInfo(event_, CL_PROFILING_COMMAND_SUBMIT, sizeof value, &value, nullptr),
-        "clGetEventProfilingInfo");
-    t.submit = value;
-    detail::check(
-        cl_.clGetEventProfilingInfo(event_, CL_PROFILING_COMMAND_START, sizeof value, &value, nullptr),
-        "clGetEventProfilingInfo");
-    t.start = value;
-    detail::check(
-        cl_.clGetEventProfilingInfo(event_, CL_PROFILING_COMMAND_END, sizeof value, &value, nullptr),
-        "clGetEventProfilingInfo");
-    t.end = value;
+    t.submit = submit_host_ns_;
+    t.start = submit_host_ns_ + (started - origin);
+    t.end = t.start + (ended >= started ? ended - started : 0);
     return t;
 }
 

@@ -5,14 +5,15 @@
 // calls on its own thread, also for work that failed. The queue that made the event is flushed the first time
 // someone waits, polls or registers, so work reaches the device without a flush per command. A command that
 // ends with a negative execution status (the driver's failure, found after submission) is reported once to
-// the queue's error_sink as errc::backend_failure. Profiling timestamps are the device's
-// (CL_PROFILING_COMMAND_SUBMIT, START, END, in ns).
+// the queue's error_sink as errc::backend_failure. Profiling timestamps are on the host's clock (as every
+// backend's): the submission is Encore's, start and end the device's distances from its own submission.
 //
 //     auto e = std::make_shared<opencl_event>(cl, event, queue_link, /*profiling=*/true, errors);
 //     e->on_complete([] { /* start dependent work */ });
 #pragma once
 
 #include <atomic>
+#include <cstdint>
 #include <functional>
 #include <memory>
 
@@ -55,6 +56,7 @@ private:
     std::shared_ptr<queue_link> queue_;
     const bool profiling_;
     std::shared_ptr<error_sink> errors_;
+    const std::uint64_t submit_host_ns_; // when it was handed to the driver (host clock), with profiling
     mutable std::atomic<bool> flushed_{false};
     mutable std::atomic<bool> reported_{false};
 };

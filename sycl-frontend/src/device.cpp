@@ -114,9 +114,9 @@ bool device::has(aspect a) const {
     case aspect::gpu: return is_gpu();
     case aspect::accelerator: return is_accelerator();
     case aspect::queue_profiling: return p.profiling;
-    case aspect::usm_device_allocations:
-    case aspect::usm_host_allocations:
-    case aspect::usm_shared_allocations: return true;
+    case aspect::usm_device_allocations: return true;
+    case aspect::usm_host_allocations: return p.host_memory;
+    case aspect::usm_shared_allocations: return p.shared_memory;
     // The native backend's device memory is host memory: host atomics and plain allocations work on it.
     case aspect::usm_atomic_host_allocations:
     case aspect::usm_atomic_shared_allocations:

@@ -72,9 +72,9 @@ TEST_CASE("fill with 1, 2, 4 byte patterns (memset) and 3, 8, 16 byte patterns (
         REQUIRE(l[i] == 0x0102030405060708);
     }
     for (std::size_t i = 0; i < 333; ++i)
-        REQUIRE((t[i].v[0] == 1 && t[i].v[1] == 2 && t[i].v[2] == 3));
+        REQUIRE((t[i].value().v[0] == 1 && t[i].value().v[1] == 2 && t[i].value().v[2] == 3));
     for (std::size_t i = 0; i < 77; ++i)
-        REQUIRE((x_out[i].a == 42 && x_out[i].b == 43));
+        REQUIRE((x_out[i].value().a == 42 && x_out[i].value().b == 43));
 }
 
 TEST_CASE("run-time compiled kernels: arguments, 1-D ranges, 2-D nd_ranges, chains on one queue") {

@@ -43,8 +43,8 @@ TEST_CASE("memory of every kind: memset, memcpy, fills of every pattern size") {
     };
     usm<triple> t(33);
     q.fill(t.data(), triple{1, 2, 3}, 33).wait(); // 12 bytes: staged through host memory
-    CHECK(t[0].x == 1);
-    CHECK(t[32].z == 3);
+    CHECK(t[0].value().x == 1);
+    CHECK(t[32].value().z == 3);
     usm<char> c(5);
     q.memset(c.data(), 'x', 0).wait(); // nothing to do, still an event
     CHECK(c[0] == 0);

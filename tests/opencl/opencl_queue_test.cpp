@@ -22,6 +22,17 @@ TEST_CASE("the opencl device describes itself; its capabilities say how USM and 
     const auto c = opencl::capabilities_of(d);
     CHECK(!c.usm.empty());
     CHECK(c.command_buffers == !c.command_buffer_version.empty());
+    // Host and shared memory need memory the host touches in place; the properties say whether there is.
+    for (auto kind : {memory_kind::host, memory_kind::shared}) {
+        const bool said = kind == memory_kind::host ? p.host_memory : p.shared_memory;
+        try {
+            encore::free(encore::malloc(64, d, kind), d);
+            CHECK(said);
+        } catch (const error& e) {
+            CHECK_FALSE(said);
+            CHECK(e.code() == errc::feature_not_supported);
+        }
+    }
     MESSAGE("device: " << p.name << "; USM: " << c.usm << "; command buffers: "
                        << (c.command_buffers ? c.command_buffer_version : std::string("none"))
                        << "; graphs lower to: "
@@ -75,9 +86,9 @@ TEST_CASE(
     q.fill(reinterpret_cast<std::uint32_t*>(odd.data() + 1), std::uint32_t{0x01020304}, 25); // misaligned
     q.wait_and_throw();
     for (std::size_t i = 0; i < 333; ++i)
-        REQUIRE((t[i].v[0] == 1 && t[i].v[1] == 2 && t[i].v[2] == 3));
+        REQUIRE((t[i].value().v[0] == 1 && t[i].value().v[1] == 2 && t[i].value().v[2] == 3));
     for (std::size_t i = 0; i < 77; ++i)
-        REQUIRE((x_out[i].a == 42 && x_out[i].b == 43));
+        REQUIRE((x_out[i].value().a == 42 && x_out[i].value().b == 43));
     CHECK(odd[0] == 0);
     CHECK(odd[1] == 4);
     CHECK(odd[4] == 1);

@@ -1,6 +1,8 @@
 // encore::event: status, wait and profiling timestamps, for commands, host tasks and graph launches.
 #include <doctest/doctest.h>
 
+#include <chrono>
+
 #include "runtime_support.hpp"
 
 using namespace encore;
@@ -68,6 +70,34 @@ TEST_CASE("profiling timestamps are ordered: submit <= start <= end") {
         }
         // A later command's submission cannot precede an earlier one's.
         CHECK(events.front().profiling().submit <= events.back().profiling().submit);
+    }
+}
+
+TEST_CASE("profiling timestamps are on the host's steady clock, whatever the device's clock") {
+    auto now_ns = [] {
+        return static_cast<std::uint64_t>(std::chrono::duration_cast<std::chrono::nanoseconds>(
+                                              std::chrono::steady_clock::now().time_since_epoch())
+                                              .count());
+    };
+    for (const auto& d : devices_under_test()) {
+        INFO(name_of(d));
+        queue q(d, {.in_order = true, .enable_profiling = true});
+        usm_array<int> x(1024, d);
+        for (int command = 0; command < 3; ++command) {
+            INFO("command " << command);
+            const std::uint64_t before = now_ns();
+            event e = command == 0   ? q.memset(x.data(), 0, 1024 * sizeof(int))
+                      : command == 1 ? q.submit(add_command(d, x.data(), 1, 1024))
+                                     : q.fill(x.data(), 7, 1024);
+            const std::uint64_t after = now_ns();
+            e.wait();
+            const auto t = e.profiling();
+            const std::uint64_t done = now_ns();
+            CHECK(t.submit >= before);
+            CHECK(t.submit <= after);
+            // The device's distances carried over: its clock may drift from the host's by a little.
+            CHECK(t.end <= done + 5'000'000);
+        }
     }
 }
 

@@ -26,6 +26,7 @@ struct checked_dag {
         std::mt19937_64 random(seed);
         std::vector<std::vector<std::uint32_t>> predecessors(nodes);
         std::vector<node> handles;
+        std::vector<std::uint32_t> lists(nodes * 3); // predecessor_lists' contents
         const auto& k = kernels_for(d).combine;
         for (std::uint32_t i = 0; i < nodes; ++i) {
             std::vector<node> deps;
@@ -38,15 +39,16 @@ struct checked_dag {
             }
             // Device memory (the kernel reads it), at most 3 per node.
             std::uint32_t* preds = predecessor_lists.data() + 3 * i;
-            std::copy(predecessors[i].begin(), predecessors[i].end(), preds);
+            std::copy(predecessors[i].begin(), predecessors[i].end(), lists.begin() + 3 * i);
             auto count = static_cast<std::uint32_t>(predecessors[i].size());
             auto* v = values.data();
             if (random() % 4 == 0)
-                handles.push_back(g.add(host_task_command{[v, i, preds, count] {
+                // Through the array's elements: on a device without shared memory they are copies.
+                handles.push_back(g.add(host_task_command{[&array = values, i, mine = predecessors[i]] {
                                             std::uint32_t sum = i;
-                                            for (std::uint32_t j = 0; j < count; ++j)
-                                                sum += v[preds[j]] * (preds[j] % 7 + 1);
-                                            v[i] = sum;
+                                            for (auto p : mine)
+                                                sum += array[p] * (p % 7 + 1);
+                                            array[i] = sum;
                                         }},
                                         deps));
             else
@@ -58,6 +60,7 @@ struct checked_dag {
                                          range(1)},
                           deps));
         }
+        predecessor_lists.assign(lists);
         expected.resize(nodes);
         for (std::uint32_t i = 0; i < nodes; ++i) {
             std::uint32_t sum = i;
@@ -90,8 +93,9 @@ TEST_CASE("every command type runs inside a graph, in dependency order") {
         auto n_prefetch = g.add(prefetch_command{a.data(), 64 * sizeof(int)}, {n_memcpy});
         auto n_advise = g.add(mem_advise_command{a.data(), 64 * sizeof(int), 0}, {n_prefetch});
         auto n_host = g.add(host_task_command{[&] {
-                                order.push_back(a[0]);
-                                std::memcpy(source->data(), a.data(), 64 * sizeof(int));
+                                const auto values = a.values(); // a copy where the host cannot reach a
+                                order.push_back(values[0]);
+                                std::memcpy(source->data(), values.data(), 64 * sizeof(int));
                             }},
                             {n_advise});
         auto n_copy = g.add(copy_command{source, 0, destination, 0, 64 * sizeof(int)}, {n_host});

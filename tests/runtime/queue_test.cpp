@@ -20,7 +20,9 @@ TEST_CASE("every command type runs eagerly and has its effect") {
         INFO(name_of(d));
         queue q(d);
         usm_array<int> a(64, d), b(64, d);
-        std::iota(a.data(), a.data() + 64, 0);
+        std::vector<int> initial(64);
+        std::iota(initial.begin(), initial.end(), 0);
+        a.assign(initial);
 
         q.submit(add_command(d, a.data(), 100, 64)).wait();
         CHECK(a[0] == 100);
@@ -30,7 +32,7 @@ TEST_CASE("every command type runs eagerly and has its effect") {
         CHECK(b.values() == a.values());
 
         q.memset(b.data(), 0, 64 * sizeof(int)).wait();
-        CHECK(std::all_of(b.data(), b.data() + 64, [](int v) { return v == 0; }));
+        CHECK(b.values() == std::vector<int>(64, 0));
 
         q.fill(b.data(), 7, 32).wait();
         CHECK(b[0] == 7);
@@ -214,7 +216,7 @@ TEST_CASE("wait() waits for every command submitted so far") {
             if (i % 10 == 0) q.host_task([&tasks] { ++tasks; });
         }
         q.wait();
-        CHECK(std::all_of(x.data(), x.data() + 1000, [](int v) { return v == 1; }));
+        CHECK(x.values() == std::vector<int>(1000, 1));
         CHECK(tasks.load() == 100);
     }
 }
