@@ -24,8 +24,14 @@ clang::PrintingPolicy printing(const clang::ASTContext& context) {
 }
 
 // `type` spelled so that it names the same type anywhere (e.g. "::sycl::_V1::accessor<int, 1, ...>").
-std::string qualified(const clang::ASTContext& context, clang::QualType type, const std::string& declarator = "") {
-    clang::QualType full = clang::TypeName::getFullyQualifiedType(type.getCanonicalType(), context, true);
+std::string qualified(const clang::ASTContext& context, clang::QualType type, std::string declarator = "") {
+    type = type.getCanonicalType();
+    // getFullyQualifiedType leaves array elements alone: qualify the element, keep the bounds in the declarator.
+    while (const auto* array = llvm::dyn_cast<clang::ConstantArrayType>(type.getTypePtr())) {
+        declarator += "[" + llvm::toString(array->getSize(), 10, false) + "]";
+        type = array->getElementType().getCanonicalType();
+    }
+    clang::QualType full = clang::TypeName::getFullyQualifiedType(type, context, true);
     std::string text;
     llvm::raw_string_ostream out(text);
     full.print(out, printing(context), declarator);
@@ -95,7 +101,11 @@ public:
                               v->getNameAsString() + " = " + value->getAsString(context_, v->getType()) + ";");
             return true;
         }
-        if (!ref->hasQualifier()) qualify_member(decl, ref->getLocation());
+        // Static data members, static member functions and enumerators of the enclosing class; operators and
+        // other members are reached through an object.
+        const auto* method = llvm::dyn_cast<clang::CXXMethodDecl>(decl);
+        const bool named_member = decl->getDeclName().isIdentifier() && (!method || method->isStatic());
+        if (!ref->hasQualifier() && named_member) qualify_member(decl, ref->getLocation());
         return true;
     }
 

@@ -37,6 +37,7 @@ public:
     const clang::FunctionTemplateDecl* kernel_name = nullptr;
 
     bool VisitFunctionTemplateDecl(clang::FunctionTemplateDecl* t) {
+        if (!t->getDeclName().isIdentifier()) return true;
         if (t->getName() == "call_kernel" && in_sycl_detail(t)) call_kernel = t->getCanonicalDecl();
         if (t->getName() == "kernel_name" && in_sycl_detail(t)) kernel_name = t->getCanonicalDecl();
         return true;
@@ -60,6 +61,35 @@ public:
 private:
     const clang::CXXRecordDecl* kernel_;
 };
+
+// g++ 12 numbers the lambdas of a function body in lexical order, whatever their signatures ("UliE_",
+// "UldE0_"), and clang keeps no number for lambdas of non-inline functions ("$_0"); typeid(K).name() must be
+// g++'s, so the mangler takes these numbers instead of clang's. One pass over the translation unit.
+class lambda_numbering : public clang::RecursiveASTVisitor<lambda_numbering> {
+public:
+    bool shouldVisitTemplateInstantiations() const { return true; }
+    bool VisitLambdaExpr(clang::LambdaExpr* lambda) {
+        const clang::CXXRecordDecl* closure = lambda->getLambdaClass();
+        if (const auto* f = llvm::dyn_cast<clang::FunctionDecl>(closure->getDeclContext()))
+            numbers[closure] = ++count_[f];
+        return true;
+    }
+    std::map<const clang::CXXRecordDecl*, unsigned> numbers;
+
+private:
+    std::map<const clang::FunctionDecl*, unsigned> count_;
+};
+
+// The mangler's discriminator hook is a plain function pointer: the numbering it reads is this one.
+const lambda_numbering* current_numbering = nullptr;
+
+llvm::Optional<unsigned> gcc_lambda_number(clang::ASTContext&, const clang::NamedDecl* decl) {
+    const auto* record = llvm::dyn_cast<clang::CXXRecordDecl>(decl);
+    if (!current_numbering || !record || !record->isLambda()) return llvm::None;
+    auto found = current_numbering->numbers.find(record);
+    if (found == current_numbering->numbers.end()) return llvm::None;
+    return found->second;
+}
 
 std::string demangle_type(const std::string& mangled) {
     int status = 0;
@@ -87,13 +117,14 @@ std::string hex16(std::uint64_t value) {
 } // namespace
 
 bool is_sycl_entity(const clang::NamedDecl* decl, llvm::StringRef name) {
-    if (!decl || decl->getName() != name) return false;
+    if (!decl || !decl->getDeclName().isIdentifier() || decl->getName() != name) return false;
     const auto* sycl = llvm::dyn_cast<clang::NamespaceDecl>(skip_inline_namespaces(decl->getDeclContext()));
     return sycl && sycl->getName() == "sycl" && sycl->getParent()->isTranslationUnit();
 }
 
 std::string type_name_of(clang::ASTContext& context, clang::QualType type) {
-    std::unique_ptr<clang::MangleContext> mangler(context.createMangleContext());
+    std::unique_ptr<clang::MangleContext> mangler(
+        clang::ItaniumMangleContext::create(context, context.getDiagnostics(), &gcc_lambda_number));
     std::string text;
     llvm::raw_string_ostream out(text);
     mangler->mangleCXXRTTIName(type, out);
@@ -109,6 +140,9 @@ std::string describe_location(const clang::SourceManager& sources, clang::Source
 }
 
 found_kernels find_kernels(clang::ASTContext& context) {
+    static lambda_numbering numbering;
+    numbering.TraverseDecl(context.getTranslationUnitDecl());
+    current_numbering = &numbering;
     template_finder templates;
     templates.TraverseDecl(context.getTranslationUnitDecl());
     found_kernels result;
