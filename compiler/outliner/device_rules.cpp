@@ -114,6 +114,12 @@ private:
             reported_vars_.insert(v);
             error(location, "cannot use non-const global or static variable '" + v->getQualifiedNameAsString() +
                                 "' in device code");
+        } else if (v->getType()->isArrayType() && rules_.origin_of(v->getLocation()) != origin::library) {
+            // nvcc folds constant scalars into device code, but an array would need a device copy.
+            reported_vars_.insert(v);
+            error(location, "cannot use global or static array '" + v->getQualifiedNameAsString() +
+                                "' in device code: the device has no copy of it (capture a copy, e.g. a std::array, "
+                                "or pass it through a buffer or USM)");
         }
     }
 
