@@ -1,6 +1,7 @@
-// The process-wide table of kernels registered by integration headers (kernel_descriptor.hpp). Registration runs
-// during static initialization of each translation unit; lookups may come from any thread later, so one mutex
-// guards both (registration is rare and lookups are cheap: a hash map of string views into the static tables).
+// The process-wide table of kernels registered by integration headers (kernel_descriptor.hpp). Registration
+// runs during static initialization of each translation unit; lookups may come from any thread later, so one
+// mutex guards both (registration is rare and lookups are cheap: a hash map of string views into the static
+// tables).
 #include "encore/compiler/kernel_descriptor.hpp"
 
 #include <mutex>

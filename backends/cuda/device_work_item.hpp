@@ -1,6 +1,7 @@
-// encore::cuda::detail::make_work_item — how a __global__ entry rebuilds an encore::work_item from CUDA's built-in
-// indices. Written once for both users: nvcc single-source kernels (single_source.hpp's work_item_entry) and the
-// entries encore-outliner generates (compiler/outliner/device_source.cpp). SYCL's last dimension is CUDA's x.
+// encore::cuda::detail::make_work_item — how a __global__ entry rebuilds an encore::work_item from CUDA's
+// built-in indices. Written once for both users: nvcc single-source kernels (single_source.hpp's
+// work_item_entry) and the entries encore-outliner generates (compiler/outliner/device_source.cpp). SYCL's
+// last dimension is CUDA's x.
 //
 // Only for nvcc translation units.
 #pragma once
@@ -23,8 +24,8 @@ __device__ inline unsigned axis_value(const dim3& v, unsigned axis) {
     return axis == 0 ? v.x : axis == 1 ? v.y : v.z;
 }
 
-// Fills `it` for this CUDA thread; false for a thread past the range's end (the grid covers the range rounded up to
-// whole blocks), which must not run the kernel.
+// Fills `it` for this CUDA thread; false for a thread past the range's end (the grid covers the range rounded
+// up to whole blocks), which must not run the kernel.
 __device__ inline bool make_work_item(const gpu::launch_geometry& g, encore::work_item& it) {
     it.dimensions = static_cast<int>(g.dimensions);
     for (unsigned d = 0; d < g.dimensions; ++d) {

@@ -10,8 +10,10 @@
 namespace encore::outliner {
 namespace {
 
-const clang::ClassTemplateSpecializationDecl* sycl_specialization(clang::QualType type, llvm::StringRef name) {
-    const auto* spec = llvm::dyn_cast_or_null<clang::ClassTemplateSpecializationDecl>(type->getAsCXXRecordDecl());
+const clang::ClassTemplateSpecializationDecl* sycl_specialization(clang::QualType type,
+                                                                  llvm::StringRef name) {
+    const auto* spec =
+        llvm::dyn_cast_or_null<clang::ClassTemplateSpecializationDecl>(type->getAsCXXRecordDecl());
     return spec && is_sycl_entity(spec->getSpecializedTemplate(), name) ? spec : nullptr;
 }
 
@@ -22,20 +24,24 @@ public:
     // Whether a value of `type` holds an accessor or local accessor anywhere (memoized: types repeat).
     bool holds_accessor(clang::QualType type) {
         type = type.getCanonicalType().getUnqualifiedType();
-        if (const auto* array = context_.getAsConstantArrayType(type)) return holds_accessor(array->getElementType());
+        if (const auto* array = context_.getAsConstantArrayType(type))
+            return holds_accessor(array->getElementType());
         const clang::CXXRecordDecl* record = type->getAsCXXRecordDecl();
         if (!record || !record->hasDefinition()) return false;
         if (sycl_specialization(type, "accessor") || sycl_specialization(type, "local_accessor")) return true;
         auto [at, inserted] = holds_.emplace(record, false);
         if (!inserted) return at->second;
         bool holds = false;
-        for (const clang::CXXBaseSpecifier& base : record->bases()) holds = holds || holds_accessor(base.getType());
-        for (const clang::FieldDecl* field : record->fields()) holds = holds || holds_accessor(field->getType());
+        for (const clang::CXXBaseSpecifier& base : record->bases())
+            holds = holds || holds_accessor(base.getType());
+        for (const clang::FieldDecl* field : record->fields())
+            holds = holds || holds_accessor(field->getType());
         holds_[record] = holds;
         return holds;
     }
 
-    void flatten(clang::QualType type, std::uint64_t offset, const std::string& name, std::vector<kernel_param>& out) {
+    void flatten(clang::QualType type, std::uint64_t offset, const std::string& name,
+                 std::vector<kernel_param>& out) {
         type = type.getCanonicalType().getUnqualifiedType();
         const std::uint64_t size = type->isReferenceType()
                                        ? context_.getTypeSizeInChars(context_.VoidPtrTy).getQuantity()
@@ -79,7 +85,8 @@ public:
             return;
         }
         const bool pointer = type->isPointerType() || type->isReferenceType();
-        out.push_back(kernel_param{pointer ? param_kind::pointer : param_kind::std_layout, offset, size, name});
+        out.push_back(
+            kernel_param{pointer ? param_kind::pointer : param_kind::std_layout, offset, size, name});
     }
 
 private:
@@ -97,14 +104,15 @@ void decompose(clang::ASTContext& context, kernel_info& kernel) {
         llvm::DenseMap<const clang::VarDecl*, clang::FieldDecl*> captures;
         clang::FieldDecl* this_capture = nullptr;
         record->getCaptureFields(captures, this_capture);
-        for (const auto& [var, field] : captures) capture_names[field] = var->getNameAsString();
+        for (const auto& [var, field] : captures)
+            capture_names[field] = var->getNameAsString();
         if (this_capture) capture_names[this_capture] = "this";
     }
     decomposer d(context);
     for (const clang::CXXBaseSpecifier& base : record->bases()) {
         const clang::CXXRecordDecl* base_record = base.getType()->getAsCXXRecordDecl();
-        d.flatten(base.getType(), layout.getBaseClassOffset(base_record).getQuantity(), base_record->getNameAsString(),
-                  kernel.params);
+        d.flatten(base.getType(), layout.getBaseClassOffset(base_record).getQuantity(),
+                  base_record->getNameAsString(), kernel.params);
     }
     for (const clang::FieldDecl* field : record->fields()) {
         auto captured = capture_names.find(field);

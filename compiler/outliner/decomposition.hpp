@@ -1,6 +1,6 @@
-// Kernel parameter decomposition (docs/compiler.md, "Decomposition"): the kernel object's fields, flattened into
-// the parameters the runtime passes to the device — std-layout bytes, pointers, accessors and local accessors, with
-// arrays of accessors and structs holding accessors taken apart member by member.
+// Kernel parameter decomposition (docs/compiler.md, "Decomposition"): the kernel object's fields, flattened
+// into the parameters the runtime passes to the device — std-layout bytes, pointers, accessors and local
+// accessors, with arrays of accessors and structs holding accessors taken apart member by member.
 #pragma once
 
 #include <clang/AST/ASTContext.h>

@@ -2,8 +2,8 @@
 
 #include <clang/AST/Attr.h>
 #include <clang/AST/DeclTemplate.h>
-#include <clang/Basic/SourceManager.h>
 #include <clang/AST/RecursiveASTVisitor.h>
+#include <clang/Basic/SourceManager.h>
 
 #include <vector>
 
@@ -39,7 +39,8 @@ public:
         path_.push_back(key);
         TraverseStmt(definition->getBody());
         if (const auto* ctor = llvm::dyn_cast<clang::CXXConstructorDecl>(definition))
-            for (const clang::CXXCtorInitializer* init : ctor->inits()) TraverseStmt(init->getInit());
+            for (const clang::CXXCtorInitializer* init : ctor->inits())
+                TraverseStmt(init->getInit());
         path_.pop_back();
     }
 
@@ -62,8 +63,8 @@ public:
     bool VisitCXXMemberCallExpr(clang::CXXMemberCallExpr* call) {
         const clang::CXXMethodDecl* method = call->getMethodDecl();
         const auto* member = llvm::dyn_cast<clang::MemberExpr>(call->getCallee()->IgnoreParens());
-        if (method && method->isVirtual() && member && !member->hasQualifier() && !method->hasAttr<clang::FinalAttr>() &&
-            !method->getParent()->hasAttr<clang::FinalAttr>())
+        if (method && method->isVirtual() && member && !member->hasQualifier() &&
+            !method->hasAttr<clang::FinalAttr>() && !method->getParent()->hasAttr<clang::FinalAttr>())
             error(member->getMemberLoc(),
                   "cannot make virtual calls in device code ('" + method->getQualifiedNameAsString() + "')");
         return true;
@@ -71,7 +72,8 @@ public:
     bool VisitVarDecl(clang::VarDecl* v) {
         if (v->getTLSKind() != clang::VarDecl::TLS_None) {
             if (reported_vars_.insert(v).second)
-                error(v->getLocation(), "cannot use thread_local variable '" + v->getNameAsString() + "' in device code");
+                error(v->getLocation(),
+                      "cannot use thread_local variable '" + v->getNameAsString() + "' in device code");
         } else if (v->isStaticLocal() && !constant(v)) {
             if (reported_vars_.insert(v).second)
                 error(v->getLocation(),
@@ -100,9 +102,13 @@ public:
     }
 
 private:
-    static bool constant(const clang::VarDecl* v) { return v->isConstexpr() || v->getType().isConstQualified(); }
+    static bool constant(const clang::VarDecl* v) {
+        return v->isConstexpr() || v->getType().isConstQualified();
+    }
 
-    void error(clang::SourceLocation location, const std::string& message) { rules_.error(kernel_, location, message); }
+    void error(clang::SourceLocation location, const std::string& message) {
+        rules_.error(kernel_, location, message);
+    }
 
     void check_variable(const clang::VarDecl* v, clang::SourceLocation location) {
         if (!v->hasGlobalStorage() || reported_vars_.count(v)) return;
@@ -112,14 +118,15 @@ private:
             error(location, "cannot use thread_local variable '" + v->getNameAsString() + "' in device code");
         } else if (!constant(v)) {
             reported_vars_.insert(v);
-            error(location, "cannot use non-const global or static variable '" + v->getQualifiedNameAsString() +
-                                "' in device code");
+            error(location, "cannot use non-const global or static variable '" +
+                                v->getQualifiedNameAsString() + "' in device code");
         } else if (v->getType()->isArrayType() && rules_.origin_of(v->getLocation()) != origin::library) {
             // nvcc folds constant scalars into device code, but an array would need a device copy.
             reported_vars_.insert(v);
-            error(location, "cannot use global or static array '" + v->getQualifiedNameAsString() +
-                                "' in device code: the device has no copy of it (capture a copy, e.g. a std::array, "
-                                "or pass it through a buffer or USM)");
+            error(location,
+                  "cannot use global or static array '" + v->getQualifiedNameAsString() +
+                      "' in device code: the device has no copy of it (capture a copy, e.g. a std::array, "
+                      "or pass it through a buffer or USM)");
         }
     }
 
@@ -136,8 +143,9 @@ private:
             return;
         }
         if (!f->isDefined()) {
-            error(location, "cannot call '" + f->getQualifiedNameAsString() +
-                                "' in device code: it has no visible body (define it in this translation unit)");
+            error(location,
+                  "cannot call '" + f->getQualifiedNameAsString() +
+                      "' in device code: it has no visible body (define it in this translation unit)");
             return;
         }
         if (where == origin::user_header && !device_rules::marked_host_device(f)) {
@@ -165,7 +173,8 @@ private:
 
 device_rules::device_rules(clang::ASTContext& context, std::string frontend_root)
     : context_(context), frontend_root_(std::move(frontend_root)),
-      error_id_(context.getDiagnostics().getCustomDiagID(clang::DiagnosticsEngine::Error, "kernel '%0' %1")) {}
+      error_id_(context.getDiagnostics().getCustomDiagID(clang::DiagnosticsEngine::Error, "kernel '%0' %1")) {
+}
 
 device_rules::~device_rules() = default;
 
@@ -175,8 +184,8 @@ origin device_rules::origin_of(clang::SourceLocation location) const {
     if (sources.isInMainFile(location)) return origin::main_file;
     if (sources.isInSystemHeader(location)) return origin::system;
     const std::string file = sources.getFilename(location).str();
-    if ((!frontend_root_.empty() && file.rfind(frontend_root_, 0) == 0) || file.find("/encore/") != std::string::npos ||
-        file.rfind("encore/", 0) == 0)
+    if ((!frontend_root_.empty() && file.rfind(frontend_root_, 0) == 0) ||
+        file.find("/encore/") != std::string::npos || file.rfind("encore/", 0) == 0)
         return origin::library;
     return origin::user_header;
 }
@@ -193,7 +202,8 @@ bool device_rules::marked_host_device(const clang::FunctionDecl* f) {
     return false;
 }
 
-void device_rules::error(const kernel_info& kernel, clang::SourceLocation location, const std::string& message) {
+void device_rules::error(const kernel_info& kernel, clang::SourceLocation location,
+                         const std::string& message) {
     location = context_.getSourceManager().getFileLoc(location);
     if (!reported_.emplace(location.getRawEncoding(), message).second) return;
     context_.getDiagnostics().Report(location, error_id_) << kernel.name << message;
@@ -223,7 +233,8 @@ void device_rules::check(kernel_info& kernel) {
             const origin where = origin_of(op->getLocation());
             if (where == origin::user_header && !marked_host_device(op)) {
                 error(kernel, op->getLocation(),
-                      "has a call operator declared in another file without ENCORE_HOST_DEVICE (define the functor "
+                      "has a call operator declared in another file without ENCORE_HOST_DEVICE (define the "
+                      "functor "
                       "in the source or mark its operator() ENCORE_HOST_DEVICE)");
                 continue;
             }

@@ -33,7 +33,8 @@ public:
 
     // Checks one kernel; may set kernel.no_device_code.
     void check(kernel_info& kernel);
-    // Main-file functions reached from kernels (template patterns, not instantiations), to mark ENCORE_HOST_DEVICE.
+    // Main-file functions reached from kernels (template patterns, not instantiations), to mark
+    // ENCORE_HOST_DEVICE.
     const std::set<const clang::FunctionDecl*>& functions_to_mark() const { return to_mark_; }
 
     // Reports "kernel '<kernel>' <message>" at `location` as an error (once per location and message).

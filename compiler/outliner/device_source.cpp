@@ -2,8 +2,8 @@
 
 #include <clang/AST/DeclTemplate.h>
 #include <clang/AST/QualTypeNames.h>
-#include <clang/Basic/SourceManager.h>
 #include <clang/AST/RecursiveASTVisitor.h>
+#include <clang/Basic/SourceManager.h>
 #include <clang/Lex/Lexer.h>
 
 #include <map>
@@ -26,7 +26,8 @@ clang::PrintingPolicy printing(const clang::ASTContext& context) {
 // `type` spelled so that it names the same type anywhere (e.g. "::sycl::_V1::accessor<int, 1, ...>").
 std::string qualified(const clang::ASTContext& context, clang::QualType type, std::string declarator = "") {
     type = type.getCanonicalType();
-    // getFullyQualifiedType leaves array elements alone: qualify the element, keep the bounds in the declarator.
+    // getFullyQualifiedType leaves array elements alone: qualify the element, keep the bounds in the
+    // declarator.
     while (const auto* array = llvm::dyn_cast<clang::ConstantArrayType>(type.getTypePtr())) {
         declarator += "[" + llvm::toString(array->getSize(), 10, false) + "]";
         type = array->getElementType().getCanonicalType();
@@ -58,11 +59,12 @@ std::vector<const clang::NamespaceDecl*> namespaces_of(const clang::DeclContext*
 }
 
 // Collects what an outlined lambda body needs: edits that qualify names it used unqualified (class members of
-// the enclosing class), members that stand for the enclosing function's constants and type aliases, and errors.
+// the enclosing class), members that stand for the enclosing function's constants and type aliases, and
+// errors.
 class body_fixer : public clang::RecursiveASTVisitor<body_fixer> {
 public:
-    body_fixer(clang::ASTContext& context, device_rules& rules, const kernel_info& kernel, const clang::FunctionDecl* op,
-               std::set<const clang::VarDecl*> captured)
+    body_fixer(clang::ASTContext& context, device_rules& rules, const kernel_info& kernel,
+               const clang::FunctionDecl* op, std::set<const clang::VarDecl*> captured)
         : context_(context), rules_(rules), kernel_(kernel), op_(op), captured_(std::move(captured)) {}
 
     std::map<unsigned, std::string> edits; // file offset -> text inserted there
@@ -84,21 +86,23 @@ public:
     }
     bool VisitDeclRefExpr(clang::DeclRefExpr* ref) {
         const clang::ValueDecl* decl = ref->getDecl();
-        if (const auto* v = llvm::dyn_cast<clang::VarDecl>(decl); v && v->isLocalVarDeclOrParm() &&
-                                                                   !within(v->getDeclContext(), op_)) {
+        if (const auto* v = llvm::dyn_cast<clang::VarDecl>(decl);
+            v && v->isLocalVarDeclOrParm() && !within(v->getDeclContext(), op_)) {
             if (captured_.count(v) || !seen_.insert(v).second) return true;
             clang::APValue* value = v->isConstexpr() || v->getType().isConstQualified()
                                         ? const_cast<clang::VarDecl*>(v)->evaluateValue()
                                         : nullptr;
             if (!value) {
-                rules_.error(kernel_, ref->getLocation(),
-                             "uses '" + v->getNameAsString() +
-                                 "' of the enclosing function without capturing it (the outlined kernel cannot "
-                                 "reach it)");
+                rules_.error(
+                    kernel_, ref->getLocation(),
+                    "uses '" + v->getNameAsString() +
+                        "' of the enclosing function without capturing it (the outlined kernel cannot "
+                        "reach it)");
                 return true;
             }
-            members.push_back("static constexpr " + qualified(context_, v->getType().getUnqualifiedType()) + " " +
-                              v->getNameAsString() + " = " + value->getAsString(context_, v->getType()) + ";");
+            members.push_back("static constexpr " + qualified(context_, v->getType().getUnqualifiedType()) +
+                              " " + v->getNameAsString() + " = " +
+                              value->getAsString(context_, v->getType()) + ";");
             return true;
         }
         // Static data members, static member functions and enumerators of the enclosing class; operators and
@@ -130,7 +134,8 @@ private:
     // A member of an enclosing class named without its class: prefix the class.
     void qualify_member(const clang::NamedDecl* decl, clang::SourceLocation at) {
         const clang::DeclContext* context = decl->getDeclContext();
-        if (const auto* e = llvm::dyn_cast<clang::EnumDecl>(context); e && !e->isScoped()) context = e->getParent();
+        if (const auto* e = llvm::dyn_cast<clang::EnumDecl>(context); e && !e->isScoped())
+            context = e->getParent();
         const auto* record = llvm::dyn_cast<clang::CXXRecordDecl>(context);
         if (!record || record->isLambda() || local_to(record)) return;
         const clang::SourceManager& sources = context_.getSourceManager();
@@ -160,8 +165,10 @@ std::string edited_text(const clang::SourceManager& sources, const clang::LangOp
     return out;
 }
 
-// Members standing for the enclosing templates' parameters: `using T = float;`, `static constexpr int N = 4;`.
-void template_members(const clang::ASTContext& context, const clang::DeclContext* from, std::vector<std::string>& out) {
+// Members standing for the enclosing templates' parameters: `using T = float;`, `static constexpr int N =
+// 4;`.
+void template_members(const clang::ASTContext& context, const clang::DeclContext* from,
+                      std::vector<std::string>& out) {
     std::vector<std::string> found;
     auto add = [&](const clang::TemplateParameterList* params, llvm::ArrayRef<clang::TemplateArgument> args) {
         std::vector<std::string> level;
@@ -170,14 +177,17 @@ void template_members(const clang::ASTContext& context, const clang::DeclContext
             if (p->isImplicit() || p->isTemplateParameterPack() || p->getName().empty()) continue;
             const clang::TemplateArgument& a = args[i];
             if (a.getKind() == clang::TemplateArgument::Type) {
-                level.push_back("using " + p->getNameAsString() + " = " + qualified(context, a.getAsType()) + ";");
+                level.push_back("using " + p->getNameAsString() + " = " + qualified(context, a.getAsType()) +
+                                ";");
             } else if (a.getKind() == clang::TemplateArgument::Integral) {
                 const clang::QualType type = a.getIntegralType();
                 std::string value = llvm::toString(a.getAsIntegral(), 10);
-                if (type->isBooleanType()) value = a.getAsIntegral().getBoolValue() ? "true" : "false";
-                else if (type->isEnumeralType()) value = "static_cast<" + qualified(context, type) + ">(" + value + ")";
-                level.push_back("static constexpr " + qualified(context, type) + " " + p->getNameAsString() + " = " +
-                                value + ";");
+                if (type->isBooleanType())
+                    value = a.getAsIntegral().getBoolValue() ? "true" : "false";
+                else if (type->isEnumeralType())
+                    value = "static_cast<" + qualified(context, type) + ">(" + value + ")";
+                level.push_back("static constexpr " + qualified(context, type) + " " + p->getNameAsString() +
+                                " = " + value + ";");
             }
         }
         found.insert(found.begin(), level.begin(), level.end()); // outer levels first
@@ -200,8 +210,8 @@ const char* launch_enumerator(int launch) {
 
 } // namespace
 
-std::string device_source(clang::ASTContext& context, clang::Rewriter& rewriter, const std::vector<kernel_info>& kernels,
-                          device_rules& rules) {
+std::string device_source(clang::ASTContext& context, clang::Rewriter& rewriter,
+                          const std::vector<kernel_info>& kernels, device_rules& rules) {
     const clang::SourceManager& sources = context.getSourceManager();
     const clang::LangOptions& options = context.getLangOpts();
 
@@ -210,7 +220,8 @@ std::string device_source(clang::ASTContext& context, clang::Rewriter& rewriter,
     for (const clang::FunctionDecl* f : rules.functions_to_mark())
         for (const clang::FunctionDecl* r : f->redecls()) {
             const clang::SourceLocation at = r->getInnerLocStart();
-            if (at.isMacroID() || !sources.isInMainFile(at) || !marked.insert(at.getRawEncoding()).second) continue;
+            if (at.isMacroID() || !sources.isInMainFile(at) || !marked.insert(at.getRawEncoding()).second)
+                continue;
             rewriter.InsertTextBefore(at, "ENCORE_HOST_DEVICE ");
         }
 
@@ -232,12 +243,14 @@ std::string device_source(clang::ASTContext& context, clang::Rewriter& rewriter,
                 if (c.capturesVariable()) captured.insert(llvm::cast<clang::VarDecl>(c.getCapturedVar()));
             for (const kernel_field& f : k.fields) {
                 clang::QualType t = f.field->getType().getCanonicalType();
-                while (const auto* array = context.getAsArrayType(t)) t = array->getElementType().getCanonicalType();
+                while (const auto* array = context.getAsArrayType(t))
+                    t = array->getElementType().getCanonicalType();
                 if (const clang::CXXRecordDecl* r = t->getAsCXXRecordDecl(); r && local_to(r)) {
-                    rules.error(k, k.location,
-                                "captures '" + f.name + "' of type '" + r->getNameAsString() +
-                                    "', local to function '" + local_to(r)->getQualifiedNameAsString() +
-                                    "': the outlined kernel cannot name it (move the type to namespace scope)");
+                    rules.error(
+                        k, k.location,
+                        "captures '" + f.name + "' of type '" + r->getNameAsString() +
+                            "', local to function '" + local_to(r)->getQualifiedNameAsString() +
+                            "': the outlined kernel cannot name it (move the type to namespace scope)");
                     fields_ok = false;
                 }
             }
@@ -251,7 +264,8 @@ std::string device_source(clang::ASTContext& context, clang::Rewriter& rewriter,
             if (const clang::TypeSourceInfo* info = written->getTypeSourceInfo())
                 if (auto fn = info->getTypeLoc().getAsAdjusted<clang::FunctionTypeLoc>();
                     fn && fn.getLParenLoc().isValid() && !fn.getLParenLoc().isMacroID())
-                    parameters = edited_text(sources, options, {fn.getLParenLoc(), fn.getRParenLoc()}, fixer.edits);
+                    parameters =
+                        edited_text(sources, options, {fn.getLParenLoc(), fn.getRParenLoc()}, fixer.edits);
             const std::string body =
                 edited_text(sources, options, written->getBody()->getSourceRange(), fixer.edits);
 
@@ -267,7 +281,8 @@ std::string device_source(clang::ASTContext& context, clang::Rewriter& rewriter,
             std::vector<std::string> members;
             template_members(context, k.type->getDeclContext(), members);
             members.insert(members.end(), fixer.members.begin(), fixer.members.end());
-            for (const std::string& m : members) tail << "    " << m << "\n";
+            for (const std::string& m : members)
+                tail << "    " << m << "\n";
             for (const kernel_field& f : k.fields)
                 tail << "    " << qualified(context, f.field->getType(), f.name) << ";\n";
             tail << "    __device__ void operator()" << parameters << " const " << body << "\n};\n";
@@ -283,15 +298,16 @@ std::string device_source(clang::ASTContext& context, clang::Rewriter& rewriter,
             }
             type = qualified(context, context.getRecordType(k.type));
         }
-        tail << "static_assert(sizeof(" << type << ") == " << k.size << ", \"encore-outliner: kernel '" << k.name
-             << "' has another size on the device\");\n"
-             << "static_assert(alignof(" << type << ") == " << k.align << ", \"encore-outliner: kernel '" << k.name
-             << "' has another alignment on the device\");\n"
-             << "extern \"C\" __global__ void " << k.entry << "(" << type << " k, ::encore::gpu::launch_geometry g) {\n"
+        tail << "static_assert(sizeof(" << type << ") == " << k.size << ", \"encore-outliner: kernel '"
+             << k.name << "' has another size on the device\");\n"
+             << "static_assert(alignof(" << type << ") == " << k.align << ", \"encore-outliner: kernel '"
+             << k.name << "' has another alignment on the device\");\n"
+             << "extern \"C\" __global__ void " << k.entry << "(" << type
+             << " k, ::encore::gpu::launch_geometry g) {\n"
              << "    ::encore::work_item item;\n"
              << "    if (!::encore::cuda::detail::make_work_item(g, item)) return;\n"
-             << "    ::sycl::detail::call_kernel<::sycl::detail::launch::" << launch_enumerator(k.launch) << ", "
-             << k.dimensions << ">(k, static_cast<const ::encore::work_item&>(item));\n"
+             << "    ::sycl::detail::call_kernel<::sycl::detail::launch::" << launch_enumerator(k.launch)
+             << ", " << k.dimensions << ">(k, static_cast<const ::encore::work_item&>(item));\n"
              << "}\n";
     }
 

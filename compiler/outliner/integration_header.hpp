@@ -1,5 +1,5 @@
-// The integration header: what the host compile includes (`-include`) to learn each kernel's identity, entry and
-// parameters (compiler/kernel_descriptor.hpp describes the tables; docs/compiler.md shows one).
+// The integration header: what the host compile includes (`-include`) to learn each kernel's identity, entry
+// and parameters (compiler/kernel_descriptor.hpp describes the tables; docs/compiler.md shows one).
 #pragma once
 
 #include <clang/Basic/SourceManager.h>

@@ -93,13 +93,14 @@ llvm::Optional<unsigned> gcc_lambda_number(clang::ASTContext&, const clang::Name
 
 std::string demangle_type(const std::string& mangled) {
     int status = 0;
-    std::unique_ptr<char, void (*)(void*)> readable(abi::__cxa_demangle(mangled.c_str(), nullptr, nullptr, &status),
-                                                    std::free);
+    std::unique_ptr<char, void (*)(void*)> readable(
+        abi::__cxa_demangle(mangled.c_str(), nullptr, nullptr, &status), std::free);
     return status == 0 && readable ? std::string(readable.get()) : mangled;
 }
 
 // The name sycl::detail::kernel_name<Name, K>() gives at run time (the same rules, so messages agree).
-std::string kernel_name_of(clang::ASTContext& context, const clang::QualType* name, const std::string& type_name) {
+std::string kernel_name_of(clang::ASTContext& context, const clang::QualType* name,
+                           const std::string& type_name) {
     if (!name) return demangle_type(type_name);
     std::string readable = demangle_type(type_name_of(context, context.getPointerType(*name)));
     if (!readable.empty() && readable.back() == '*') readable.pop_back();
@@ -150,7 +151,8 @@ found_kernels find_kernels(clang::ASTContext& context) {
 
     const clang::SourceManager& sources = context.getSourceManager();
     std::string wrapper = sources.getFilename(sources.getFileLoc(templates.call_kernel->getLocation())).str();
-    if (auto at = wrapper.rfind("sycl/detail/"); at != std::string::npos) result.frontend_root = wrapper.substr(0, at);
+    if (auto at = wrapper.rfind("sycl/detail/"); at != std::string::npos)
+        result.frontend_root = wrapper.substr(0, at);
 
     // kernel_name<Name, K>: K -> Name, for parallel_for<Name>.
     std::map<const clang::Type*, clang::QualType> names;
@@ -190,7 +192,8 @@ found_kernels find_kernels(clang::ASTContext& context) {
         kernel.is_lambda = record->isLambda();
         kernel.type_name = type_name_of(context, k);
         auto name = names.find(k.getTypePtr());
-        kernel.name = kernel_name_of(context, name == names.end() ? nullptr : &name->second, kernel.type_name);
+        kernel.name =
+            kernel_name_of(context, name == names.end() ? nullptr : &name->second, kernel.type_name);
         kernel.entry = "__encore_kernel_" + hex16(fnv1a64(kernel.type_name));
         kernel.size = static_cast<std::uint64_t>(context.getTypeSizeInChars(k).getQuantity());
         kernel.align = static_cast<std::uint64_t>(context.getTypeAlignInChars(k).getQuantity());
@@ -200,8 +203,11 @@ found_kernels find_kernels(clang::ASTContext& context) {
     for (kernel_info& kernel : result.kernels) {
         operator_finder finder(kernel.type);
         for (const clang::FunctionDecl* f : templates.call_kernel->specializations())
-            if (f->getTemplateSpecializationArgs()->get(2).getAsType().getCanonicalType()->getAsCXXRecordDecl() ==
-                kernel.type)
+            if (f->getTemplateSpecializationArgs()
+                    ->get(2)
+                    .getAsType()
+                    .getCanonicalType()
+                    ->getAsCXXRecordDecl() == kernel.type)
                 finder.TraverseStmt(f->getBody());
         for (const clang::FunctionDecl* op : finder.found)
             if (std::find(kernel.operators.begin(), kernel.operators.end(), op) == kernel.operators.end())

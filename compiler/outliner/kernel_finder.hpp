@@ -1,6 +1,6 @@
-// Finds every SYCL kernel of a translation unit: each instantiation of sycl::detail::call_kernel<Launch, D, K,
-// Extra...>, the one function every launch form goes through (handler and queue methods, the enqueue functions,
-// command groups recorded into graphs or added to them). One kernel per distinct K.
+// Finds every SYCL kernel of a translation unit: each instantiation of sycl::detail::call_kernel<Launch, D,
+// K, Extra...>, the one function every launch form goes through (handler and queue methods, the enqueue
+// functions, command groups recorded into graphs or added to them). One kernel per distinct K.
 #pragma once
 
 #include <clang/AST/ASTContext.h>

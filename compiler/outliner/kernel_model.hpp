@@ -1,6 +1,6 @@
-// What the outliner knows about one SYCL kernel of the translation unit it parses: found by kernel_finder.cpp,
-// decomposed by decomposition.cpp, checked by device_rules.cpp, written by integration_header.cpp and
-// device_source.cpp.
+// What the outliner knows about one SYCL kernel of the translation unit it parses: found by
+// kernel_finder.cpp, decomposed by decomposition.cpp, checked by device_rules.cpp, written by
+// integration_header.cpp and device_source.cpp.
 #pragma once
 
 #include <clang/AST/DeclCXX.h>
@@ -32,9 +32,9 @@ struct kernel_field {
 };
 
 struct kernel_info {
-    const clang::CXXRecordDecl* type = nullptr; // K
+    const clang::CXXRecordDecl* type = nullptr;       // K
     const clang::FunctionDecl* call_kernel = nullptr; // sycl::detail::call_kernel<Launch, D, K, Extra...>
-    std::string type_name; // typeid(K).name(): the Itanium mangling without "_ZTS"
+    std::string type_name;                            // typeid(K).name(): the Itanium mangling without "_ZTS"
     std::string name;
     std::string entry; // "__encore_kernel_" + FNV-1a 64 of type_name
     int launch = 1;    // the value of sycl::detail::launch

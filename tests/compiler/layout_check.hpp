@@ -1,6 +1,6 @@
 // Checks a kernel object as the host compiler (g++) laid it out against the integration header that
-// encore-outliner (clang) wrote for it: the kernel is registered under typeid(K).name(), its size and alignment
-// agree, and each decomposed parameter's bytes at its offset are the value captured there.
+// encore-outliner (clang) wrote for it: the kernel is registered under typeid(K).name(), its size and
+// alignment agree, and each decomposed parameter's bytes at its offset are the value captured there.
 //
 //     auto k = [=](sycl::id<1> i) { p[i] = v; };
 //     check_kernel(k, {expect("p", p), expect("v", v)});
@@ -45,7 +45,8 @@ struct expectation {
 };
 
 template <typename T> expectation expect(std::string name, const T& value) {
-    return {std::move(name), sizeof(T), [value](const encore::compiler::kernel_param& p, const unsigned char* at) {
+    return {std::move(name), sizeof(T),
+            [value](const encore::compiler::kernel_param& p, const unsigned char* at) {
                 using encore::compiler::param_kind;
                 T copy;
                 std::memcpy(static_cast<void*>(&copy), at, sizeof(T));
@@ -71,7 +72,8 @@ template <typename T> expectation expect(std::string name, const T& value) {
 template <typename T, std::size_t N> expectation expect_array(std::string name, const T (&value)[N]) {
     std::vector<unsigned char> bytes(sizeof value);
     std::memcpy(bytes.data(), value, sizeof value);
-    return {std::move(name), sizeof value, [bytes](const encore::compiler::kernel_param& p, const unsigned char* at) {
+    return {std::move(name), sizeof value,
+            [bytes](const encore::compiler::kernel_param& p, const unsigned char* at) {
                 CHECK(p.kind == encore::compiler::param_kind::std_layout);
                 CHECK(std::memcmp(at, bytes.data(), bytes.size()) == 0);
             }};

@@ -1,6 +1,6 @@
 // encore-outliner's diagnostics: each rule of device code fires on a minimal program (tests/compiler/inputs/
-// diag_*.cpp) at the offending expression, in the usual `file:line:col: error:` form, with exit status 1 and no
-// output written; a program that breaks no rule gets no diagnostic at all.
+// diag_*.cpp) at the offending expression, in the usual `file:line:col: error:` form, with exit status 1 and
+// no output written; a program that breaks no rule gets no diagnostic at all.
 //
 // The inputs mark each expected error on its line: `// expect-error[token]: message fragment` — the column is
 // the first occurrence of `token` on that line. Environment (set by tests/compiler/meson.build):
@@ -39,13 +39,14 @@ run_result run_outliner(const std::string& input) {
     const std::string header = out + "/" + stem + ".int.hpp", device = out + "/" + stem + ".device.cu";
     std::filesystem::remove(header);
     std::filesystem::remove(device);
-    const std::string command = env("ENCORE_OUTLINER") + " " + input + " --header " + header + " --device " + device +
-                                " -- " + env("ENCORE_OUTLINER_FLAGS") + " 2>&1";
+    const std::string command = env("ENCORE_OUTLINER") + " " + input + " --header " + header + " --device " +
+                                device + " -- " + env("ENCORE_OUTLINER_FLAGS") + " 2>&1";
     run_result result;
     FILE* pipe = popen(command.c_str(), "r");
     REQUIRE(pipe != nullptr);
     std::array<char, 4096> buffer;
-    while (std::size_t n = std::fread(buffer.data(), 1, buffer.size(), pipe)) result.output.append(buffer.data(), n);
+    while (std::size_t n = std::fread(buffer.data(), 1, buffer.size(), pipe))
+        result.output.append(buffer.data(), n);
     const int status = pclose(pipe);
     result.status = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
     if (result.status != 0) {
@@ -69,7 +70,8 @@ std::vector<expected_error> expectations(const std::string& input) {
         std::smatch m;
         if (!std::regex_search(line, m, marker)) continue;
         const std::size_t column = line.find(m[1].str()) + 1;
-        found.push_back({input + ":" + std::to_string(number) + ":" + std::to_string(column) + ": error: ", m[2].str()});
+        found.push_back(
+            {input + ":" + std::to_string(number) + ":" + std::to_string(column) + ": error: ", m[2].str()});
     }
     return found;
 }
@@ -94,7 +96,8 @@ TEST_CASE("every device-code rule is diagnosed at the offending expression") {
     std::vector<std::string> files;
     for (const auto& entry : std::filesystem::directory_iterator(inputs)) {
         const std::string name = entry.path().filename().string();
-        if (name.rfind("diag_", 0) == 0 && entry.path().extension() == ".cpp") files.push_back(entry.path().string());
+        if (name.rfind("diag_", 0) == 0 && entry.path().extension() == ".cpp")
+            files.push_back(entry.path().string());
     }
     std::sort(files.begin(), files.end());
     CHECK(files.size() >= 14);
@@ -110,7 +113,8 @@ TEST_CASE("every device-code rule is diagnosed at the offending expression") {
             for (const expected_error& e : expected) {
                 bool seen = false;
                 for (const std::string& line : lines_with(r.output, e.prefix))
-                    seen = seen || (line.rfind(e.prefix, 0) == 0 && line.find(e.fragment) != std::string::npos);
+                    seen =
+                        seen || (line.rfind(e.prefix, 0) == 0 && line.find(e.fragment) != std::string::npos);
                 CHECK_MESSAGE(seen, "expected: " << e.prefix << "..." << e.fragment);
             }
         }
