@@ -13,7 +13,8 @@ cd "$(dirname "$0")/.."
 
 packages=(build-essential pkg-config meson ninja-build cmake
           libboost-graph-dev libboost-context-dev libtbb-dev nlohmann-json3-dev doctest-dev graphviz
-          ocl-icd-opencl-dev opencl-headers pocl-opencl-icd libamdhip64-dev libze-dev libze1)
+          ocl-icd-opencl-dev opencl-headers pocl-opencl-icd libamdhip64-dev libze-dev libze1
+          libclang-15-dev libclang-cpp15-dev llvm-15-dev)
 
 missing=()
 for package in "${packages[@]}"; do

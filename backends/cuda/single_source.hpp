@@ -33,6 +33,7 @@
 #include <utility>
 
 #include "encore/backends/cuda/device_code.hpp"
+#include "encore/backends/cuda/device_work_item.hpp"
 #include "encore/backends/program_device_code.hpp"
 #include "encore/graph/error.hpp"
 #include "encore/graph/kernel.hpp"
@@ -56,31 +57,9 @@ namespace detail {
 inline const bool program_carries_cuda_code =
     (encore::note_program_device_code("cuda", "nvcc single-source translation unit"), true);
 
-__device__ inline unsigned axis_value(const uint3& v, unsigned axis) {
-    return axis == 0 ? v.x : axis == 1 ? v.y : v.z;
-}
-__device__ inline unsigned axis_value(const dim3& v, unsigned axis) {
-    return axis == 0 ? v.x : axis == 1 ? v.y : v.z;
-}
-
 template <typename F> __global__ void work_item_entry(F f, launch_geometry g) {
     encore::work_item it;
-    it.dimensions = static_cast<int>(g.dimensions);
-    for (unsigned d = 0; d < g.dimensions; ++d) {
-        const unsigned axis = g.dimensions - 1 - d;
-        const unsigned group = axis_value(blockIdx, axis);
-        const unsigned local = axis_value(threadIdx, axis);
-        const unsigned group_size = axis_value(blockDim, axis);
-        const std::size_t id = static_cast<std::size_t>(group) * group_size + local;
-        if (id >= g.global[d]) return; // the grid covers the range rounded up to whole blocks
-        it.global_id[d] = id + g.offset[d];
-        it.local_id[d] = local;
-        it.group_id[d] = group;
-        it.global_range[d] = g.global[d];
-        it.local_range[d] = group_size;
-        it.group_range[d] = axis_value(gridDim, axis);
-        it.offset[d] = g.offset[d];
-    }
+    if (!make_work_item(g, it)) return;
     f(static_cast<const encore::work_item&>(it));
 }
 

@@ -11,6 +11,11 @@
 #if defined(__CUDACC__)
 #define ENCORE_HOST_DEVICE __host__ __device__
 #define ENCORE_DEVICE_LAMBDA __host__ __device__
+#elif defined(__ENCORE_OUTLINER__)
+// encore-outliner's parse (compiler/outliner): the mark stays in the AST, so it knows which functions are
+// device-callable already.
+#define ENCORE_HOST_DEVICE __attribute__((annotate("encore_host_device")))
+#define ENCORE_DEVICE_LAMBDA
 #else
 #define ENCORE_HOST_DEVICE
 #define ENCORE_DEVICE_LAMBDA

@@ -1,0 +1,49 @@
+// encore::cuda::detail::make_work_item — how a __global__ entry rebuilds an encore::work_item from CUDA's
+// built-in indices. Written once for both users: nvcc single-source kernels (single_source.hpp's
+// work_item_entry) and the entries encore-outliner generates (compiler/outliner/device_source.cpp). SYCL's
+// last dimension is CUDA's x.
+//
+// Only for nvcc translation units.
+#pragma once
+
+#if !defined(__CUDACC__)
+#error "backends/cuda/device_work_item.hpp must be compiled by nvcc"
+#endif
+
+#include <cstddef>
+
+#include "encore/backends/gpu/device_code.hpp"
+#include "encore/graph/kernel.hpp"
+
+namespace encore::cuda::detail {
+
+__device__ inline unsigned axis_value(const uint3& v, unsigned axis) {
+    return axis == 0 ? v.x : axis == 1 ? v.y : v.z;
+}
+__device__ inline unsigned axis_value(const dim3& v, unsigned axis) {
+    return axis == 0 ? v.x : axis == 1 ? v.y : v.z;
+}
+
+// Fills `it` for this CUDA thread; false for a thread past the range's end (the grid covers the range rounded
+// up to whole blocks), which must not run the kernel.
+__device__ inline bool make_work_item(const gpu::launch_geometry& g, encore::work_item& it) {
+    it.dimensions = static_cast<int>(g.dimensions);
+    for (unsigned d = 0; d < g.dimensions; ++d) {
+        const unsigned axis = g.dimensions - 1 - d;
+        const unsigned group = axis_value(blockIdx, axis);
+        const unsigned local = axis_value(threadIdx, axis);
+        const unsigned group_size = axis_value(blockDim, axis);
+        const std::size_t id = static_cast<std::size_t>(group) * group_size + local;
+        if (id >= g.global[d]) return false;
+        it.global_id[d] = id + g.offset[d];
+        it.local_id[d] = local;
+        it.group_id[d] = group;
+        it.global_range[d] = g.global[d];
+        it.local_range[d] = group_size;
+        it.group_range[d] = axis_value(gridDim, axis);
+        it.offset[d] = g.offset[d];
+    }
+    return true;
+}
+
+} // namespace encore::cuda::detail

@@ -1,0 +1,79 @@
+// encore::compiler::kernel_descriptor — what the outliner (encore-outliner) tells the host side about each
+// SYCL kernel of a translation unit: its identity, name, device entry and how its kernel object decomposes
+// into device parameters (docs/compiler.md).
+//
+// The integration header the outliner generates for a source file holds constant tables of these and one
+// static object that registers them with libencore when the program starts. Everything here is a constant
+// aggregate (no allocation), so a table is built at compile time. A kernel is found by its type's
+// `typeid(K).name()`:
+//
+//     if (const auto* d = encore::compiler::find_kernel(typeid(K).name()); d && d->entry)
+//         for (const auto& p : d->parameters()) { ... p.offset, p.size, p.kind ... }
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <span>
+#include <string_view>
+#include <vector>
+
+namespace encore::compiler {
+
+// How one parameter of a decomposed kernel object reaches the device.
+enum class param_kind : std::uint8_t {
+    std_layout,     // bytes copied as they are: scalars, std-layout structs without accessors, their arrays
+    pointer,        // a pointer (USM or a pointer value captured by the kernel)
+    accessor,       // a sycl::accessor: the runtime turns it into the device's view of the buffer
+    local_accessor, // a sycl::local_accessor: work-group local memory of the given size per element
+};
+
+// The launch form of sycl::detail::call_kernel (the same values as sycl::detail::launch).
+enum class launch : std::uint8_t { single_task, range, nd_range };
+
+struct kernel_param {
+    param_kind kind = param_kind::std_layout;
+    std::size_t offset = 0; // in the kernel object, as the host compiler lays it out
+    std::size_t size = 0;
+    const char* name = ""; // the capture or field path it comes from ("acc", "s.in[1]")
+    // accessor and local_accessor: their dimensions and element size.
+    int dimensions = 0;
+    std::size_t element_size = 0;
+    // accessor: the integral values of its sycl::access_mode and sycl::target; -1 otherwise.
+    int access_mode = -1;
+    int target = -1;
+};
+
+struct kernel_descriptor {
+    const char* type_name = "";  // typeid(K).name() of the kernel type (Itanium mangling, without "_ZTS")
+    const char* name = "";       // parallel_for<Name>'s name, else one derived from the kernel type
+    const char* entry = nullptr; // the device entry's symbol; null when the kernel has no device code
+    launch kind = launch::range;
+    int dimensions = 1;
+    std::size_t size = 0;  // sizeof(K)
+    std::size_t align = 0; // alignof(K)
+    const kernel_param* params = nullptr;
+    std::size_t param_count = 0;
+    const char* location = ""; // file:line:col of the kernel's definition
+    bool has_reduction = false;
+    const char* no_device_code = nullptr; // why entry is null
+
+    constexpr std::span<const kernel_param> parameters() const noexcept { return {params, param_count}; }
+};
+
+// Adds a translation unit's kernels; the descriptors must live as long as the program (the generated tables
+// do). A type already registered keeps its first descriptor (the same kernel type seen by two translation
+// units).
+void register_kernels(std::span<const kernel_descriptor> kernels, const char* translation_unit);
+// The descriptor of the kernel whose typeid(K).name() is `type_name`, or nullptr.
+const kernel_descriptor* find_kernel(std::string_view type_name) noexcept;
+// Every registered kernel, in registration order.
+std::vector<const kernel_descriptor*> registered_kernels();
+
+// What an integration header declares once: registers its table during static initialization.
+struct registration {
+    registration(std::span<const kernel_descriptor> kernels, const char* translation_unit) {
+        register_kernels(kernels, translation_unit);
+    }
+};
+
+} // namespace encore::compiler

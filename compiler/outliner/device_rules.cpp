@@ -1,0 +1,250 @@
+#include "device_rules.hpp"
+
+#include <clang/AST/Attr.h>
+#include <clang/AST/DeclTemplate.h>
+#include <clang/AST/RecursiveASTVisitor.h>
+#include <clang/Basic/SourceManager.h>
+
+#include <vector>
+
+#include "kernel_finder.hpp"
+
+namespace encore::outliner {
+
+// Walks the bodies a kernel reaches, depth first from its call operator; a call to a function on the current
+// path closes a cycle (recursion). O(reached functions + their statements) per kernel.
+class body_walker : public clang::RecursiveASTVisitor<body_walker> {
+public:
+    body_walker(device_rules& rules, kernel_info& kernel) : rules_(rules), kernel_(kernel) {}
+
+    bool shouldVisitTemplateInstantiations() const { return true; }
+    bool shouldVisitImplicitCode() const { return true; }
+    // Nested lambdas are walked when they are called (their call operators are functions of the main file).
+    bool TraverseLambdaExpr(clang::LambdaExpr* lambda) {
+        for (clang::Expr* init : lambda->capture_inits())
+            if (init) TraverseStmt(init);
+        return true;
+    }
+
+    void walk(const clang::FunctionDecl* f, clang::SourceLocation from) {
+        const clang::FunctionDecl* key = f->getCanonicalDecl();
+        if (std::find(path_.begin(), path_.end(), key) != path_.end()) {
+            error(from, "cannot call '" + f->getQualifiedNameAsString() +
+                            "' recursively in device code (recursion: the call closes a cycle)");
+            return;
+        }
+        if (!walked_.insert(key).second) return;
+        const clang::FunctionDecl* definition = nullptr;
+        if (!f->hasBody(definition) || !definition->getBody()) return;
+        path_.push_back(key);
+        TraverseStmt(definition->getBody());
+        if (const auto* ctor = llvm::dyn_cast<clang::CXXConstructorDecl>(definition))
+            for (const clang::CXXCtorInitializer* init : ctor->inits())
+                TraverseStmt(init->getInit());
+        path_.pop_back();
+    }
+
+    bool VisitCXXThrowExpr(clang::CXXThrowExpr* e) {
+        error(e->getBeginLoc(), "cannot throw exceptions in device code");
+        return true;
+    }
+    bool VisitCXXTryStmt(clang::CXXTryStmt* s) {
+        error(s->getBeginLoc(), "cannot use try/catch in device code (exceptions)");
+        return true;
+    }
+    bool VisitCXXTypeidExpr(clang::CXXTypeidExpr* e) {
+        error(e->getBeginLoc(), "cannot use typeid in device code (RTTI)");
+        return true;
+    }
+    bool VisitCXXDynamicCastExpr(clang::CXXDynamicCastExpr* e) {
+        error(e->getBeginLoc(), "cannot use dynamic_cast in device code (RTTI)");
+        return true;
+    }
+    bool VisitCXXMemberCallExpr(clang::CXXMemberCallExpr* call) {
+        const clang::CXXMethodDecl* method = call->getMethodDecl();
+        const auto* member = llvm::dyn_cast<clang::MemberExpr>(call->getCallee()->IgnoreParens());
+        if (method && method->isVirtual() && member && !member->hasQualifier() &&
+            !method->hasAttr<clang::FinalAttr>() && !method->getParent()->hasAttr<clang::FinalAttr>())
+            error(member->getMemberLoc(),
+                  "cannot make virtual calls in device code ('" + method->getQualifiedNameAsString() + "')");
+        return true;
+    }
+    bool VisitVarDecl(clang::VarDecl* v) {
+        if (v->getTLSKind() != clang::VarDecl::TLS_None) {
+            if (reported_vars_.insert(v).second)
+                error(v->getLocation(),
+                      "cannot use thread_local variable '" + v->getNameAsString() + "' in device code");
+        } else if (v->isStaticLocal() && !constant(v)) {
+            if (reported_vars_.insert(v).second)
+                error(v->getLocation(),
+                      "cannot use non-const static variable '" + v->getNameAsString() + "' in device code");
+        }
+        return true;
+    }
+    bool VisitDeclRefExpr(clang::DeclRefExpr* ref) {
+        if (const auto* v = llvm::dyn_cast<clang::VarDecl>(ref->getDecl())) {
+            check_variable(v, ref->getLocation());
+        } else if (const auto* f = llvm::dyn_cast<clang::FunctionDecl>(ref->getDecl())) {
+            callee(f, ref->getLocation());
+        }
+        return true;
+    }
+    bool VisitMemberExpr(clang::MemberExpr* member) {
+        if (const auto* v = llvm::dyn_cast<clang::VarDecl>(member->getMemberDecl()))
+            check_variable(v, member->getMemberLoc());
+        else if (const auto* f = llvm::dyn_cast<clang::FunctionDecl>(member->getMemberDecl()))
+            callee(f, member->getMemberLoc());
+        return true;
+    }
+    bool VisitCXXConstructExpr(clang::CXXConstructExpr* construct) {
+        callee(construct->getConstructor(), construct->getBeginLoc());
+        return true;
+    }
+
+private:
+    static bool constant(const clang::VarDecl* v) {
+        return v->isConstexpr() || v->getType().isConstQualified();
+    }
+
+    void error(clang::SourceLocation location, const std::string& message) {
+        rules_.error(kernel_, location, message);
+    }
+
+    void check_variable(const clang::VarDecl* v, clang::SourceLocation location) {
+        if (!v->hasGlobalStorage() || reported_vars_.count(v)) return;
+        if (rules_.origin_of(v->getLocation()) == origin::library && constant(v)) return;
+        if (v->getTLSKind() != clang::VarDecl::TLS_None) {
+            reported_vars_.insert(v);
+            error(location, "cannot use thread_local variable '" + v->getNameAsString() + "' in device code");
+        } else if (!constant(v)) {
+            reported_vars_.insert(v);
+            error(location, "cannot use non-const global or static variable '" +
+                                v->getQualifiedNameAsString() + "' in device code");
+        } else if (v->getType()->isArrayType() && rules_.origin_of(v->getLocation()) != origin::library) {
+            // nvcc folds constant scalars into device code, but an array would need a device copy.
+            reported_vars_.insert(v);
+            error(location,
+                  "cannot use global or static array '" + v->getQualifiedNameAsString() +
+                      "' in device code: the device has no copy of it (capture a copy, e.g. a std::array, "
+                      "or pass it through a buffer or USM)");
+        }
+    }
+
+    void callee(const clang::FunctionDecl* f, clang::SourceLocation location) {
+        if (f->isImplicit() || f->isDefaulted() || f->isDeleted() || f->getBuiltinID() != 0) return;
+        const origin where = rules_.origin_of(f->getLocation());
+        if (where == origin::system) return;
+        if (where == origin::library) {
+            // The front end's own functions run on the device where they say so (or are constexpr, which nvcc
+            // allows with --expt-relaxed-constexpr); a kernel calling another one gets no device code yet.
+            if (kernel_.no_device_code.empty() && !f->isConstexpr() && !device_rules::marked_host_device(f))
+                kernel_.no_device_code = "it calls '" + f->getQualifiedNameAsString() +
+                                         "', which the front end does not provide in device code yet";
+            return;
+        }
+        if (!f->isDefined()) {
+            error(location,
+                  "cannot call '" + f->getQualifiedNameAsString() +
+                      "' in device code: it has no visible body (define it in this translation unit)");
+            return;
+        }
+        if (where == origin::user_header && !device_rules::marked_host_device(f)) {
+            error(location, "cannot call '" + f->getQualifiedNameAsString() +
+                                "' in device code: it is declared in another file without ENCORE_HOST_DEVICE "
+                                "(define it in the source or mark it ENCORE_HOST_DEVICE)");
+            return;
+        }
+        if (where == origin::main_file) {
+            const clang::FunctionDecl* pattern = f->getTemplateInstantiationPattern();
+            const clang::FunctionDecl* marked = pattern ? pattern : f;
+            const auto* method = llvm::dyn_cast<clang::CXXMethodDecl>(marked);
+            if (!(method && method->getParent()->isLambda()) && !device_rules::marked_host_device(marked))
+                rules_.to_mark_.insert(marked->getCanonicalDecl());
+        }
+        walk(f, location);
+    }
+
+    device_rules& rules_;
+    kernel_info& kernel_;
+    std::vector<const clang::FunctionDecl*> path_;
+    std::set<const clang::FunctionDecl*> walked_;
+    std::set<const clang::VarDecl*> reported_vars_;
+};
+
+device_rules::device_rules(clang::ASTContext& context, std::string frontend_root)
+    : context_(context), frontend_root_(std::move(frontend_root)),
+      error_id_(context.getDiagnostics().getCustomDiagID(clang::DiagnosticsEngine::Error, "kernel '%0' %1")) {
+}
+
+device_rules::~device_rules() = default;
+
+origin device_rules::origin_of(clang::SourceLocation location) const {
+    const clang::SourceManager& sources = context_.getSourceManager();
+    location = sources.getFileLoc(location);
+    if (sources.isInMainFile(location)) return origin::main_file;
+    if (sources.isInSystemHeader(location)) return origin::system;
+    const std::string file = sources.getFilename(location).str();
+    if ((!frontend_root_.empty() && file.rfind(frontend_root_, 0) == 0) ||
+        file.find("/encore/") != std::string::npos || file.rfind("encore/", 0) == 0)
+        return origin::library;
+    return origin::user_header;
+}
+
+bool device_rules::marked_host_device(const clang::FunctionDecl* f) {
+    auto marked = [](const clang::FunctionDecl* d) {
+        for (const clang::FunctionDecl* r : d->redecls())
+            for (const auto* a : r->specific_attrs<clang::AnnotateAttr>())
+                if (a->getAnnotation() == "encore_host_device") return true;
+        return false;
+    };
+    if (marked(f)) return true;
+    if (const clang::FunctionDecl* pattern = f->getTemplateInstantiationPattern()) return marked(pattern);
+    return false;
+}
+
+void device_rules::error(const kernel_info& kernel, clang::SourceLocation location,
+                         const std::string& message) {
+    location = context_.getSourceManager().getFileLoc(location);
+    if (!reported_.emplace(location.getRawEncoding(), message).second) return;
+    context_.getDiagnostics().Report(location, error_id_) << kernel.name << message;
+}
+
+void device_rules::check(kernel_info& kernel) {
+    if (kernel.has_reduction) kernel.no_device_code = "reductions have no device code yet";
+    for (const kernel_param& p : kernel.params)
+        if (p.kind == param_kind::local_accessor && kernel.no_device_code.empty())
+            kernel.no_device_code = "local accessors ('" + p.name + "') have no device code yet";
+
+    if (kernel.is_lambda)
+        for (const clang::LambdaCapture& capture : kernel.type->captures()) {
+            if (capture.capturesThis())
+                error(kernel, capture.getLocation(),
+                      "cannot capture 'this' (the kernel object is copied to the device; capture the members "
+                      "it uses by value)");
+            else if (capture.capturesVariable() && capture.getCaptureKind() == clang::LCK_ByRef)
+                error(kernel, capture.getLocation(),
+                      "cannot capture '" + capture.getCapturedVar()->getNameAsString() +
+                          "' by reference (device code cannot reach host variables; capture it by value)");
+        }
+
+    body_walker walker(*this, kernel);
+    for (const clang::FunctionDecl* op : kernel.operators) {
+        if (!kernel.is_lambda) {
+            const origin where = origin_of(op->getLocation());
+            if (where == origin::user_header && !marked_host_device(op)) {
+                error(kernel, op->getLocation(),
+                      "has a call operator declared in another file without ENCORE_HOST_DEVICE (define the "
+                      "functor "
+                      "in the source or mark its operator() ENCORE_HOST_DEVICE)");
+                continue;
+            }
+            if (where == origin::main_file && !marked_host_device(op)) {
+                const clang::FunctionDecl* pattern = op->getTemplateInstantiationPattern();
+                to_mark_.insert((pattern ? pattern : op)->getCanonicalDecl());
+            }
+        }
+        walker.walk(op, op->getLocation());
+    }
+}
+
+} // namespace encore::outliner

@@ -1,0 +1,325 @@
+#include "device_source.hpp"
+
+#include <clang/AST/DeclTemplate.h>
+#include <clang/AST/QualTypeNames.h>
+#include <clang/AST/RecursiveASTVisitor.h>
+#include <clang/Basic/SourceManager.h>
+#include <clang/Lex/Lexer.h>
+
+#include <map>
+#include <set>
+#include <sstream>
+
+#include "kernel_finder.hpp"
+
+namespace encore::outliner {
+namespace {
+
+clang::PrintingPolicy printing(const clang::ASTContext& context) {
+    clang::PrintingPolicy policy(context.getLangOpts());
+    policy.SuppressScope = false;
+    policy.AnonymousTagLocations = false;
+    policy.SuppressUnwrittenScope = true; // no "(anonymous namespace)::"
+    return policy;
+}
+
+// `type` spelled so that it names the same type anywhere (e.g. "::sycl::_V1::accessor<int, 1, ...>").
+std::string qualified(const clang::ASTContext& context, clang::QualType type, std::string declarator = "") {
+    type = type.getCanonicalType();
+    // getFullyQualifiedType leaves array elements alone: qualify the element, keep the bounds in the
+    // declarator.
+    while (const auto* array = llvm::dyn_cast<clang::ConstantArrayType>(type.getTypePtr())) {
+        declarator += "[" + llvm::toString(array->getSize(), 10, false) + "]";
+        type = array->getElementType().getCanonicalType();
+    }
+    clang::QualType full = clang::TypeName::getFullyQualifiedType(type, context, true);
+    std::string text;
+    llvm::raw_string_ostream out(text);
+    full.print(out, printing(context), declarator);
+    return out.str();
+}
+
+bool within(const clang::DeclContext* context, const clang::DeclContext* outer) {
+    for (; context; context = context->getParent())
+        if (context == outer) return true;
+    return false;
+}
+
+// The function a declaration is local to, or null.
+const clang::FunctionDecl* local_to(const clang::Decl* decl) {
+    return llvm::dyn_cast_or_null<clang::FunctionDecl>(decl->getParentFunctionOrMethod());
+}
+
+// The named namespaces around `context`, outermost first (anonymous ones are reopened too, marked by "").
+std::vector<const clang::NamespaceDecl*> namespaces_of(const clang::DeclContext* context) {
+    std::vector<const clang::NamespaceDecl*> result;
+    for (; context && !context->isTranslationUnit(); context = context->getParent())
+        if (const auto* ns = llvm::dyn_cast<clang::NamespaceDecl>(context)) result.insert(result.begin(), ns);
+    return result;
+}
+
+// Collects what an outlined lambda body needs: edits that qualify names it used unqualified (class members of
+// the enclosing class), members that stand for the enclosing function's constants and type aliases, and
+// errors.
+class body_fixer : public clang::RecursiveASTVisitor<body_fixer> {
+public:
+    body_fixer(clang::ASTContext& context, device_rules& rules, const kernel_info& kernel,
+               const clang::FunctionDecl* op, std::set<const clang::VarDecl*> captured)
+        : context_(context), rules_(rules), kernel_(kernel), op_(op), captured_(std::move(captured)) {}
+
+    std::map<unsigned, std::string> edits; // file offset -> text inserted there
+    std::vector<std::string> members;
+
+    bool shouldVisitTemplateInstantiations() const { return true; }
+
+    bool TraverseElaboratedTypeLoc(clang::ElaboratedTypeLoc loc) {
+        if (loc.getQualifierLoc()) return true; // written qualified: it resolves anywhere
+        return clang::RecursiveASTVisitor<body_fixer>::TraverseElaboratedTypeLoc(loc);
+    }
+    bool VisitTypedefTypeLoc(clang::TypedefTypeLoc loc) {
+        named_type(loc.getTypedefNameDecl(), loc.getNameLoc());
+        return true;
+    }
+    bool VisitTagTypeLoc(clang::TagTypeLoc loc) {
+        named_type(loc.getDecl(), loc.getNameLoc());
+        return true;
+    }
+    bool VisitDeclRefExpr(clang::DeclRefExpr* ref) {
+        const clang::ValueDecl* decl = ref->getDecl();
+        if (const auto* v = llvm::dyn_cast<clang::VarDecl>(decl);
+            v && v->isLocalVarDeclOrParm() && !within(v->getDeclContext(), op_)) {
+            if (captured_.count(v) || !seen_.insert(v).second) return true;
+            clang::APValue* value = v->isConstexpr() || v->getType().isConstQualified()
+                                        ? const_cast<clang::VarDecl*>(v)->evaluateValue()
+                                        : nullptr;
+            if (!value) {
+                rules_.error(
+                    kernel_, ref->getLocation(),
+                    "uses '" + v->getNameAsString() +
+                        "' of the enclosing function without capturing it (the outlined kernel cannot "
+                        "reach it)");
+                return true;
+            }
+            members.push_back("static constexpr " + qualified(context_, v->getType().getUnqualifiedType()) +
+                              " " + v->getNameAsString() + " = " +
+                              value->getAsString(context_, v->getType()) + ";");
+            return true;
+        }
+        // Static data members, static member functions and enumerators of the enclosing class; operators and
+        // other members are reached through an object.
+        const auto* method = llvm::dyn_cast<clang::CXXMethodDecl>(decl);
+        const bool named_member = decl->getDeclName().isIdentifier() && (!method || method->isStatic());
+        if (!ref->hasQualifier() && named_member) qualify_member(decl, ref->getLocation());
+        return true;
+    }
+
+private:
+    void named_type(const clang::NamedDecl* decl, clang::SourceLocation at) {
+        if (const clang::FunctionDecl* f = local_to(decl); f && !within(decl->getDeclContext(), op_)) {
+            if (!seen_.insert(decl).second) return;
+            if (const auto* alias = llvm::dyn_cast<clang::TypedefNameDecl>(decl)) {
+                members.push_back("using " + alias->getNameAsString() + " = " +
+                                  qualified(context_, alias->getUnderlyingType()) + ";");
+                return;
+            }
+            rules_.error(kernel_, at,
+                         "uses '" + decl->getNameAsString() + "', a type local to function '" +
+                             f->getQualifiedNameAsString() +
+                             "' that the outlined kernel cannot name (move it to namespace scope)");
+            return;
+        }
+        qualify_member(decl, at);
+    }
+
+    // A member of an enclosing class named without its class: prefix the class.
+    void qualify_member(const clang::NamedDecl* decl, clang::SourceLocation at) {
+        const clang::DeclContext* context = decl->getDeclContext();
+        if (const auto* e = llvm::dyn_cast<clang::EnumDecl>(context); e && !e->isScoped())
+            context = e->getParent();
+        const auto* record = llvm::dyn_cast<clang::CXXRecordDecl>(context);
+        if (!record || record->isLambda() || local_to(record)) return;
+        const clang::SourceManager& sources = context_.getSourceManager();
+        if (at.isMacroID()) return;
+        edits[sources.getFileOffset(at)] = qualified(context_, context_.getRecordType(record)) + "::";
+    }
+
+    clang::ASTContext& context_;
+    device_rules& rules_;
+    const kernel_info& kernel_;
+    const clang::FunctionDecl* op_;
+    std::set<const clang::VarDecl*> captured_;
+    std::set<const clang::Decl*> seen_;
+};
+
+// Source text of [begin, end] (token range) with `edits` applied.
+std::string edited_text(const clang::SourceManager& sources, const clang::LangOptions& options,
+                        clang::SourceRange range, const std::map<unsigned, std::string>& edits) {
+    const clang::CharSourceRange chars = clang::CharSourceRange::getTokenRange(range);
+    const std::string text = clang::Lexer::getSourceText(chars, sources, options).str();
+    const unsigned begin = sources.getFileOffset(range.getBegin());
+    std::string out;
+    for (unsigned i = 0; i < text.size(); ++i) {
+        if (auto edit = edits.find(begin + i); edit != edits.end()) out += edit->second;
+        out += text[i];
+    }
+    return out;
+}
+
+// Members standing for the enclosing templates' parameters: `using T = float;`, `static constexpr int N =
+// 4;`.
+void template_members(const clang::ASTContext& context, const clang::DeclContext* from,
+                      std::vector<std::string>& out) {
+    std::vector<std::string> found;
+    auto add = [&](const clang::TemplateParameterList* params, llvm::ArrayRef<clang::TemplateArgument> args) {
+        std::vector<std::string> level;
+        for (unsigned i = 0; i < params->size() && i < args.size(); ++i) {
+            const clang::NamedDecl* p = params->getParam(i);
+            if (p->isImplicit() || p->isTemplateParameterPack() || p->getName().empty()) continue;
+            const clang::TemplateArgument& a = args[i];
+            if (a.getKind() == clang::TemplateArgument::Type) {
+                level.push_back("using " + p->getNameAsString() + " = " + qualified(context, a.getAsType()) +
+                                ";");
+            } else if (a.getKind() == clang::TemplateArgument::Integral) {
+                const clang::QualType type = a.getIntegralType();
+                std::string value = llvm::toString(a.getAsIntegral(), 10);
+                if (type->isBooleanType())
+                    value = a.getAsIntegral().getBoolValue() ? "true" : "false";
+                else if (type->isEnumeralType())
+                    value = "static_cast<" + qualified(context, type) + ">(" + value + ")";
+                level.push_back("static constexpr " + qualified(context, type) + " " + p->getNameAsString() +
+                                " = " + value + ";");
+            }
+        }
+        found.insert(found.begin(), level.begin(), level.end()); // outer levels first
+    };
+    for (const clang::DeclContext* c = from; c && !c->isTranslationUnit(); c = c->getParent()) {
+        if (const auto* f = llvm::dyn_cast<clang::FunctionDecl>(c)) {
+            if (const clang::TemplateArgumentList* args = f->getTemplateSpecializationArgs())
+                if (const clang::FunctionTemplateDecl* t = f->getPrimaryTemplate())
+                    add(t->getTemplateParameters(), args->asArray());
+        } else if (const auto* s = llvm::dyn_cast<clang::ClassTemplateSpecializationDecl>(c)) {
+            add(s->getSpecializedTemplate()->getTemplateParameters(), s->getTemplateArgs().asArray());
+        }
+    }
+    out.insert(out.end(), found.begin(), found.end());
+}
+
+const char* launch_enumerator(int launch) {
+    return launch == 0 ? "single_task" : launch == 2 ? "nd_range" : "range";
+}
+
+} // namespace
+
+std::string device_source(clang::ASTContext& context, clang::Rewriter& rewriter,
+                          const std::vector<kernel_info>& kernels, device_rules& rules) {
+    const clang::SourceManager& sources = context.getSourceManager();
+    const clang::LangOptions& options = context.getLangOpts();
+
+    // ENCORE_HOST_DEVICE on every declaration of the main file's functions the kernels reach.
+    std::set<unsigned> marked;
+    for (const clang::FunctionDecl* f : rules.functions_to_mark())
+        for (const clang::FunctionDecl* r : f->redecls()) {
+            const clang::SourceLocation at = r->getInnerLocStart();
+            if (at.isMacroID() || !sources.isInMainFile(at) || !marked.insert(at.getRawEncoding()).second)
+                continue;
+            rewriter.InsertTextBefore(at, "ENCORE_HOST_DEVICE ");
+        }
+
+    std::ostringstream tail;
+    tail << "\n\n// ---- Generated by encore-outliner: the kernels' device entries. ----\n"
+         << "#include \"encore/backends/cuda/device_work_item.hpp\"\n";
+    for (const kernel_info& k : kernels) {
+        if (!k.no_device_code.empty() || k.operators.empty()) continue;
+        const std::string hash = k.entry.substr(std::string("__encore_kernel_").size());
+        std::string type;
+        tail << "\n// kernel '" << k.name << "' (" << describe_location(sources, k.location) << ")\n";
+        if (k.is_lambda) {
+            const clang::FunctionDecl* op = k.operators.front();
+            const clang::FunctionDecl* pattern = op->getTemplateInstantiationPattern();
+            const clang::FunctionDecl* written = pattern ? pattern : op;
+            std::set<const clang::VarDecl*> captured;
+            bool fields_ok = true;
+            for (const clang::LambdaCapture& c : k.type->captures())
+                if (c.capturesVariable()) captured.insert(llvm::cast<clang::VarDecl>(c.getCapturedVar()));
+            for (const kernel_field& f : k.fields) {
+                clang::QualType t = f.field->getType().getCanonicalType();
+                while (const auto* array = context.getAsArrayType(t))
+                    t = array->getElementType().getCanonicalType();
+                if (const clang::CXXRecordDecl* r = t->getAsCXXRecordDecl(); r && local_to(r)) {
+                    rules.error(
+                        k, k.location,
+                        "captures '" + f.name + "' of type '" + r->getNameAsString() +
+                            "', local to function '" + local_to(r)->getQualifiedNameAsString() +
+                            "': the outlined kernel cannot name it (move the type to namespace scope)");
+                    fields_ok = false;
+                }
+            }
+            body_fixer fixer(context, rules, k, op, captured);
+            fixer.TraverseStmt(op->getBody());
+            if (const clang::TypeSourceInfo* info = written->getTypeSourceInfo())
+                fixer.TraverseTypeLoc(info->getTypeLoc());
+            if (!fields_ok) continue;
+
+            std::string parameters = "()";
+            if (const clang::TypeSourceInfo* info = written->getTypeSourceInfo())
+                if (auto fn = info->getTypeLoc().getAsAdjusted<clang::FunctionTypeLoc>();
+                    fn && fn.getLParenLoc().isValid() && !fn.getLParenLoc().isMacroID())
+                    parameters =
+                        edited_text(sources, options, {fn.getLParenLoc(), fn.getRParenLoc()}, fixer.edits);
+            const std::string body =
+                edited_text(sources, options, written->getBody()->getSourceRange(), fixer.edits);
+
+            const auto spaces = namespaces_of(k.type->getDeclContext());
+            std::string prefix = "::";
+            for (const clang::NamespaceDecl* ns : spaces) {
+                tail << (ns->isInline() ? "inline " : "") << "namespace " << ns->getName().str()
+                     << (ns->isAnonymousNamespace() ? "" : " ") << "{\n";
+                if (!ns->isAnonymousNamespace()) prefix += ns->getName().str() + "::";
+            }
+            const std::string outlined = "__encore_outlined_" + hash;
+            tail << "struct " << outlined << " {\n";
+            std::vector<std::string> members;
+            template_members(context, k.type->getDeclContext(), members);
+            members.insert(members.end(), fixer.members.begin(), fixer.members.end());
+            for (const std::string& m : members)
+                tail << "    " << m << "\n";
+            for (const kernel_field& f : k.fields)
+                tail << "    " << qualified(context, f.field->getType(), f.name) << ";\n";
+            tail << "    __device__ void operator()" << parameters << " const " << body << "\n};\n";
+            for (auto ns = spaces.rbegin(); ns != spaces.rend(); ++ns)
+                tail << "} // namespace " << (*ns)->getName().str() << "\n";
+            type = prefix + outlined;
+        } else {
+            if (const clang::FunctionDecl* f = local_to(k.type)) {
+                rules.error(k, k.location,
+                            "is a functor type local to function '" + f->getQualifiedNameAsString() +
+                                "': its device entry cannot name it (move it to namespace scope)");
+                continue;
+            }
+            type = qualified(context, context.getRecordType(k.type));
+        }
+        tail << "static_assert(sizeof(" << type << ") == " << k.size << ", \"encore-outliner: kernel '"
+             << k.name << "' has another size on the device\");\n"
+             << "static_assert(alignof(" << type << ") == " << k.align << ", \"encore-outliner: kernel '"
+             << k.name << "' has another alignment on the device\");\n"
+             << "extern \"C\" __global__ void " << k.entry << "(" << type
+             << " k, ::encore::gpu::launch_geometry g) {\n"
+             << "    ::encore::work_item item;\n"
+             << "    if (!::encore::cuda::detail::make_work_item(g, item)) return;\n"
+             << "    ::sycl::detail::call_kernel<::sycl::detail::launch::" << launch_enumerator(k.launch)
+             << ", " << k.dimensions << ">(k, static_cast<const ::encore::work_item&>(item));\n"
+             << "}\n";
+    }
+
+    const clang::FileID main = sources.getMainFileID();
+    const std::string path = sources.getFileEntryForID(main)->tryGetRealPathName().str();
+    rewriter.InsertTextBefore(sources.getLocForStartOfFile(main),
+                              "#include <sycl/detail/host_device.hpp>\n#line 1 \"" + path + "\"\n");
+    std::string text;
+    llvm::raw_string_ostream out(text);
+    rewriter.getEditBuffer(main).write(out);
+    out << tail.str();
+    return out.str();
+}
+
+} // namespace encore::outliner

@@ -1,0 +1,219 @@
+#include "kernel_finder.hpp"
+
+#include <clang/AST/Mangle.h>
+#include <clang/AST/RecursiveASTVisitor.h>
+#include <clang/Basic/SourceManager.h>
+#include <cxxabi.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <cstdlib>
+#include <map>
+#include <memory>
+
+namespace encore::outliner {
+namespace {
+
+// The first namespace above `context` that is not inline, skipping inline ones (sycl::_V1).
+const clang::DeclContext* skip_inline_namespaces(const clang::DeclContext* context) {
+    while (const auto* ns = llvm::dyn_cast<clang::NamespaceDecl>(context)) {
+        if (!ns->isInline()) break;
+        context = context->getParent();
+    }
+    return context;
+}
+
+bool in_sycl_detail(const clang::NamedDecl* decl) {
+    const auto* detail = llvm::dyn_cast<clang::NamespaceDecl>(skip_inline_namespaces(decl->getDeclContext()));
+    if (!detail || detail->getName() != "detail") return false;
+    const auto* sycl = llvm::dyn_cast<clang::NamespaceDecl>(skip_inline_namespaces(detail->getParent()));
+    return sycl && sycl->getName() == "sycl" && sycl->getParent()->isTranslationUnit();
+}
+
+// The two templates whose instantiations name the kernels.
+class template_finder : public clang::RecursiveASTVisitor<template_finder> {
+public:
+    const clang::FunctionTemplateDecl* call_kernel = nullptr;
+    const clang::FunctionTemplateDecl* kernel_name = nullptr;
+
+    bool VisitFunctionTemplateDecl(clang::FunctionTemplateDecl* t) {
+        if (!t->getDeclName().isIdentifier()) return true;
+        if (t->getName() == "call_kernel" && in_sycl_detail(t)) call_kernel = t->getCanonicalDecl();
+        if (t->getName() == "kernel_name" && in_sycl_detail(t)) kernel_name = t->getCanonicalDecl();
+        return true;
+    }
+};
+
+// What call_kernel's instantiation calls on the kernel object: the call operator(s) the kernel runs.
+class operator_finder : public clang::RecursiveASTVisitor<operator_finder> {
+public:
+    explicit operator_finder(const clang::CXXRecordDecl* kernel) : kernel_(kernel) {}
+    std::vector<const clang::FunctionDecl*> found;
+
+    bool VisitCXXOperatorCallExpr(clang::CXXOperatorCallExpr* call) {
+        if (const auto* method = llvm::dyn_cast_or_null<clang::CXXMethodDecl>(call->getDirectCallee()))
+            if (method->getParent()->getCanonicalDecl() == kernel_->getCanonicalDecl() &&
+                method->getOverloadedOperator() == clang::OO_Call)
+                found.push_back(method);
+        return true;
+    }
+
+private:
+    const clang::CXXRecordDecl* kernel_;
+};
+
+// g++ 12 numbers the lambdas of a function body in lexical order, whatever their signatures ("UliE_",
+// "UldE0_"), and clang keeps no number for lambdas of non-inline functions ("$_0"); typeid(K).name() must be
+// g++'s, so the mangler takes these numbers instead of clang's. One pass over the translation unit.
+class lambda_numbering : public clang::RecursiveASTVisitor<lambda_numbering> {
+public:
+    bool shouldVisitTemplateInstantiations() const { return true; }
+    bool VisitLambdaExpr(clang::LambdaExpr* lambda) {
+        const clang::CXXRecordDecl* closure = lambda->getLambdaClass();
+        if (const auto* f = llvm::dyn_cast<clang::FunctionDecl>(closure->getDeclContext()))
+            numbers[closure] = ++count_[f];
+        return true;
+    }
+    std::map<const clang::CXXRecordDecl*, unsigned> numbers;
+
+private:
+    std::map<const clang::FunctionDecl*, unsigned> count_;
+};
+
+// The mangler's discriminator hook is a plain function pointer: the numbering it reads is this one.
+const lambda_numbering* current_numbering = nullptr;
+
+llvm::Optional<unsigned> gcc_lambda_number(clang::ASTContext&, const clang::NamedDecl* decl) {
+    const auto* record = llvm::dyn_cast<clang::CXXRecordDecl>(decl);
+    if (!current_numbering || !record || !record->isLambda()) return llvm::None;
+    auto found = current_numbering->numbers.find(record);
+    if (found == current_numbering->numbers.end()) return llvm::None;
+    return found->second;
+}
+
+std::string demangle_type(const std::string& mangled) {
+    int status = 0;
+    std::unique_ptr<char, void (*)(void*)> readable(
+        abi::__cxa_demangle(mangled.c_str(), nullptr, nullptr, &status), std::free);
+    return status == 0 && readable ? std::string(readable.get()) : mangled;
+}
+
+// The name sycl::detail::kernel_name<Name, K>() gives at run time (the same rules, so messages agree).
+std::string kernel_name_of(clang::ASTContext& context, const clang::QualType* name,
+                           const std::string& type_name) {
+    if (!name) return demangle_type(type_name);
+    std::string readable = demangle_type(type_name_of(context, context.getPointerType(*name)));
+    if (!readable.empty() && readable.back() == '*') readable.pop_back();
+    if (auto paren = readable.rfind(')'); paren != std::string::npos)
+        if (auto scope = readable.find("::", paren); scope != std::string::npos) readable.erase(0, scope + 2);
+    return readable;
+}
+
+std::string hex16(std::uint64_t value) {
+    char text[17];
+    std::snprintf(text, sizeof text, "%016llx", static_cast<unsigned long long>(value));
+    return text;
+}
+
+} // namespace
+
+bool is_sycl_entity(const clang::NamedDecl* decl, llvm::StringRef name) {
+    if (!decl || !decl->getDeclName().isIdentifier() || decl->getName() != name) return false;
+    const auto* sycl = llvm::dyn_cast<clang::NamespaceDecl>(skip_inline_namespaces(decl->getDeclContext()));
+    return sycl && sycl->getName() == "sycl" && sycl->getParent()->isTranslationUnit();
+}
+
+std::string type_name_of(clang::ASTContext& context, clang::QualType type) {
+    std::unique_ptr<clang::MangleContext> mangler(
+        clang::ItaniumMangleContext::create(context, context.getDiagnostics(), &gcc_lambda_number));
+    std::string text;
+    llvm::raw_string_ostream out(text);
+    mangler->mangleCXXRTTIName(type, out);
+    out.flush();
+    return text.rfind("_ZTS", 0) == 0 ? text.substr(4) : text;
+}
+
+std::string describe_location(const clang::SourceManager& sources, clang::SourceLocation location) {
+    const clang::PresumedLoc presumed = sources.getPresumedLoc(sources.getFileLoc(location));
+    if (presumed.isInvalid()) return "<unknown>";
+    return std::string(presumed.getFilename()) + ":" + std::to_string(presumed.getLine()) + ":" +
+           std::to_string(presumed.getColumn());
+}
+
+found_kernels find_kernels(clang::ASTContext& context) {
+    static lambda_numbering numbering;
+    numbering.TraverseDecl(context.getTranslationUnitDecl());
+    current_numbering = &numbering;
+    template_finder templates;
+    templates.TraverseDecl(context.getTranslationUnitDecl());
+    found_kernels result;
+    if (!templates.call_kernel) return result;
+
+    const clang::SourceManager& sources = context.getSourceManager();
+    std::string wrapper = sources.getFilename(sources.getFileLoc(templates.call_kernel->getLocation())).str();
+    if (auto at = wrapper.rfind("sycl/detail/"); at != std::string::npos)
+        result.frontend_root = wrapper.substr(0, at);
+
+    // kernel_name<Name, K>: K -> Name, for parallel_for<Name>.
+    std::map<const clang::Type*, clang::QualType> names;
+    if (templates.kernel_name)
+        for (const clang::FunctionDecl* f : templates.kernel_name->specializations()) {
+            const clang::TemplateArgumentList* args = f->getTemplateSpecializationArgs();
+            if (!args || args->size() < 2) continue;
+            clang::QualType name = args->get(0).getAsType();
+            const auto* record = name->getAsCXXRecordDecl();
+            if (record && record->getName() == "auto_name" && in_sycl_detail(record)) continue;
+            names[args->get(1).getAsType().getCanonicalType().getTypePtr()] = name;
+        }
+
+    std::map<const clang::Type*, std::size_t> by_type;
+    for (const clang::FunctionDecl* f : templates.call_kernel->specializations()) {
+        const clang::TemplateArgumentList* args = f->getTemplateSpecializationArgs();
+        if (!args || args->size() < 3) continue;
+        clang::QualType k = args->get(2).getAsType().getCanonicalType();
+        const clang::CXXRecordDecl* record = k->getAsCXXRecordDecl();
+        if (!record || k->isDependentType()) continue;
+        const bool extra = args->size() > 3 && args->get(3).getKind() == clang::TemplateArgument::Pack &&
+                           args->get(3).pack_size() > 0;
+        auto [at, inserted] = by_type.emplace(k.getTypePtr(), result.kernels.size());
+        if (!inserted) {
+            // The same kernel type launched again (or with reductions): one kernel, flagged if any has them.
+            kernel_info& known = result.kernels[at->second];
+            known.has_reduction = known.has_reduction || extra;
+            if (extra) known.call_kernel = f;
+            continue;
+        }
+        kernel_info kernel;
+        kernel.type = record;
+        kernel.call_kernel = f;
+        kernel.launch = static_cast<int>(args->get(0).getAsIntegral().getExtValue());
+        kernel.dimensions = static_cast<int>(args->get(1).getAsIntegral().getExtValue());
+        kernel.has_reduction = extra;
+        kernel.is_lambda = record->isLambda();
+        kernel.type_name = type_name_of(context, k);
+        auto name = names.find(k.getTypePtr());
+        kernel.name =
+            kernel_name_of(context, name == names.end() ? nullptr : &name->second, kernel.type_name);
+        kernel.entry = "__encore_kernel_" + hex16(fnv1a64(kernel.type_name));
+        kernel.size = static_cast<std::uint64_t>(context.getTypeSizeInChars(k).getQuantity());
+        kernel.align = static_cast<std::uint64_t>(context.getTypeAlignInChars(k).getQuantity());
+        kernel.location = record->getLocation();
+        result.kernels.push_back(std::move(kernel));
+    }
+    for (kernel_info& kernel : result.kernels) {
+        operator_finder finder(kernel.type);
+        for (const clang::FunctionDecl* f : templates.call_kernel->specializations())
+            if (f->getTemplateSpecializationArgs()
+                    ->get(2)
+                    .getAsType()
+                    .getCanonicalType()
+                    ->getAsCXXRecordDecl() == kernel.type)
+                finder.TraverseStmt(f->getBody());
+        for (const clang::FunctionDecl* op : finder.found)
+            if (std::find(kernel.operators.begin(), kernel.operators.end(), op) == kernel.operators.end())
+                kernel.operators.push_back(op);
+    }
+    return result;
+}
+
+} // namespace encore::outliner

@@ -1,0 +1,64 @@
+// What the outliner knows about one SYCL kernel of the translation unit it parses: found by
+// kernel_finder.cpp, decomposed by decomposition.cpp, checked by device_rules.cpp, written by
+// integration_header.cpp and device_source.cpp.
+#pragma once
+
+#include <clang/AST/DeclCXX.h>
+#include <clang/Basic/SourceLocation.h>
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace encore::outliner {
+
+enum class param_kind { std_layout, pointer, accessor, local_accessor };
+
+struct kernel_param {
+    param_kind kind = param_kind::std_layout;
+    std::uint64_t offset = 0;
+    std::uint64_t size = 0;
+    std::string name; // capture or field path: "acc", "s.in[1]"
+    int dimensions = 0;
+    std::uint64_t element_size = 0;
+    int access_mode = -1;
+    int target = -1;
+};
+
+// One field of the kernel object as the outlined struct repeats it.
+struct kernel_field {
+    std::string name;
+    const clang::FieldDecl* field = nullptr;
+};
+
+struct kernel_info {
+    const clang::CXXRecordDecl* type = nullptr;       // K
+    const clang::FunctionDecl* call_kernel = nullptr; // sycl::detail::call_kernel<Launch, D, K, Extra...>
+    std::string type_name;                            // typeid(K).name(): the Itanium mangling without "_ZTS"
+    std::string name;
+    std::string entry; // "__encore_kernel_" + FNV-1a 64 of type_name
+    int launch = 1;    // the value of sycl::detail::launch
+    int dimensions = 1;
+    bool has_reduction = false;
+    bool is_lambda = false;
+    std::uint64_t size = 0;
+    std::uint64_t align = 0;
+    clang::SourceLocation location;
+    std::vector<kernel_field> fields;
+    std::vector<kernel_param> params;
+    std::string no_device_code; // empty: the kernel gets device code
+    // The call operators the kernel runs (one per instantiation of a generic lambda's or functor's template).
+    std::vector<const clang::FunctionDecl*> operators;
+};
+
+// FNV-1a, 64 bits: the entry name's hash (stable across runs and hosts).
+inline std::uint64_t fnv1a64(const std::string& text) {
+    std::uint64_t h = 0xcbf29ce484222325ull;
+    for (unsigned char c : text) {
+        h ^= c;
+        h *= 0x100000001b3ull;
+    }
+    return h;
+}
+
+} // namespace encore::outliner
