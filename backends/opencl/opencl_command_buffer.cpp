@@ -268,12 +268,13 @@ event_ptr command_buffer_executable::launch(backend_queue& queue, std::span<cons
     cl_event e = nullptr;
     const auto n = static_cast<cl_uint>(events.size());
     const cl_event* list = events.empty() ? nullptr : events.data();
+    const std::uint64_t handed = q.profiling_now();
     if (rec.holds_nothing) // PoCL 3.1 completes an empty command buffer without waiting for its wait list
         check(backend_.cl().clEnqueueMarkerWithWaitList(rec.link->queue.get(), n, list, &e),
               "clEnqueueMarkerWithWaitList", "the launch of a partition with no command");
     else
         check(f.enqueue(0, nullptr, rec.buffer, n, list, &e), "clEnqueueCommandBufferKHR");
-    event_ptr launched = q.wrap(e, rec.link);
+    event_ptr launched = q.wrap(e, rec.link, handed, handed);
     if (!simultaneous_use_) rec.last_launch = launched;
     return launched;
 }

@@ -1,6 +1,7 @@
 #include "opencl_event.hpp"
 
-#include "encore/backends/detail/completion_event.hpp"
+#include <algorithm>
+
 #include "encore/graph/error.hpp"
 
 namespace encore::opencl {
@@ -14,9 +15,10 @@ struct pending_callback {
 } // namespace
 
 opencl_event::opencl_event(const detail::api& cl, cl_event e, std::shared_ptr<queue_link> queue,
-                           bool profiling, std::shared_ptr<error_sink> errors)
+                           bool profiling, std::shared_ptr<error_sink> errors, std::uint64_t submitted_ns,
+                           std::uint64_t queued_ns)
     : cl_(cl), event_(e), queue_(std::move(queue)), profiling_(profiling), errors_(std::move(errors)),
-      submit_host_ns_(profiling ? encore::detail::host_clock_ns() : 0) {}
+      submitted_ns_(submitted_ns), queued_ns_(queued_ns) {}
 
 opencl_event::~opencl_event() {
     cl_.clReleaseEvent(event_);
@@ -100,20 +102,21 @@ profiling_timestamps opencl_event::timestamps() const {
                       "clGetEventProfilingInfo");
         return static_cast<std::uint64_t>(value);
     };
-    // On the host's clock, like every other timestamp of Encore's: the submission is when Encore handed the
-    // command over; start and end keep the device's own distances from its submission (or, where a driver
-    // reports none, from its queueing). Drivers' clocks differ between commands: NVIDIA's OpenCL gives SVM
-    // copies and fills times since 1970 and kernels the GPU's time, and some commands a submit time of 0.
+    // On the host's clock, like every other timestamp of Encore's: the submission is when Encore began handing
+    // the work over; start and end keep the device's distances from the command's CL_PROFILING_COMMAND_QUEUED
+    // (the same moment as `queued_ns_`), or from SUBMIT or START where a driver reports no usable QUEUED. The
+    // device's own values cannot be passed on: drivers' clocks differ between commands (NVIDIA's OpenCL gives
+    // SVM copies and fills times since 1970, kernels the GPU's time, and some commands a 0).
     const std::uint64_t queued = device_time(CL_PROFILING_COMMAND_QUEUED);
     const std::uint64_t submitted = device_time(CL_PROFILING_COMMAND_SUBMIT);
     const std::uint64_t started = device_time(CL_PROFILING_COMMAND_START);
     const std::uint64_t ended = device_time(CL_PROFILING_COMMAND_END);
-    const std::uint64_t origin = submitted != 0 && submitted <= started ? submitted
-                                 : queued != 0 && queued <= started     ? queued
-                                                                        : started;
+    const std::uint64_t origin = queued != 0 && queued <= started         ? queued
+                                 : submitted != 0 && submitted <= started ? submitted
+                                                                          : started;
     profiling_timestamps t;
-    t.submit = submit_host_ns_;
-    t.start = submit_host_ns_ + (started - origin);
+    t.submit = submitted_ns_;
+    t.start = std::max(queued_ns_ + (started - origin), t.submit);
     t.end = t.start + (ended >= started ? ended - started : 0);
     return t;
 }

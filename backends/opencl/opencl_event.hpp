@@ -6,7 +6,7 @@
 // someone waits, polls or registers, so work reaches the device without a flush per command. A command that
 // ends with a negative execution status (the driver's failure, found after submission) is reported once to
 // the queue's error_sink as errc::backend_failure. Profiling timestamps are on the host's clock (as every
-// backend's): the submission is Encore's, start and end the device's distances from its own submission.
+// backend's): the submission is Encore's, start and end the device's distances from the command's queueing.
 //
 //     auto e = std::make_shared<opencl_event>(cl, event, queue_link, /*profiling=*/true, errors);
 //     e->on_complete([] { /* start dependent work */ });
@@ -30,9 +30,11 @@ struct queue_link {
 
 class opencl_event final : public backend_event {
 public:
-    // Takes over `e` (one reference).
+    // Takes over `e` (one reference). With profiling: `submitted_ns` is when Encore began handing the work over
+    // (its submit timestamp), `queued_ns` when the command of `e` was enqueued (host clock, read just before
+    // the enqueue call: the driver's CL_PROFILING_COMMAND_QUEUED of `e` is the same moment on its clock).
     opencl_event(const detail::api& cl, cl_event e, std::shared_ptr<queue_link> queue, bool profiling,
-                 std::shared_ptr<error_sink> errors);
+                 std::shared_ptr<error_sink> errors, std::uint64_t submitted_ns = 0, std::uint64_t queued_ns = 0);
     ~opencl_event() override;
     opencl_event(const opencl_event&) = delete;
     opencl_event& operator=(const opencl_event&) = delete;
@@ -56,7 +58,7 @@ private:
     std::shared_ptr<queue_link> queue_;
     const bool profiling_;
     std::shared_ptr<error_sink> errors_;
-    const std::uint64_t submit_host_ns_; // when it was handed to the driver (host clock), with profiling
+    const std::uint64_t submitted_ns_, queued_ns_; // host clock, with profiling
     mutable std::atomic<bool> flushed_{false};
     mutable std::atomic<bool> reported_{false};
 };

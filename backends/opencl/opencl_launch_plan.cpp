@@ -149,6 +149,9 @@ event_ptr launch_plan_executable::launch(backend_queue& queue, std::span<const e
     const auto n = static_cast<cl_uint>(events.size());
     const cl_event* list = events.empty() ? nullptr : events.data();
     cl_event done = nullptr;
+    // The launch's event is its last command's: its start and end are measured from that command's queueing.
+    const std::uint64_t handed = q.profiling_now();
+    std::uint64_t last_queued = handed;
     if (first_ > last_) { // no work: a marker after the wait list (and the queue's earlier launches)
         check(backend_.cl().clEnqueueMarkerWithWaitList(link->queue.get(), n, list, &done),
               "clEnqueueMarkerWithWaitList");
@@ -157,13 +160,14 @@ event_ptr launch_plan_executable::launch(backend_queue& queue, std::span<const e
             const step& s = steps_[i];
             if (s.how == form::nothing) continue;
             const bool first = i == first_, last = i == last_;
+            if (last && handed) last_queued = q.profiling_now();
             check(
                 enqueue(link->queue.get(), s, first ? n : 0, first ? list : nullptr, last ? &done : nullptr),
                 "opencl launch plan");
         }
     }
     check(backend_.cl().clFlush(link->queue.get()), "clFlush");
-    return q.wrap(done, link);
+    return q.wrap(done, link, handed, last_queued);
 }
 
 void launch_plan_executable::update(std::uint32_t node, const command& c) {

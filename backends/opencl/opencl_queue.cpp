@@ -58,13 +58,20 @@ opencl_queue::opencl_queue(opencl_backend& backend, std::uint32_t device, const 
     link_->context = backend.state(device).context.get();
 }
 
-event_ptr opencl_queue::wrap(cl_event e, const std::shared_ptr<queue_link>& link) const {
-    return std::make_shared<opencl_event>(backend_.cl(), e, link, properties_.enable_profiling, errors_);
+event_ptr opencl_queue::wrap(cl_event e, const std::shared_ptr<queue_link>& link, std::uint64_t submitted_ns,
+                             std::uint64_t queued_ns) const {
+    return std::make_shared<opencl_event>(backend_.cl(), e, link, properties_.enable_profiling, errors_,
+                                          submitted_ns, queued_ns);
+}
+
+std::uint64_t opencl_queue::profiling_now() const noexcept {
+    return properties_.enable_profiling ? encore::detail::host_clock_ns() : 0;
 }
 
 event_ptr opencl_queue::submit(command c, std::span<const event_ptr> wait_list) {
     wait_list_events waits(backend_.cl(), link_->context, wait_list);
     cl_event e = nullptr;
+    const std::uint64_t handed = profiling_now();
     try {
         e = enqueue(backend_, device_, link_->queue.get(), c, waits.events());
     } catch (const error& failure) {
@@ -82,7 +89,7 @@ event_ptr opencl_queue::submit(command c, std::span<const event_ptr> wait_list) 
         done->complete();
         return done;
     }
-    return wrap(e, link_);
+    return wrap(e, link_, handed, handed);
 }
 
 opencl_queue& as_opencl_queue(backend_queue& queue, const opencl_backend& backend, std::uint32_t device,
