@@ -69,10 +69,38 @@ const kernel_descriptor* find_kernel(std::string_view type_name) noexcept;
 // Every registered kernel, in registration order.
 std::vector<const kernel_descriptor*> registered_kernels();
 
+// A device image of one translation unit's kernels for one backend ("cuda": a fat binary), embedded into the
+// program by encore++ (its offload wrapper) and registered when the program starts: all the unit's kernels, or
+// with -fsycl-device-code-split=per_kernel one kernel (`entry`). `id` is unique in the process (backends key
+// loaded modules on it); a backend loads the image the first time one of its kernels runs there.
+struct device_image {
+    const char* backend = "";
+    const void* data = nullptr;
+    std::size_t size = 0;
+    std::uint64_t id = 0;
+    const char* translation_unit = "";
+    const char* entry = nullptr; // the one kernel's entry, or null: every kernel of the unit
+};
+
+// Adds an image; the bytes must live as long as the program (the embedded ones do). Also notes that the
+// program carries device code for `backend` (backends/program_device_code.hpp: default device selection).
+void register_image(const char* backend, const void* data, std::size_t size, const char* translation_unit,
+                    const char* entry = nullptr);
+// The image for `backend` of the translation unit that registered `kernel`, or nullptr.
+const device_image* find_image(std::string_view backend, const kernel_descriptor& kernel) noexcept;
+
 // What an integration header declares once: registers its table during static initialization.
 struct registration {
     registration(std::span<const kernel_descriptor> kernels, const char* translation_unit) {
         register_kernels(kernels, translation_unit);
+    }
+};
+
+// What encore++'s offload wrapper declares once per image.
+struct image_registration {
+    image_registration(const char* backend, const void* data, std::size_t size, const char* translation_unit,
+                       const char* entry = nullptr) {
+        register_image(backend, data, size, translation_unit, entry);
     }
 };
 

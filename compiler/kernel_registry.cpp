@@ -4,10 +4,15 @@
 // tables).
 #include "encore/compiler/kernel_descriptor.hpp"
 
+#include <deque>
 #include <mutex>
+#include <string>
 #include <string_view>
 #include <unordered_map>
 #include <vector>
+
+#include "encore/backends/gpu/module_kernel.hpp"
+#include "encore/backends/program_device_code.hpp"
 
 namespace encore::compiler {
 namespace {
@@ -15,7 +20,9 @@ namespace {
 struct registry {
     std::mutex mutex;
     std::unordered_map<std::string_view, const kernel_descriptor*> by_type;
+    std::unordered_map<const kernel_descriptor*, std::string_view> unit_of;
     std::vector<const kernel_descriptor*> in_order;
+    std::deque<device_image> images; // a deque: found images stay where they are
 };
 
 // A function-local static: integration headers register from other translation units' static initializers,
@@ -28,11 +35,37 @@ registry& the_registry() {
 } // namespace
 
 void register_kernels(std::span<const kernel_descriptor> kernels, const char* translation_unit) {
-    static_cast<void>(translation_unit); // kept for messages once images are registered per translation unit
     registry& r = the_registry();
     std::lock_guard lock(r.mutex);
     for (const kernel_descriptor& k : kernels)
-        if (r.by_type.emplace(k.type_name, &k).second) r.in_order.push_back(&k);
+        if (r.by_type.emplace(k.type_name, &k).second) {
+            r.in_order.push_back(&k);
+            r.unit_of.emplace(&k, translation_unit);
+        }
+}
+
+void register_image(const char* backend, const void* data, std::size_t size, const char* translation_unit,
+                    const char* entry) {
+    {
+        registry& r = the_registry();
+        std::lock_guard lock(r.mutex);
+        r.images.push_back({backend, data, size, gpu::next_image_id(), translation_unit, entry});
+    }
+    note_program_device_code(backend, std::string("encore++ image of ") + translation_unit);
+}
+
+const device_image* find_image(std::string_view backend, const kernel_descriptor& kernel) noexcept {
+    registry& r = the_registry();
+    std::lock_guard lock(r.mutex);
+    auto unit = r.unit_of.find(&kernel);
+    if (unit == r.unit_of.end()) return nullptr;
+    const device_image* whole_unit = nullptr;
+    for (const device_image& image : r.images)
+        if (image.backend == backend && image.translation_unit == unit->second) {
+            if (!image.entry) whole_unit = &image;
+            else if (kernel.entry && std::string_view(image.entry) == kernel.entry) return &image;
+        }
+    return whole_unit;
 }
 
 const kernel_descriptor* find_kernel(std::string_view type_name) noexcept {

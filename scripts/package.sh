@@ -6,7 +6,8 @@
 #
 # The package holds the libraries, the headers, pkg-config and CMake files, docs and samples; it depends on the
 # Debian packages whose headers and libraries Encore's own need. The CUDA plugin is left out (CUDA is not a Debian
-# package here; build from source with -Dcuda=enabled for it). The staged tree stays in build-package/stage for
+# package here; build from source with -Dcuda=enabled for it), and with it the outliner: the packaged encore++
+# (Python 3) builds for the native target; GPU targets need a source build with nvcc and clang 15. The staged tree stays in build-package/stage for
 # tests/consumer/run.sh --stage.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -14,7 +15,8 @@ build_dir="${ENCORE_PACKAGE_BUILD_DIR:-build-package}"
 out_dir="${ENCORE_PACKAGE_OUT:-$PWD}"
 
 ENCORE_BUILD_DIR="$build_dir" scripts/setup.sh --prefix=/usr --buildtype=release -Db_ndebug=true \
-    -Dtests=false -Dbenchmarks=false -Dcuda=disabled -Dopencl=disabled -Dlevel_zero=disabled -Dhip=disabled
+    -Dtests=false -Dbenchmarks=false -Dcuda=disabled -Dopencl=disabled -Dlevel_zero=disabled -Dhip=disabled \
+    -Dcompiler=disabled
 ninja -C "$build_dir" >/dev/null
 stage="$build_dir/stage"
 rm -rf "$stage"
@@ -45,7 +47,7 @@ Architecture: $arch
 Maintainer: Encore developers <encore@localhost>
 Section: libdevel
 Priority: optional
-Depends: $runtime_packages, $(need libboost-graph-dev), $(need nlohmann-json3-dev), pkg-config
+Depends: $runtime_packages, $(need libboost-graph-dev), $(need nlohmann-json3-dev), pkg-config, python3, g++
 Suggests: pocl-opencl-icd, graphviz, cmake
 Description: command-graph record-and-replay engine with a SYCL 2020 graph front end
  Encore records heterogeneous work (kernels, copies, fills, host tasks) once as a graph and replays it

@@ -30,7 +30,9 @@ fi
 
 build_dir="${ENCORE_BUILD_DIR:-build}"
 if [ -f "$build_dir/build.ninja" ]; then
-    if (($#)); then meson configure "$build_dir" "$@" >/dev/null; fi
+    # --reconfigure, not `meson configure`: it also knows options added to meson_options.txt since the folder
+    # was set up.
+    if (($#)); then meson setup --reconfigure "$build_dir" "$@" >/dev/null; fi
 else
     meson setup "$build_dir" "$@" >/dev/null
 fi

@@ -9,7 +9,9 @@
 //   in order.
 // - single-source kernels compiled by nvcc (backends/cuda/single_source.hpp): `template <class F> __global__
 //   void entry(F f, launch_geometry g)`; the callable is copied by value as the first parameter and the
-//   entry rebuilds an encore::work_item from CUDA's built-in indices.
+//   entry rebuilds an encore::work_item from CUDA's built-in indices. The entry is found by `resolve`, or, for
+//   kernels outlined by encore++ (`extern "C" __global__ void __encore_kernel_...(K k, launch_geometry g)`),
+//   by `entry` in `image` like a module kernel.
 // The record is plain data (no GPU header needed) and must live as long as the kernel that returns it.
 //
 //     const auto* code = static_cast<const encore::gpu::device_code*>(k.device_code("cuda"));
@@ -43,9 +45,10 @@ struct device_code {
     const void* image = nullptr;
     const char* entry = nullptr;
 
-    // work_item: returns the entry's CUfunction (as void*; CUDA only) in the context current on the calling thread
-    // (the device's primary context), or nullptr with a reason in `*why`. Compiled in the program's own
-    // translation unit, so it sees the program's CUDA runtime registrations.
+    // work_item: returns the entry's CUfunction (as void*; CUDA only) in the context current on the calling
+    // thread (the device's primary context), or nullptr with a reason in `*why`. Compiled in the program's own
+    // translation unit, so it sees the program's CUDA runtime registrations. Null for an outlined kernel: its
+    // entry is `entry` in `image`.
     void* (*resolve)(const char** why) = nullptr;
     const void* functor = nullptr; // the callable, passed by value as the entry's first parameter
     std::size_t functor_bytes = 0;

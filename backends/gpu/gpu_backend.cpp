@@ -140,7 +140,9 @@ driver_function gpu_backend::function_of(std::uint32_t device, const kernel& k, 
         throw error(errc::kernel_not_supported, "kernel '" + k.name() + "' " + api_->missing_code_reason() +
                                                     "; it cannot run on the " + std::string(name()) + " backend");
     *code_out = code;
-    const bool by_resolver = code->convention == calling_convention::work_item;
+    // A work_item entry is found by its resolver (nvcc single-source) or, like argument_list kernels, by name
+    // in an image (encore++'s outlined kernels).
+    const bool by_resolver = code->convention == calling_convention::work_item && code->resolve;
     const std::uintptr_t key = by_resolver ? reinterpret_cast<std::uintptr_t>(code->resolve)
                                            : static_cast<std::uintptr_t>(code->image_id);
     const std::string_view entry = by_resolver || !code->entry ? std::string_view() : std::string_view(code->entry);
@@ -175,8 +177,6 @@ driver_function gpu_backend::function_of(std::uint32_t device, const kernel& k, 
     context_scope scope(*api_, devices_[device].context);
     driver_function f = nullptr;
     if (by_resolver) {
-        if (!code->resolve)
-            throw error(errc::invalid_argument, "kernel '" + k.name() + "': device code without a resolver");
         const char* why = "unknown reason";
         f = static_cast<driver_function>(code->resolve(&why));
         if (!f)
@@ -184,7 +184,10 @@ driver_function gpu_backend::function_of(std::uint32_t device, const kernel& k, 
                         "kernel '" + k.name() + "': its compiled entry could not be found: " + std::string(why));
     } else {
         if (!code->image || !code->entry)
-            throw error(errc::invalid_argument, "kernel '" + k.name() + "': module code without an image or entry");
+            throw error(errc::invalid_argument, "kernel '" + k.name() + "': device code without " +
+                                                    (code->convention == calling_convention::work_item
+                                                         ? "a resolver or an image and entry"
+                                                         : "an image or entry"));
         auto loaded = modules_.find({code->image_id, device});
         if (loaded == modules_.end())
             loaded = modules_.emplace(std::pair{code->image_id, device},

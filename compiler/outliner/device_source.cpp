@@ -302,13 +302,16 @@ std::string device_source(clang::ASTContext& context, clang::Rewriter& rewriter,
              << k.name << "' has another size on the device\");\n"
              << "static_assert(alignof(" << type << ") == " << k.align << ", \"encore-outliner: kernel '"
              << k.name << "' has another alignment on the device\");\n"
+             // -fsycl-device-code-split=per_kernel: encore++ compiles this file once per kernel, keeping one entry.
+             << "#if !defined(ENCORE_DEVICE_KERNELS_SELECTED) || defined(ENCORE_DEVICE_KERNEL_" << hash << ")\n"
              << "extern \"C\" __global__ void " << k.entry << "(" << type
              << " k, ::encore::gpu::launch_geometry g) {\n"
              << "    ::encore::work_item item;\n"
              << "    if (!::encore::cuda::detail::make_work_item(g, item)) return;\n"
              << "    ::sycl::detail::call_kernel<::sycl::detail::launch::" << launch_enumerator(k.launch)
              << ", " << k.dimensions << ">(k, static_cast<const ::encore::work_item&>(item));\n"
-             << "}\n";
+             << "}\n"
+             << "#endif\n";
     }
 
     const clang::FileID main = sources.getMainFileID();

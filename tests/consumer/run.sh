@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
-# Builds tests/consumer three ways against an installed Encore and runs each build:
-#   CMake (find_package(Encore), Encore::sycl), meson (dependency('encore-sycl')), and plain
-#   g++ $(pkg-config --cflags --libs encore-sycl).
+# Builds tests/consumer four ways against an installed Encore and runs each build:
+#   CMake (find_package(Encore), Encore::sycl), meson (dependency('encore-sycl')), plain
+#   g++ $(pkg-config --cflags --libs encore-sycl), and the installed encore++ (native target).
 #
 #   tests/consumer/run.sh                     against the system's Encore (the Debian package, say)
 #   tests/consumer/run.sh --stage DIR PREFIX  against `meson install --destdir DIR` of a build for PREFIX
@@ -46,4 +46,6 @@ check cmake sh -c "cmake -S '$here' -B '$work/cmake-build' -DCMAKE_PREFIX_PATH='
 check meson sh -c "meson setup '$work/meson-build' '$here' && ninja -C '$work/meson-build' \
     && cp '$work/meson-build/consumer' '$work/meson/consumer'"
 check pkg-config sh -c "g++ -O1 '$here/consumer.cpp' -o '$work/pkg-config/consumer' \$(pkg-config --cflags --libs encore-sycl)"
+# encore++ finds headers and libraries relative to itself, so the staged copy works where it lies.
+check encore++ sh -c "'$stage$prefix/bin/encore++' -O1 '$here/consumer.cpp' -o '$work/encore++/consumer'"
 exit $failed

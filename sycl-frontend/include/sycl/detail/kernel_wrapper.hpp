@@ -1,7 +1,9 @@
 // How a SYCL kernel (a lambda or function object) becomes an engine kernel: the wrapper's run() turns the engine's
 // work-item into the item the kernel asks for and calls it. Not for you: handler::parallel_for uses it.
 //
-// Compiled by nvcc (`--extended-lambda --expt-relaxed-constexpr`), a kernel that can run on the GPU also carries
+// In a program built by encore++ for a GPU, a kernel whose type the integration header describes carries its
+// outlined CUDA entry (docs/compiler.md). Compiled by nvcc (`--extended-lambda --expt-relaxed-constexpr`), a
+// kernel that can run on the GPU also carries
 // CUDA code: a __global__ entry (backends/cuda/single_source.hpp) that builds the same item on the device. Such
 // kernels are lambdas marked ENCORE_DEVICE_LAMBDA (or `__device__` extended lambdas, GPU only) and functors whose
 // call operator is ENCORE_HOST_DEVICE and that say so with SYCL_EXT_ENCORE_DEVICE_FUNCTOR (nvcc cannot tell a
@@ -21,6 +23,8 @@
 #include <typeinfo>
 #include <utility>
 
+#include "encore/backends/gpu/device_code.hpp"
+#include "encore/compiler/kernel_descriptor.hpp"
 #include "encore/graph/kernel.hpp"
 #include "sycl/accessor.hpp"
 #include "sycl/detail/host_device.hpp"
@@ -83,16 +87,52 @@ ENCORE_HOST_DEVICE void call_kernel(const K& k, const encore::work_item& w, Extr
     }
 }
 
+// The device entry encore++ outlined for kernel type K (compiler/kernel_descriptor.hpp), found once per type:
+// the image of K's translation unit for `backend` and the entry's name, or nothing (a program not built by
+// encore++ for a GPU, or a kernel that got no device code there). Only kernels whose parameters are values and
+// pointers run from their object's bytes; accessors would need the buffer's device memory (not built yet).
+struct outlined_entry {
+    const encore::compiler::device_image* image = nullptr;
+    const char* entry = nullptr;
+};
+template <typename K> const outlined_entry& cuda_outlined_entry() {
+    static const outlined_entry found = [] {
+        outlined_entry e;
+        const auto* d = encore::compiler::find_kernel(typeid(K).name());
+        if (!d || !d->entry || d->size != sizeof(K)) return e;
+        for (const auto& p : d->parameters())
+            if (p.kind != encore::compiler::param_kind::std_layout && p.kind != encore::compiler::param_kind::pointer)
+                return e;
+        e.image = encore::compiler::find_image("cuda", *d);
+        e.entry = e.image ? d->entry : nullptr;
+        return e;
+    }();
+    return found;
+}
+
 template <launch Launch, int D, typename K> class host_lambda_kernel final : public encore::kernel {
 public:
-    host_lambda_kernel(std::string name, K k) : encore::kernel(std::move(name)), k_(std::move(k)) {}
+    host_lambda_kernel(std::string name, K k) : encore::kernel(std::move(name)), k_(std::move(k)) {
+        if (const outlined_entry& e = cuda_outlined_entry<K>(); e.entry) {
+            cuda_.convention = encore::gpu::calling_convention::work_item;
+            cuda_.image_id = e.image->id;
+            cuda_.image = e.image->data;
+            cuda_.entry = e.entry;
+            cuda_.functor = &k_; // copied to the GPU byte by byte: its layout is the outlined struct's
+            cuda_.functor_bytes = sizeof(K);
+        }
+    }
     void run(const encore::work_item& w, std::span<const encore::kernel_argument>) const override {
         current_local_memory = w.local_memory;
         call_kernel<Launch, D>(k_, w);
     }
+    const void* device_code(std::string_view backend) const noexcept override {
+        return backend == "cuda" && cuda_.entry ? &cuda_ : nullptr;
+    }
 
 private:
     K k_;
+    encore::gpu::device_code cuda_;
 };
 
 #if defined(__CUDACC__)

@@ -1,0 +1,71 @@
+// A plain SYCL program built by encore++ (tests/compiler/meson.build) for `native` alone, for
+// `cuda:sm_90,native` and with -fsycl-device-code-split=per_kernel. It runs its kernels (on the native backend
+// in CI) and checks what encore++ embedded: the integration header's kernels, one CUDA image per source or per
+// kernel, and that the program says it carries CUDA code. Argument: native | per_source | per_kernel.
+#include <sycl/sycl.hpp>
+
+#include <cstdio>
+#include <string>
+#include <typeinfo>
+
+#include "encore/backends/program_device_code.hpp"
+#include "encore/compiler/kernel_descriptor.hpp"
+
+namespace {
+
+int failures = 0;
+void expect(bool ok, const std::string& what) {
+    if (!ok) {
+        std::printf("FAILED: %s\n", what.c_str());
+        ++failures;
+    }
+}
+
+template <typename K> void check_kernel(const std::string& build, const char* name) {
+    const auto* d = encore::compiler::find_kernel(typeid(K).name());
+    if (build == "native") {
+        expect(d == nullptr, std::string(name) + ": no kernel is registered without a GPU target");
+        return;
+    }
+    expect(d != nullptr, std::string(name) + ": the integration header registered the kernel");
+    if (!d) return;
+    expect(d->entry != nullptr, std::string(name) + ": it has a device entry");
+    const auto* image = encore::compiler::find_image("cuda", *d);
+    expect(image != nullptr && image->size > 0, std::string(name) + ": its CUDA image is registered");
+    if (!image || !d->entry) return;
+    if (build == "per_kernel")
+        expect(image->entry && std::string(image->entry) == d->entry, std::string(name) + ": an image of its own");
+    else
+        expect(image->entry == nullptr, std::string(name) + ": the image of its source");
+}
+
+} // namespace
+
+int main(int argc, char** argv) {
+    const std::string build = argc > 1 ? argv[1] : "native";
+    sycl::queue q;
+    constexpr std::size_t n = 1024;
+    float* x = sycl::malloc_shared<float>(n, q);
+    float* y = sycl::malloc_shared<float>(n, q);
+    const float a = 2.5f;
+    auto fill = [=](sycl::id<1> i) {
+        x[i] = static_cast<float>(i[0]);
+        y[i] = 1.0f;
+    };
+    auto saxpy = [=](sycl::item<1> it) { y[it] = a * x[it] + y[it]; };
+    q.parallel_for(sycl::range<1>{n}, fill).wait();
+    q.parallel_for(sycl::range<1>{n}, saxpy).wait();
+    std::size_t wrong = 0;
+    for (std::size_t i = 0; i < n; ++i)
+        wrong += y[i] != a * static_cast<float>(i) + 1.0f;
+    expect(wrong == 0, std::to_string(wrong) + " wrong results");
+    check_kernel<decltype(fill)>(build, "fill");
+    check_kernel<decltype(saxpy)>(build, "saxpy");
+    expect(encore::program_has_device_code("cuda") == (build != "native"),
+           "the program says whether it carries CUDA code");
+    sycl::free(x, q);
+    sycl::free(y, q);
+    std::printf("%s build on %s: %s\n", build.c_str(), q.get_device().get_info<sycl::info::device::name>().c_str(),
+                failures ? "FAILED" : "ok");
+    return failures ? 1 : 0;
+}
