@@ -13,6 +13,14 @@ namespace sycl {
 inline namespace _V1 {
 namespace detail {
 
+bool buffers_on_backend(std::string_view backend) {
+    try {
+        return encore::device::default_device().backend_name() == backend; // where buffer_state allocates
+    } catch (const encore::error&) {
+        return false; // no device at all
+    }
+}
+
 buffer_state::buffer_state(std::size_t bytes, const void* initial)
     : bytes_(bytes), device_(translate_errors([] { return encore::device::default_device(); })) {
     try {

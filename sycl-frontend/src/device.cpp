@@ -45,9 +45,16 @@ int default_selector_v(const device& d) {
     if (d.is_accelerator()) return runs_kernels + 200;
     return runs_kernels + 100;
 }
-int cpu_selector_v(const device& d) { return d.is_cpu() ? 100 : -1; }
-int gpu_selector_v(const device& d) { return d.is_gpu() ? 100 : -1; }
-int accelerator_selector_v(const device& d) { return d.is_accelerator() ? 100 : -1; }
+// Among the devices of the type asked for, those that can run the program's kernels first (the native CPU over
+// an OpenCL CPU for host-compiled kernels; the CUDA GPU over NVIDIA's OpenCL for a program carrying CUDA code).
+namespace {
+int of_type(bool matches, const device& d) {
+    return matches ? 100 + (d.engine().runs_program_kernels() ? 1000 : 0) : -1;
+}
+} // namespace
+int cpu_selector_v(const device& d) { return of_type(d.is_cpu(), d); }
+int gpu_selector_v(const device& d) { return of_type(d.is_gpu(), d); }
+int accelerator_selector_v(const device& d) { return of_type(d.is_accelerator(), d); }
 
 std::function<int(const device&)> aspect_selector(std::vector<aspect> required) {
     return [required = std::move(required)](const device& d) {

@@ -22,6 +22,24 @@ sycl::queue opencl_queue(const sycl::property_list& properties = {}) {
 const char* const source = encore::opencl_testing::test_source();
 } // namespace
 
+TEST_CASE("SYCL selectors prefer, among devices of their type, one that runs the program's kernels") {
+    // PoCL's CPU device comes before the native one (ENCORE_BACKENDS=opencl,native); this program's lambdas are
+    // host code, which only the native backend runs.
+    bool opencl_cpu = false;
+    for (const auto& d : sycl::device::get_devices())
+        opencl_cpu = opencl_cpu || (d.get_backend() == sycl::backend::opencl && d.is_cpu());
+    if (!opencl_cpu) {
+        MESSAGE("skipped: no OpenCL CPU device to choose against");
+        return;
+    }
+    sycl::queue q{sycl::cpu_selector_v};
+    CHECK(q.get_device().get_backend() == sycl::backend::ext_oneapi_native_cpu);
+    int* p = sycl::malloc_shared<int>(4, q);
+    q.parallel_for(sycl::range<1>{4}, [=](sycl::id<1> i) { p[i] = static_cast<int>(i[0]) + 1; }).wait();
+    CHECK(p[3] == 4);
+    sycl::free(p, q);
+}
+
 TEST_CASE("SYCL kernel compiler: OpenCL C built for the device, kernels by name, arguments with set_args") {
     sycl::queue q = opencl_queue();
     CHECK(syclex::is_source_kernel_bundle_supported(sycl::backend::opencl, syclex::source_language::opencl));

@@ -89,19 +89,22 @@ ENCORE_HOST_DEVICE void call_kernel(const K& k, const encore::work_item& w, Extr
 
 // The device entry encore++ outlined for kernel type K (compiler/kernel_descriptor.hpp), found once per type:
 // the image of K's translation unit for `backend` and the entry's name, or nothing (a program not built by
-// encore++ for a GPU, or a kernel that got no device code there). Only kernels whose parameters are values and
-// pointers run from their object's bytes; accessors would need the buffer's device memory (not built yet).
+// encore++ for a GPU, or a kernel that got no device code there). The kernel runs from its object's bytes, so
+// its parameters must mean the same on the GPU: values, pointers, and accessors where buffers live in the CUDA
+// device's shared memory (a buffer's storage is USM of the default device: the GPU in a program built for it).
 struct outlined_entry {
     const encore::compiler::device_image* image = nullptr;
     const char* entry = nullptr;
 };
+bool buffers_on_backend(std::string_view backend); // buffers' storage is USM of `backend` (buffer_state.cpp)
 template <typename K> const outlined_entry& cuda_outlined_entry() {
     static const outlined_entry found = [] {
         outlined_entry e;
         const auto* d = encore::compiler::find_kernel(typeid(K).name());
         if (!d || !d->entry || d->size != sizeof(K)) return e;
         for (const auto& p : d->parameters())
-            if (p.kind != encore::compiler::param_kind::std_layout && p.kind != encore::compiler::param_kind::pointer)
+            if (p.kind == encore::compiler::param_kind::local_accessor ||
+                (p.kind == encore::compiler::param_kind::accessor && !buffers_on_backend("cuda")))
                 return e;
         e.image = encore::compiler::find_image("cuda", *d);
         e.entry = e.image ? d->entry : nullptr;
