@@ -5,6 +5,7 @@
 #include <chrono>
 #include <cstdint>
 #include <cstdlib>
+#include <cstring>
 #include <fstream>
 #include <string>
 #include <thread>
@@ -51,12 +52,23 @@ device_properties cpu_properties() {
     return p;
 }
 
+// More than 4 hardware threads, unless ENCORE_NATIVE_LAUNCH_STARTER=on|off says (tests force it on; other values
+// leave the default, as ENCORE_NATIVE_SCHEDULE does).
+bool wants_launch_starter() {
+    if (const char* forced = std::getenv("ENCORE_NATIVE_LAUNCH_STARTER")) {
+        if (std::strcmp(forced, "on") == 0) return true;
+        if (std::strcmp(forced, "off") == 0) return false;
+    }
+    return tbb::info::default_concurrency() > 4;
+}
+
 } // namespace
 
 native_backend::native_backend()
     : properties_(cpu_properties()),
       parallelism_(tbb::global_control::max_allowed_parallelism, tbb::info::default_concurrency() + 1),
-      arena_(tbb::info::default_concurrency() + 1, 1) {}
+      arena_(tbb::info::default_concurrency() + 1, 1),
+      launch_starter_(wants_launch_starter() ? std::make_unique<detail::launch_starter>() : nullptr) {}
 
 native_backend::~native_backend() {
     // A launch whose waiter drove it still has its task queued in the arena; that task only releases the launch's

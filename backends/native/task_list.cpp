@@ -167,12 +167,19 @@ event_ptr task_list::launch(backend_queue& queue, std::span<const event_ptr> wai
         // Nothing of the task list is read once `ready` is set: from then on a thread waiting for `done` may
         // drive the launch to its end, and the executable graph (with this task list) may be destroyed before
         // the post below. The starter is the backend's, which outlives every task list.
-        auto& starter = backend_.launch_starter();
+        auto* starter = backend_.launch_starter();
+        auto& arena = backend_.arena();
         claim->pending = {claim, done};
         claim->ticket = backend_.start_order().ticket();
         claim->enqueued->fetch_add(1, std::memory_order_relaxed);
-        claim->ready.store(true, std::memory_order_release);
-        starter.post(*claim); // a waiter may claim it first; else the starter enqueues it to the arena
+        if (starter) {
+            claim->ready.store(true, std::memory_order_release);
+            starter->post(*claim); // a waiter may claim it first; else the starter enqueues it to the arena
+        } else {
+            ENCORE_TSAN_RELEASE(claim.get());
+            claim->ready.store(true, std::memory_order_release);
+            arena.enqueue(detail::launch_task{claim.get()});
+        }
     });
     return done;
 }
