@@ -1,6 +1,8 @@
 // sycl::atomic_ref (SYCL 2020 section 4.15.3): atomic operations on an object that is not itself atomic, for
-// integral and floating-point types. Encore's kernels run on host threads, so it is std::atomic_ref with SYCL's
-// interface (default order and scope, fetch_min/fetch_max); memory_scope only widens what C++ already gives.
+// integral and floating-point types. On the host (the native backend's kernels run on host threads) each
+// operation is std::atomic_ref's, with SYCL's interface (default order and scope, fetch_min/fetch_max); in CUDA
+// device code (nvcc: kernels outlined by encore++, single-source kernels) it is libcu++'s cuda::atomic_ref at
+// device scope. memory_scope only widens what that already gives.
 //
 //     sycl::atomic_ref<int, sycl::memory_order::relaxed, sycl::memory_scope::device> count{*counter};
 //     count.fetch_add(1);
@@ -9,6 +11,11 @@
 #include <atomic>
 #include <type_traits>
 
+#if defined(__CUDACC__)
+#include <cuda/atomic>
+#endif
+
+#include "detail/host_device.hpp"
 #include "item.hpp"
 
 namespace sycl {
@@ -26,7 +33,7 @@ enum class address_space { global_space, local_space, constant_space, private_sp
 }
 
 namespace detail {
-constexpr std::memory_order to_std(memory_order o) noexcept {
+ENCORE_HOST_DEVICE constexpr std::memory_order to_std(memory_order o) noexcept {
     switch (o) {
     case memory_order::relaxed: return std::memory_order_relaxed;
     case memory_order::acquire: return std::memory_order_acquire;
@@ -37,12 +44,12 @@ constexpr std::memory_order to_std(memory_order o) noexcept {
     return std::memory_order_seq_cst;
 }
 // The order a load may use when the operation's order is `o` (a load cannot release).
-constexpr memory_order load_order(memory_order o) noexcept {
+ENCORE_HOST_DEVICE constexpr memory_order load_order(memory_order o) noexcept {
     return o == memory_order::release ? memory_order::relaxed
            : o == memory_order::acq_rel ? memory_order::acquire
                                         : o;
 }
-constexpr memory_order store_order(memory_order o) noexcept {
+ENCORE_HOST_DEVICE constexpr memory_order store_order(memory_order o) noexcept {
     return o == memory_order::acquire ? memory_order::relaxed
            : o == memory_order::acq_rel ? memory_order::release
                                         : o;
@@ -65,90 +72,123 @@ public:
     static constexpr memory_order default_read_modify_write_order = DefaultOrder;
     static constexpr memory_scope default_scope = DefaultScope;
 
-    explicit atomic_ref(T& object) : ref_(object) {}
+    ENCORE_HOST_DEVICE explicit atomic_ref(T& object) : object_(&object) {}
     atomic_ref(const atomic_ref&) noexcept = default;
     atomic_ref& operator=(const atomic_ref&) = delete;
 
-    bool is_lock_free() const noexcept { return ref_.is_lock_free(); }
+    bool is_lock_free() const noexcept { return std::atomic_ref<T>(*object_).is_lock_free(); }
 
-    void store(T value, memory_order order = default_write_order, memory_scope = default_scope) const noexcept {
-        ref_.store(value, detail::to_std(order));
+    ENCORE_HOST_DEVICE void store(T value, memory_order order = default_write_order,
+                          memory_scope = default_scope) const noexcept {
+        ref_().store(value, order_(order));
     }
-    T operator=(T value) const noexcept {
+    ENCORE_HOST_DEVICE T operator=(T value) const noexcept {
         store(value);
         return value;
     }
-    T load(memory_order order = default_read_order, memory_scope = default_scope) const noexcept {
-        return ref_.load(detail::to_std(order));
+    ENCORE_HOST_DEVICE T load(memory_order order = default_read_order, memory_scope = default_scope) const noexcept {
+        return ref_().load(order_(order));
     }
-    operator T() const noexcept { return load(); }
-    T exchange(T value, memory_order order = DefaultOrder, memory_scope = default_scope) const noexcept {
-        return ref_.exchange(value, detail::to_std(order));
+    ENCORE_HOST_DEVICE operator T() const noexcept { return load(); }
+    ENCORE_HOST_DEVICE T exchange(T value, memory_order order = DefaultOrder,
+                          memory_scope = default_scope) const noexcept {
+        return ref_().exchange(value, order_(order));
     }
-    bool compare_exchange_weak(T& expected, T desired, memory_order success, memory_order failure,
+    ENCORE_HOST_DEVICE bool compare_exchange_weak(T& expected, T desired, memory_order success, memory_order failure,
                                memory_scope = default_scope) const noexcept {
-        return ref_.compare_exchange_weak(expected, desired, detail::to_std(success), detail::to_std(failure));
+        return ref_().compare_exchange_weak(expected, desired, order_(success), order_(failure));
     }
-    bool compare_exchange_weak(T& expected, T desired, memory_order order = DefaultOrder,
+    ENCORE_HOST_DEVICE bool compare_exchange_weak(T& expected, T desired, memory_order order = DefaultOrder,
                                memory_scope scope = default_scope) const noexcept {
         return compare_exchange_weak(expected, desired, order, detail::load_order(order), scope);
     }
-    bool compare_exchange_strong(T& expected, T desired, memory_order success, memory_order failure,
+    ENCORE_HOST_DEVICE bool compare_exchange_strong(T& expected, T desired, memory_order success, memory_order failure,
                                  memory_scope = default_scope) const noexcept {
-        return ref_.compare_exchange_strong(expected, desired, detail::to_std(success), detail::to_std(failure));
+        return ref_().compare_exchange_strong(expected, desired, order_(success), order_(failure));
     }
-    bool compare_exchange_strong(T& expected, T desired, memory_order order = DefaultOrder,
+    ENCORE_HOST_DEVICE bool compare_exchange_strong(T& expected, T desired, memory_order order = DefaultOrder,
                                  memory_scope scope = default_scope) const noexcept {
         return compare_exchange_strong(expected, desired, order, detail::load_order(order), scope);
     }
 
-    T fetch_add(T operand, memory_order order = DefaultOrder, memory_scope = default_scope) const noexcept {
-        return ref_.fetch_add(operand, detail::to_std(order));
+    ENCORE_HOST_DEVICE T fetch_add(T operand, memory_order order = DefaultOrder,
+                          memory_scope = default_scope) const noexcept {
+        return ref_().fetch_add(operand, order_(order));
     }
-    T fetch_sub(T operand, memory_order order = DefaultOrder, memory_scope = default_scope) const noexcept {
-        return ref_.fetch_sub(operand, detail::to_std(order));
+    ENCORE_HOST_DEVICE T fetch_sub(T operand, memory_order order = DefaultOrder,
+                          memory_scope = default_scope) const noexcept {
+        return ref_().fetch_sub(operand, order_(order));
     }
-    T fetch_and(T operand, memory_order order = DefaultOrder, memory_scope = default_scope) const noexcept
+    ENCORE_HOST_DEVICE T fetch_and(T operand, memory_order order = DefaultOrder,
+                          memory_scope = default_scope) const noexcept
         requires std::is_integral_v<T>
     {
-        return ref_.fetch_and(operand, detail::to_std(order));
+        return ref_().fetch_and(operand, order_(order));
     }
-    T fetch_or(T operand, memory_order order = DefaultOrder, memory_scope = default_scope) const noexcept
+    ENCORE_HOST_DEVICE T fetch_or(T operand, memory_order order = DefaultOrder,
+                          memory_scope = default_scope) const noexcept
         requires std::is_integral_v<T>
     {
-        return ref_.fetch_or(operand, detail::to_std(order));
+        return ref_().fetch_or(operand, order_(order));
     }
-    T fetch_xor(T operand, memory_order order = DefaultOrder, memory_scope = default_scope) const noexcept
+    ENCORE_HOST_DEVICE T fetch_xor(T operand, memory_order order = DefaultOrder,
+                          memory_scope = default_scope) const noexcept
         requires std::is_integral_v<T>
     {
-        return ref_.fetch_xor(operand, detail::to_std(order));
+        return ref_().fetch_xor(operand, order_(order));
     }
     // A compare-exchange loop: C++ has no atomic min and max.
-    T fetch_min(T operand, memory_order order = DefaultOrder, memory_scope = default_scope) const noexcept {
-        T old = ref_.load(std::memory_order_relaxed);
+    ENCORE_HOST_DEVICE T fetch_min(T operand, memory_order order = DefaultOrder,
+                          memory_scope = default_scope) const noexcept {
+        T old = ref_().load(order_(memory_order::relaxed));
         while (operand < old && !compare_exchange_weak(old, operand, order)) {
         }
         return old;
     }
-    T fetch_max(T operand, memory_order order = DefaultOrder, memory_scope = default_scope) const noexcept {
-        T old = ref_.load(std::memory_order_relaxed);
+    ENCORE_HOST_DEVICE T fetch_max(T operand, memory_order order = DefaultOrder,
+                          memory_scope = default_scope) const noexcept {
+        T old = ref_().load(order_(memory_order::relaxed));
         while (old < operand && !compare_exchange_weak(old, operand, order)) {
         }
         return old;
     }
 
-    T operator+=(T operand) const noexcept { return fetch_add(operand) + operand; }
-    T operator-=(T operand) const noexcept { return fetch_sub(operand) - operand; }
-    T operator&=(T operand) const noexcept requires std::is_integral_v<T> { return fetch_and(operand) & operand; }
-    T operator|=(T operand) const noexcept requires std::is_integral_v<T> { return fetch_or(operand) | operand; }
-    T operator^=(T operand) const noexcept requires std::is_integral_v<T> { return fetch_xor(operand) ^ operand; }
-    T operator++(int) const noexcept requires std::is_integral_v<T> { return fetch_add(1); }
-    T operator--(int) const noexcept requires std::is_integral_v<T> { return fetch_sub(1); }
-    T operator++() const noexcept requires std::is_integral_v<T> { return fetch_add(1) + 1; }
-    T operator--() const noexcept requires std::is_integral_v<T> { return fetch_sub(1) - 1; }
+    ENCORE_HOST_DEVICE T operator+=(T operand) const noexcept { return fetch_add(operand) + operand; }
+    ENCORE_HOST_DEVICE T operator-=(T operand) const noexcept { return fetch_sub(operand) - operand; }
+    ENCORE_HOST_DEVICE T operator&=(T operand) const noexcept
+        requires std::is_integral_v<T>
+    {
+        return fetch_and(operand) & operand;
+    }
+    ENCORE_HOST_DEVICE T operator|=(T operand) const noexcept
+        requires std::is_integral_v<T>
+    {
+        return fetch_or(operand) | operand;
+    }
+    ENCORE_HOST_DEVICE T operator^=(T operand) const noexcept
+        requires std::is_integral_v<T>
+    {
+        return fetch_xor(operand) ^ operand;
+    }
+    ENCORE_HOST_DEVICE T operator++(int) const noexcept requires std::is_integral_v<T> { return fetch_add(1); }
+    ENCORE_HOST_DEVICE T operator--(int) const noexcept requires std::is_integral_v<T> { return fetch_sub(1); }
+    ENCORE_HOST_DEVICE T operator++() const noexcept requires std::is_integral_v<T> { return fetch_add(1) + 1; }
+    ENCORE_HOST_DEVICE T operator--() const noexcept requires std::is_integral_v<T> { return fetch_sub(1) - 1; }
 
 private:
-    std::atomic_ref<T> ref_;
+#if defined(__CUDA_ARCH__)
+    __device__ cuda::atomic_ref<T, cuda::thread_scope_device> ref_() const {
+        return cuda::atomic_ref<T, cuda::thread_scope_device>(*object_);
+    }
+    __device__ static constexpr cuda::std::memory_order order_(memory_order o) noexcept {
+        return static_cast<cuda::std::memory_order>(detail::to_std(o));
+    }
+#else
+    std::atomic_ref<T> ref_() const noexcept { return std::atomic_ref<T>(*object_); }
+    static constexpr std::memory_order order_(memory_order o) noexcept { return detail::to_std(o); }
+#endif
+
+    T* object_;
 };
 
 } // namespace _V1
