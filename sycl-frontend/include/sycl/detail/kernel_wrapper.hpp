@@ -17,6 +17,7 @@
 
 #include <cxxabi.h>
 
+#include <cstdio>
 #include <cstdlib>
 #include <memory>
 #include <string>
@@ -101,7 +102,18 @@ template <typename K> const outlined_entry& cuda_outlined_entry() {
     static const outlined_entry found = [] {
         outlined_entry e;
         const auto* d = encore::compiler::find_kernel(typeid(K).name());
-        if (!d || !d->entry || d->size != sizeof(K)) return e;
+        if (!d || !d->entry) return e;
+        if (d->size != sizeof(K)) {
+            // The outliner (Clang) and the host compiler (g++) captured different variables: g++ 12 captures
+            // some constants of the enclosing function that Clang reads without capturing. The bytes would not
+            // mean the same on the device, so the kernel stays host-only, and says why once.
+            std::fprintf(stderr,
+                         "encore: kernel '%s' gets no CUDA code: the host compiler laid its object out in %zu bytes, "
+                         "encore-outliner in %zu (a constant of the enclosing function captured by one compiler "
+                         "only; declare it outside the function or capture it explicitly)\n",
+                         d->name, sizeof(K), d->size);
+            return e;
+        }
         for (const auto& p : d->parameters())
             if (p.kind == encore::compiler::param_kind::local_accessor ||
                 (p.kind == encore::compiler::param_kind::accessor && !buffers_on_backend("cuda")))
