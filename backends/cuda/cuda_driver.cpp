@@ -59,6 +59,7 @@ CUDA_KERNEL_NODE_PARAMS kernel_node(const gpu::kernel_params& p) {
     k.blockDimX = p.block[0];
     k.blockDimY = p.block[1];
     k.blockDimZ = p.block[2];
+    k.sharedMemBytes = p.shared_bytes;
     k.kernelParams = p.arguments;
     return k;
 }
@@ -193,7 +194,7 @@ public:
     }
     void launch_kernel(gpu::driver_stream s, const gpu::kernel_params& p) override {
         check(cuLaunchKernel(as<CUfunction>(p.entry), p.grid[0], p.grid[1], p.grid[2], p.block[0], p.block[1],
-                             p.block[2], 0, as<CUstream>(s), p.arguments, nullptr),
+                             p.block[2], p.shared_bytes, as<CUstream>(s), p.arguments, nullptr),
               "cuLaunchKernel");
     }
     void copy(gpu::driver_stream s, const gpu::memcpy_params& p) override {

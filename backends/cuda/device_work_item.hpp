@@ -1,5 +1,6 @@
 // encore::cuda::detail::make_work_item — how a __global__ entry rebuilds an encore::work_item from CUDA's
-// built-in indices. Written once for both users: nvcc single-source kernels (single_source.hpp's
+// built-in indices, and finds its work-group's local memory (local_memory(i): allocation i in the block's
+// dynamic shared memory, where the launch put it). Written once for both users: nvcc single-source kernels (single_source.hpp's
 // work_item_entry) and the entries encore-outliner generates (compiler/outliner/device_source.cpp). SYCL's
 // last dimension is CUDA's x.
 //
@@ -11,6 +12,7 @@
 #endif
 
 #include <cstddef>
+#include <cstdint>
 
 #include "encore/backends/gpu/device_code.hpp"
 #include "encore/graph/kernel.hpp"
@@ -24,9 +26,32 @@ __device__ inline unsigned axis_value(const dim3& v, unsigned axis) {
     return axis == 0 ? v.x : axis == 1 ? v.y : v.z;
 }
 
+// The block's dynamic shared memory (the launch sizes it: gpu_kernel_launch.cpp) and the offsets of the
+// kernel's local allocations in it, copied from the launch geometry by the entry.
+__device__ inline unsigned char* dynamic_shared_memory() {
+    extern __shared__ __align__(16) unsigned char encore_dynamic_shared[];
+    return encore_dynamic_shared;
+}
+__device__ inline std::uint32_t* local_offsets() {
+    __shared__ std::uint32_t offsets[gpu::max_local_allocations];
+    return offsets;
+}
+__device__ inline void* local_memory(std::uint32_t allocation) {
+    return dynamic_shared_memory() + local_offsets()[allocation];
+}
+
 // Fills `it` for this CUDA thread; false for a thread past the range's end (the grid covers the range rounded
 // up to whole blocks), which must not run the kernel.
+// Every thread of the block must call it (it waits at a block barrier when the kernel has local memory; the
+// condition is the same for the whole block).
 __device__ inline bool make_work_item(const gpu::launch_geometry& g, encore::work_item& it) {
+    if (g.local_count != 0) {
+        const unsigned threads = blockDim.x * blockDim.y * blockDim.z;
+        for (unsigned i = threadIdx.x + blockDim.x * (threadIdx.y + blockDim.y * threadIdx.z); i < g.local_count;
+             i += threads)
+            local_offsets()[i] = g.local_offset[i];
+        __syncthreads();
+    }
     it.dimensions = static_cast<int>(g.dimensions);
     for (unsigned d = 0; d < g.dimensions; ++d) {
         const unsigned axis = g.dimensions - 1 - d;

@@ -27,11 +27,17 @@ enum class calling_convention : std::uint8_t {
     work_item,     // (F callable, launch_geometry) — see single_source.hpp
 };
 
+// The most work-group local allocations (local accessors) one work_item kernel may have on a GPU.
+inline constexpr std::uint32_t max_local_allocations = 16;
+
 // The launch as a work_item entry sees it, in SYCL's order: dimension `dimensions - 1` is the GPU's x axis.
+// Local allocation i of the kernel starts `local_offset[i]` bytes into the block's dynamic shared memory.
 struct launch_geometry {
     std::uint32_t dimensions = 1;
+    std::uint32_t local_count = 0;
     std::uint64_t global[3] = {1, 1, 1};
     std::uint64_t offset[3] = {0, 0, 0};
+    std::uint32_t local_offset[max_local_allocations] = {};
 };
 
 struct device_code {

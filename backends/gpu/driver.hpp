@@ -40,6 +40,7 @@ struct kernel_params {
     driver_function entry = nullptr;
     unsigned grid[3] = {1, 1, 1};
     unsigned block[3] = {1, 1, 1};
+    unsigned shared_bytes = 0;  // dynamic shared memory per block (work-group local memory)
     void** arguments = nullptr; // one pointer per parameter, to its bytes
 };
 

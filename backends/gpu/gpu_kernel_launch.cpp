@@ -30,7 +30,7 @@ void kernel_launch::aim_pointers() noexcept {
 }
 
 kernel_launch::kernel_launch(kernel_launch&& other) noexcept
-    : function(other.function), pointers_(std::move(other.pointers_)), offsets_(std::move(other.offsets_)),
+    : function(other.function), shared_bytes(other.shared_bytes), pointers_(std::move(other.pointers_)), offsets_(std::move(other.offsets_)),
       storage_(std::move(other.storage_)) {
     std::copy(std::begin(other.grid), std::end(other.grid), grid);
     std::copy(std::begin(other.block), std::end(other.block), block);
@@ -40,6 +40,7 @@ kernel_launch::kernel_launch(kernel_launch&& other) noexcept
 kernel_launch& kernel_launch::operator=(kernel_launch&& other) noexcept {
     if (this != &other) {
         function = other.function;
+        shared_bytes = other.shared_bytes;
         std::copy(std::begin(other.grid), std::end(other.grid), grid);
         std::copy(std::begin(other.block), std::end(other.block), block);
         storage_ = std::move(other.storage_);
@@ -55,6 +56,7 @@ kernel_params kernel_launch::params() const {
     p.entry = function;
     std::copy(std::begin(grid), std::end(grid), p.grid);
     std::copy(std::begin(block), std::end(block), p.block);
+    p.shared_bytes = shared_bytes;
     p.arguments = const_cast<void**>(pointers_.data());
     return p;
 }
@@ -114,17 +116,16 @@ kernel_launch prepare_kernel_launch(gpu_backend& backend, std::uint32_t device, 
     kernel_launch launch;
     launch.function = backend.function_of(device, *k.kernel, &code);
     const std::string& name = k.kernel->name();
+    const bool work_item = code->convention == calling_convention::work_item;
     for (const auto& a : k.arguments)
-        if (a.type == kernel_argument::kind::local_memory || a.type == kernel_argument::kind::memory_object)
+        if ((a.type == kernel_argument::kind::local_memory && !work_item) ||
+            a.type == kernel_argument::kind::memory_object)
             throw error(errc::feature_not_supported,
                         "kernel '" + name + "': " +
                             (a.type == kernel_argument::kind::local_memory ? "local-memory" : "memory-object") +
-                            " arguments are not supported by the " + std::string(backend.name()) + " backend");
-    if (code->convention == calling_convention::work_item) {
-        if (!k.arguments.empty())
-            throw error(errc::invalid_argument, "kernel '" + name +
-                                                    "': a single-source kernel takes its data from its "
-                                                    "captures, not from kernel arguments");
+                            " arguments are not supported by the " + std::string(backend.name()) +
+                            " backend for kernels compiled at run time");
+    if (work_item) {
         set_geometry(launch, k.range, false, name);
         launch_geometry g;
         g.dimensions = static_cast<std::uint32_t>(k.range.dimensions);
@@ -132,6 +133,29 @@ kernel_launch prepare_kernel_launch(gpu_backend& backend, std::uint32_t device, 
             g.global[d] = k.range.global[d];
             g.offset[d] = k.range.offset[d];
         }
+        // The local accessors: the only arguments a single-source kernel takes (its data are its captures).
+        std::size_t shared = 0;
+        for (const auto& a : k.arguments) {
+            if (a.type != kernel_argument::kind::local_memory)
+                throw error(errc::invalid_argument, "kernel '" + name +
+                                                        "': a single-source kernel takes its data from its "
+                                                        "captures, not from kernel arguments");
+            if (g.local_count == max_local_allocations)
+                throw error(errc::feature_not_supported,
+                            "kernel '" + name + "': more than " + std::to_string(max_local_allocations) +
+                                " local accessors; the " + std::string(backend.name()) + " backend maps up to " +
+                                std::to_string(max_local_allocations));
+            shared = (shared + 15) / 16 * 16;
+            g.local_offset[g.local_count++] = static_cast<std::uint32_t>(shared);
+            shared += a.local_bytes;
+        }
+        const std::size_t limit = backend.properties(device).local_memory_bytes;
+        if (shared > limit)
+            throw error(errc::invalid_argument, "kernel '" + name + "': its local accessors need " +
+                                                    std::to_string(shared) + " bytes of work-group local memory; " +
+                                                    std::string(backend.name()) + " device " + std::to_string(device) +
+                                                    " has " + std::to_string(limit) + " per work-group");
+        launch.shared_bytes = static_cast<unsigned>(shared);
         launch.add_parameter({static_cast<const std::byte*>(code->functor), code->functor_bytes}, 16);
         launch.add_parameter({reinterpret_cast<const std::byte*>(&g), sizeof g}, alignof(launch_geometry));
     } else {

@@ -5,8 +5,9 @@
 // kernel uses blocks of up to 256 items and a grid that covers the range (the entry skips items past its
 // end); an argument_list kernel cannot skip items it does not know about, so its block divides the range
 // exactly (the largest power of two that does, up to 256 items). An nd_range launch uses the given
-// work-group size as the block. Local-memory arguments are refused (errc::feature_not_supported): the GPU APIs have
-// one dynamic shared block, which Encore does not map yet.
+// work-group size as the block. A work_item kernel's local-memory arguments (its local accessors) are laid out
+// one after the other, 16-byte aligned, in the block's dynamic shared memory, and the launch geometry tells the
+// entry where each starts; an argument_list kernel's are refused (errc::feature_not_supported).
 //
 //     auto launch = prepare_kernel_launch(backend, 0, std::get<kernel_command>(c));
 //     driver.launch_kernel(stream, launch.params());
@@ -39,6 +40,7 @@ public:
     gpu::driver_function function = nullptr;
     unsigned grid[3] = {1, 1, 1};
     unsigned block[3] = {1, 1, 1};
+    unsigned shared_bytes = 0; // dynamic shared memory per block
 
     // Appends one parameter of `bytes.size()` bytes at `alignment`; call finish_parameters() after the last.
     void add_parameter(std::span<const std::byte> bytes, std::size_t alignment);

@@ -118,6 +118,7 @@ hipKernelNodeParams kernel_node(const gpu::kernel_params& p) {
     k.func = reinterpret_cast<void*>(p.entry);
     k.gridDim = dim3(p.grid[0], p.grid[1], p.grid[2]);
     k.blockDim = dim3(p.block[0], p.block[1], p.block[2]);
+    k.sharedMemBytes = p.shared_bytes;
     k.kernelParams = p.arguments;
     return k;
 }
@@ -242,7 +243,8 @@ public:
     }
     void launch_kernel(gpu::driver_stream s, const gpu::kernel_params& p) override {
         check(api_->hipModuleLaunchKernel(as<hipFunction_t>(p.entry), p.grid[0], p.grid[1], p.grid[2], p.block[0],
-                                          p.block[1], p.block[2], 0, as<hipStream_t>(s), p.arguments, nullptr),
+                                          p.block[1], p.block[2], p.shared_bytes, as<hipStream_t>(s), p.arguments,
+                                          nullptr),
               "hipModuleLaunchKernel");
     }
     void copy(gpu::driver_stream s, const gpu::memcpy_params& p) override {

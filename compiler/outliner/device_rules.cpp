@@ -211,9 +211,6 @@ void device_rules::error(const kernel_info& kernel, clang::SourceLocation locati
 
 void device_rules::check(kernel_info& kernel) {
     if (kernel.has_reduction) kernel.no_device_code = "reductions have no device code yet";
-    for (const kernel_param& p : kernel.params)
-        if (p.kind == param_kind::local_accessor && kernel.no_device_code.empty())
-            kernel.no_device_code = "local accessors ('" + p.name + "') have no device code yet";
 
     if (kernel.is_lambda)
         for (const clang::LambdaCapture& capture : kernel.type->captures()) {

@@ -33,6 +33,10 @@
 #include "item.hpp"
 #include "properties/accessor_properties.hpp"
 
+#if defined(__CUDACC__)
+#include "encore/backends/cuda/device_work_item.hpp" // local memory on the device
+#endif
+
 namespace sycl {
 inline namespace _V1 {
 
@@ -628,18 +632,18 @@ public:
     local_accessor(handler& h, const property_list& = {})
         requires(Dimensions == 0)
         : range_(1), index_(detail::handler_access::add_local(h, sizeof(DataT))) {}
-    operator reference() const
+    ENCORE_HOST_DEVICE operator reference() const
         requires(Dimensions == 0)
     {
         return *data();
     }
-    const local_accessor& operator=(const value_type& v) const
+    ENCORE_HOST_DEVICE const local_accessor& operator=(const value_type& v) const
         requires(Dimensions == 0 && !std::is_const_v<DataT>)
     {
         *data() = v;
         return *this;
     }
-    const local_accessor& operator=(value_type&& v) const
+    ENCORE_HOST_DEVICE const local_accessor& operator=(value_type&& v) const
         requires(Dimensions == 0 && !std::is_const_v<DataT>)
     {
         *data() = std::move(v);
@@ -655,14 +659,14 @@ public:
     local_accessor(const local_accessor<U, Dimensions>& o)
         : range_(o.range_), extents_(o.extents_), index_(o.index_) {}
 
-    bool empty() const noexcept { return size() == 0; }
+    ENCORE_HOST_DEVICE bool empty() const noexcept { return size() == 0; }
     std::size_t max_size() const noexcept { return std::numeric_limits<difference_type>::max(); }
     void swap(local_accessor& other) noexcept { std::swap(*this, other); }
     // Only inside the kernel, like operator[].
-    iterator begin() const noexcept { return data(); }
-    iterator end() const noexcept { return data() + size(); }
-    const_iterator cbegin() const noexcept { return begin(); }
-    const_iterator cend() const noexcept { return end(); }
+    ENCORE_HOST_DEVICE iterator begin() const noexcept { return data(); }
+    ENCORE_HOST_DEVICE iterator end() const noexcept { return data() + size(); }
+    ENCORE_HOST_DEVICE const_iterator cbegin() const noexcept { return begin(); }
+    ENCORE_HOST_DEVICE const_iterator cend() const noexcept { return end(); }
     reverse_iterator rbegin() const noexcept { return reverse_iterator(end()); }
     reverse_iterator rend() const noexcept { return reverse_iterator(begin()); }
     const_reverse_iterator crbegin() const noexcept { return const_reverse_iterator(cend()); }
@@ -676,29 +680,37 @@ public:
         return a.index_ == b.index_ && a.range_ == b.range_;
     }
 
-    std::size_t size() const noexcept { return range_.size(); }
-    std::size_t byte_size() const noexcept { return size() * sizeof(DataT); }
-    range<Dimensions> get_range() const noexcept { return range_; }
-    reference operator[](const id<Dimensions>& index) const { return data()[detail::linearize<Dimensions>(index, range_)]; }
-    decltype(auto) operator[](std::size_t index) const
+    ENCORE_HOST_DEVICE std::size_t size() const noexcept { return range_.size(); }
+    ENCORE_HOST_DEVICE std::size_t byte_size() const noexcept { return size() * sizeof(DataT); }
+    ENCORE_HOST_DEVICE range<Dimensions> get_range() const noexcept { return range_; }
+    ENCORE_HOST_DEVICE reference operator[](const id<Dimensions>& index) const { return data()[detail::linearize<Dimensions>(index, range_)]; }
+    ENCORE_HOST_DEVICE decltype(auto) operator[](std::size_t index) const
         requires(Dimensions > 1)
     {
         static constexpr std::size_t no_offsets[3] = {0, 0, 0};
         return detail::subscript<DataT, Dimensions>(data(), extents_.data(), no_offsets)[index];
     }
-    reference operator[](std::size_t index) const
+    ENCORE_HOST_DEVICE reference operator[](std::size_t index) const
         requires(Dimensions == 1)
     {
         return data()[index];
     }
     // This work-group's array; only inside the kernel.
-    DataT* get_pointer() const noexcept { return data(); }
+    ENCORE_HOST_DEVICE DataT* get_pointer() const noexcept { return data(); }
     // Encore: its index among the kernel's local allocations.
     std::uint32_t ext_encore_index() const noexcept { return index_; }
 
 private:
     template <typename, int> friend class local_accessor;
-    DataT* data() const noexcept { return reinterpret_cast<DataT*>(detail::current_local_memory[index_]); }
+    // The host runs a work-group's items on one thread, which the kernel wrapper pointed at the group's memory; on
+    // a CUDA device the allocation is in the block's dynamic shared memory (backends/cuda/device_work_item.hpp).
+    ENCORE_HOST_DEVICE DataT* data() const noexcept {
+#if defined(__CUDA_ARCH__)
+        return reinterpret_cast<DataT*>(::encore::cuda::detail::local_memory(index_));
+#else
+        return reinterpret_cast<DataT*>(detail::current_local_memory[index_]);
+#endif
+    }
     range<detail::region_dimensions<Dimensions>> range_; // {1} for zero dimensions
     std::array<std::size_t, Dimensions> extents_{};
     std::uint32_t index_ = std::numeric_limits<std::uint32_t>::max(); // the default: an empty accessor

@@ -115,9 +115,15 @@ public:
     ENCORE_HOST_DEVICE std::size_t get_local_linear_range() const { return get_local_range().size(); }
     ENCORE_HOST_DEVICE bool leader() const { return get_local_linear_id() == 0; }
 
-    // Waits until every work-item of this group has arrived (used by sycl::group_barrier). Host only: in a kernel
-    // compiled by nvcc for CUDA, group barriers (and local memory) do not compile yet.
-    void wait_for_group() const { item_->barrier(item_->group_state); }
+    // Waits until every work-item of this group has arrived (used by sycl::group_barrier): on the host, the
+    // backend's barrier; on a CUDA device, the block's (with a fence over global and shared memory).
+    ENCORE_HOST_DEVICE void wait_for_group() const {
+#if defined(__CUDA_ARCH__)
+        __syncthreads();
+#else
+        item_->barrier(item_->group_state);
+#endif
+    }
 
 private:
     friend struct detail::item_factory;
@@ -126,7 +132,8 @@ private:
     const encore::work_item* item_;
 };
 
-template <int Dimensions> void group_barrier(const group<Dimensions>& g, memory_scope = memory_scope::work_group) {
+template <int Dimensions>
+ENCORE_HOST_DEVICE void group_barrier(const group<Dimensions>& g, memory_scope = memory_scope::work_group) {
     g.wait_for_group();
 }
 
@@ -155,8 +162,8 @@ public:
     ENCORE_HOST_DEVICE id<Dimensions> get_offset() const { return detail::to_id<Dimensions>(item_->offset); }
     ENCORE_HOST_DEVICE nd_range<Dimensions> get_nd_range() const { return {get_global_range(), get_local_range(), get_offset()}; }
     // SYCL 1.2.1's barrier, kept by SYCL 2020 as deprecated: the same as group_barrier(get_group()).
-    void barrier(access::fence_space = access::fence_space::global_and_local) const {
-        item_->barrier(item_->group_state);
+    ENCORE_HOST_DEVICE void barrier(access::fence_space = access::fence_space::global_and_local) const {
+        get_group().wait_for_group();
     }
 
 private:

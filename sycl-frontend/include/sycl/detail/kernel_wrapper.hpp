@@ -8,8 +8,8 @@
 // kernels are lambdas marked ENCORE_DEVICE_LAMBDA (or `__device__` extended lambdas, GPU only) and functors whose
 // call operator is ENCORE_HOST_DEVICE and that say so with SYCL_EXT_ENCORE_DEVICE_FUNCTOR (nvcc cannot tell a
 // functor from a plain lambda, whose closure type may not instantiate a __global__ template). Other kernels have
-// no CUDA code: on a CUDA queue they fail with errc::kernel_not_supported naming the kernel. Reductions, group
-// barriers and local memory stay host-only.
+// no CUDA code: on a CUDA queue they fail with errc::kernel_not_supported naming the kernel. Group barriers and
+// local accessors work in device code (the block's barrier and dynamic shared memory).
 //
 //     struct twice { int* p; SYCL_EXT_ENCORE_DEVICE_FUNCTOR;
 //                    ENCORE_HOST_DEVICE void operator()(sycl::id<1> i) const { p[i] *= 2; } };
@@ -115,9 +115,7 @@ template <typename K> const outlined_entry& cuda_outlined_entry() {
             return e;
         }
         for (const auto& p : d->parameters())
-            if (p.kind == encore::compiler::param_kind::local_accessor ||
-                (p.kind == encore::compiler::param_kind::accessor && !buffers_on_backend("cuda")))
-                return e;
+            if (p.kind == encore::compiler::param_kind::accessor && !buffers_on_backend("cuda")) return e;
         e.image = encore::compiler::find_image("cuda", *d);
         e.entry = e.image ? d->entry : nullptr;
         return e;
