@@ -174,6 +174,15 @@ public:
         else
             check(cuMemFree(address(base)), "cuMemFree");
     }
+    void zero(void* p, std::size_t bytes) override { check(cuMemsetD8(address(p), 0, bytes), "cuMemsetD8"); }
+    void* allocate_async(gpu::driver_stream s, std::size_t bytes) override {
+        CUdeviceptr p = 0;
+        check(cuMemAllocAsync(&p, bytes, as<CUstream>(s)), "cuMemAllocAsync", std::to_string(bytes) + " bytes of kernel scratch");
+        return reinterpret_cast<void*>(p);
+    }
+    void free_async(gpu::driver_stream s, void* p) override {
+        check(cuMemFreeAsync(address(p), as<CUstream>(s)), "cuMemFreeAsync");
+    }
     bool advise(const void* pointer, std::size_t bytes, int advice, std::uint32_t device) override {
         if (advice < CU_MEM_ADVISE_SET_READ_MOSTLY || advice > CU_MEM_ADVISE_UNSET_ACCESSED_BY) return false;
         CUmemLocation where{};

@@ -58,6 +58,10 @@ struct device_code {
     void* (*resolve)(const char** why) = nullptr;
     const void* functor = nullptr; // the callable, passed by value as the entry's first parameter
     std::size_t functor_bytes = 0;
+    // When not 0, the entry takes a third parameter, `void* scratch`: that many bytes of device memory, zero when
+    // the launch starts, which the kernel must leave zero when it ends (a reduction's partial results and its
+    // count of finished blocks). Each launch has its own (gpu_kernel_launch.hpp).
+    std::size_t scratch_bytes = 0;
 };
 
 } // namespace encore::gpu

@@ -81,6 +81,13 @@ public:
     // `what` names the allocation in the error ("4096 bytes of device memory on NVIDIA H100").
     virtual void* allocate(memory_kind kind, std::size_t bytes, const std::string& what) = 0;
     virtual void free(memory_kind kind, void* base) = 0;
+    // Sets `bytes` of device memory to zero, synchronously.
+    virtual void zero(void* p, std::size_t bytes) = 0;
+    // Stream-ordered device memory (a kernel's scratch, gpu_kernel_launch.hpp): usable by work enqueued on `s`
+    // after the call, given back once the work enqueued before free_async is done. In a stream capture they
+    // become the graph's allocation and free nodes.
+    virtual void* allocate_async(driver_stream s, std::size_t bytes) = 0;
+    virtual void free_async(driver_stream s, void* p) = 0;
     // Advice for shared memory; false when `advice` is not one the API knows (the advice is then ignored).
     virtual bool advise(const void* pointer, std::size_t bytes, int advice, std::uint32_t device) = 0;
 

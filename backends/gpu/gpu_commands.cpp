@@ -129,10 +129,45 @@ driver_command driver_command::from(gpu_backend& backend, std::uint32_t device, 
     return d;
 }
 
+namespace {
+
+// A launch's own scratch, stream-ordered: taken before the launch, zeroed, given back after it.
+void launch_with_scratch(driver& d, driver_stream s, kernel_launch& launch) {
+    void* scratch = d.allocate_async(s, launch.scratch_bytes);
+    try {
+        d.set(s, {scratch, 0, 1, launch.scratch_bytes});
+        launch.set_scratch(scratch);
+        d.launch_kernel(s, launch.params());
+    } catch (...) {
+        d.free_async(s, scratch);
+        throw;
+    }
+    d.free_async(s, scratch);
+}
+
+} // namespace
+
+void driver_command::own_scratch(driver& d, driver_context c) {
+    if (launch_.scratch_bytes == 0) return;
+    void* scratch = d.allocate(memory_kind::device, launch_.scratch_bytes, "kernel scratch");
+    launch_.owned_scratch = std::shared_ptr<void>(scratch, [&d, c](void* p) {
+        try {
+            context_scope scope(d, c);
+            d.free(memory_kind::device, p);
+        } catch (...) { // a destructor path: a broken driver reports at its next call
+        }
+    });
+    d.zero(scratch, launch_.scratch_bytes);
+    launch_.set_scratch(scratch);
+}
+
 void driver_command::enqueue(driver& d, driver_stream s, std::uint32_t device) {
     switch (form_) {
     case form::kernel:
-        d.launch_kernel(s, launch_.params());
+        if (launch_.scratch_bytes != 0)
+            launch_with_scratch(d, s, launch_);
+        else
+            d.launch_kernel(s, launch_.params());
         break;
     case form::memcpy:
         d.copy(s, copy_);
@@ -158,6 +193,7 @@ driver_graph_node driver_command::add_to(driver& d, driver_graph g, std::span<co
                                          driver_context c) {
     switch (form_) {
     case form::kernel:
+        own_scratch(d, c);
         return d.add_kernel_node(g, dependencies, launch_.params());
     case form::memcpy:
         return d.add_copy_node(g, dependencies, copy_, c);
@@ -178,6 +214,7 @@ driver_graph_node driver_command::add_to(driver& d, driver_graph g, std::span<co
 bool driver_command::set_in(driver& d, driver_graph_node node, driver_graph_exec exec, driver_context c) {
     switch (form_) {
     case form::kernel:
+        own_scratch(d, c);
         return d.set_kernel_node(node, exec, launch_.params());
     case form::memcpy:
         return d.set_copy_node(node, exec, copy_, c);

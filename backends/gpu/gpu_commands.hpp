@@ -58,8 +58,13 @@ public:
     // graph, and in `exec` (when not null) for kernels. False when the driver refuses, and always for child
     // graphs (a template graph cannot have its child replaced: the executable is rebuilt).
     bool set_in(driver& d, driver_graph_node node, driver_graph_exec exec, driver_context c);
+    // A graph node's kernel scratch (gpu_kernel_launch.hpp), made by add_to / set_in: whoever keeps the node
+    // keeps this.
+    std::shared_ptr<void> scratch() const noexcept { return launch_.owned_scratch; }
 
 private:
+    void own_scratch(driver& d, driver_context c);
+
     form form_ = form::nothing;
     kernel_launch launch_;
     memcpy_params copy_;   // memcpy only

@@ -37,6 +37,7 @@ void gpu_executable::build_template() {
     const auto count = partition_.nodes.size();
     std::vector<driver_command::form> forms(count);
     std::vector<driver_graph_node> nodes(count);
+    std::vector<std::shared_ptr<void>> scratch(count);
     std::vector<std::pair<std::uint32_t, driver_command>> host_copies;
     const graph::storage& s = graph_.boost_graph();
     std::vector<driver_graph_node> dependencies;
@@ -52,6 +53,7 @@ void gpu_executable::build_template() {
             auto lowered = driver_command::from(backend_, device_, s[v].command, true);
             nodes[i] = lowered.add_to(api_, built.get(), dependencies, context_);
             forms[i] = lowered.how();
+            scratch[i] = lowered.scratch();
             if (forms[i] == driver_command::form::host_copy) host_copies.emplace_back(i, std::move(lowered));
         } catch (const error& e) {
             throw error(e.code(), std::string(backend_.name()) + " lowering of " + graph_.describe(v) + ": " + e.what());
@@ -60,6 +62,7 @@ void gpu_executable::build_template() {
     template_ = std::move(built);
     forms_ = std::move(forms);
     nodes_ = std::move(nodes);
+    scratch_ = std::move(scratch);
     host_copies_ = std::move(host_copies);
 }
 
@@ -108,6 +111,7 @@ void gpu_executable::update(std::uint32_t node, const command& c) {
     }
     const bool kernel = updated.how() == driver_command::form::kernel;
     const bool applied = updated.set_in(api_, nodes_[i], kernel ? exec_.get() : nullptr, context_);
+    if (kernel) scratch_[i] = updated.scratch(); // the template's node uses it now, applied or not
     if (updated.how() == driver_command::form::host_copy) { // the host node now points into `updated`
         auto it = std::lower_bound(host_copies_.begin(), host_copies_.end(), i,
                                    [](const auto& kept, std::uint32_t index) { return kept.first < index; });

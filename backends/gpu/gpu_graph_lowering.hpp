@@ -60,6 +60,7 @@ private:
     std::vector<driver_command::form> forms_;                       // partition order
     std::vector<driver_graph_node> nodes_;                                 // in template_
     std::vector<std::pair<std::uint32_t, driver_command>> host_copies_; // (local index, its command), sorted
+    std::vector<std::shared_ptr<void>> scratch_; // per local index: its kernel's scratch (reductions), or null
     graph_handle template_;
     graph_exec_handle exec_;
     pending pending_ = pending::none;

@@ -30,8 +30,10 @@ void kernel_launch::aim_pointers() noexcept {
 }
 
 kernel_launch::kernel_launch(kernel_launch&& other) noexcept
-    : function(other.function), shared_bytes(other.shared_bytes), pointers_(std::move(other.pointers_)), offsets_(std::move(other.offsets_)),
-      storage_(std::move(other.storage_)) {
+    : function(other.function), shared_bytes(other.shared_bytes), scratch_bytes(other.scratch_bytes),
+      owned_scratch(std::move(other.owned_scratch)), pointers_(std::move(other.pointers_)),
+      offsets_(std::move(other.offsets_)), storage_(std::move(other.storage_)),
+      scratch_parameter_(other.scratch_parameter_) {
     std::copy(std::begin(other.grid), std::end(other.grid), grid);
     std::copy(std::begin(other.block), std::end(other.block), block);
     aim_pointers();
@@ -41,6 +43,9 @@ kernel_launch& kernel_launch::operator=(kernel_launch&& other) noexcept {
     if (this != &other) {
         function = other.function;
         shared_bytes = other.shared_bytes;
+        scratch_bytes = other.scratch_bytes;
+        owned_scratch = std::move(other.owned_scratch);
+        scratch_parameter_ = other.scratch_parameter_;
         std::copy(std::begin(other.grid), std::end(other.grid), grid);
         std::copy(std::begin(other.block), std::end(other.block), block);
         storage_ = std::move(other.storage_);
@@ -49,6 +54,17 @@ kernel_launch& kernel_launch::operator=(kernel_launch&& other) noexcept {
         aim_pointers();
     }
     return *this;
+}
+
+void kernel_launch::add_scratch_parameter(std::size_t bytes) {
+    void* none = nullptr; // set per launch
+    scratch_bytes = bytes;
+    scratch_parameter_ = offsets_.size();
+    add_parameter({reinterpret_cast<const std::byte*>(&none), sizeof none}, alignof(void*));
+}
+
+void kernel_launch::set_scratch(void* p) noexcept {
+    std::memcpy(storage_.data() + offsets_[scratch_parameter_], &p, sizeof p);
 }
 
 kernel_params kernel_launch::params() const {
@@ -158,6 +174,7 @@ kernel_launch prepare_kernel_launch(gpu_backend& backend, std::uint32_t device, 
         launch.shared_bytes = static_cast<unsigned>(shared);
         launch.add_parameter({static_cast<const std::byte*>(code->functor), code->functor_bytes}, 16);
         launch.add_parameter({reinterpret_cast<const std::byte*>(&g), sizeof g}, alignof(launch_geometry));
+        if (code->scratch_bytes != 0) launch.add_scratch_parameter(code->scratch_bytes);
     } else {
         set_geometry(launch, k.range, true, name);
         for (const auto& a : k.arguments) // natural alignment of scalars up to 8 bytes

@@ -7,7 +7,8 @@
 // exactly (the largest power of two that does, up to 256 items). An nd_range launch uses the given
 // work-group size as the block. A work_item kernel's local-memory arguments (its local accessors) are laid out
 // one after the other, 16-byte aligned, in the block's dynamic shared memory, and the launch geometry tells the
-// entry where each starts; an argument_list kernel's are refused (errc::feature_not_supported).
+// entry where each starts; an argument_list kernel's are refused (errc::feature_not_supported). A work_item
+// kernel that needs scratch memory (a reduction) gets it as a third parameter.
 //
 //     auto launch = prepare_kernel_launch(backend, 0, std::get<kernel_command>(c));
 //     driver.launch_kernel(stream, launch.params());
@@ -15,6 +16,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <memory>
 #include <span>
 
 #include <boost/container/small_vector.hpp>
@@ -42,6 +44,14 @@ public:
     unsigned block[3] = {1, 1, 1};
     unsigned shared_bytes = 0; // dynamic shared memory per block
 
+    // A kernel with scratch (device_code::scratch_bytes): how much, and where it is for the next launch. An eager
+    // launch takes stream-ordered memory for each launch (driver_command::enqueue); a graph node owns its own,
+    // zeroed once, for the life of the node (`owned`).
+    std::size_t scratch_bytes = 0;
+    void add_scratch_parameter(std::size_t bytes); // the next parameter: the scratch's address
+    void set_scratch(void* p) noexcept;
+    std::shared_ptr<void> owned_scratch;
+
     // Appends one parameter of `bytes.size()` bytes at `alignment`; call finish_parameters() after the last.
     void add_parameter(std::span<const std::byte> bytes, std::size_t alignment);
     void finish_parameters();
@@ -55,6 +65,7 @@ private:
     boost::container::small_vector<void*, 8> pointers_;
     boost::container::small_vector<std::size_t, 8> offsets_;
     boost::container::small_vector<std::byte, 320> storage_;
+    std::size_t scratch_parameter_ = 0; // its index, when scratch_bytes != 0
 };
 
 kernel_launch prepare_kernel_launch(gpu_backend& backend, std::uint32_t device, const kernel_command& k);

@@ -64,6 +64,10 @@ struct hip_api {
     hipError_t (*hipMalloc)(void**, std::size_t) = nullptr;
     hipError_t (*hipHostMalloc)(void**, std::size_t, unsigned) = nullptr;
     hipError_t (*hipMallocManaged)(void**, std::size_t, unsigned) = nullptr;
+    hipError_t (*hipMemsetD8)(hipDeviceptr_t, unsigned char, std::size_t) = nullptr;
+    // Optional (stream-ordered allocation, a kernel's scratch): a runtime without them runs no reduction.
+    hipError_t (*hipMallocAsync)(void**, std::size_t, hipStream_t) = nullptr;
+    hipError_t (*hipFreeAsync)(void*, hipStream_t) = nullptr;
 
     // For gpu::run_compiler (the fill kernel).
     using program = hiprtcProgram;
@@ -89,6 +93,7 @@ std::unique_ptr<hip_api> load_api(std::string& why_not) {
     ENCORE_HIP_BIND(hipMalloc)
     ENCORE_HIP_BIND(hipHostMalloc)
     ENCORE_HIP_BIND(hipMallocManaged)
+    ENCORE_HIP_BIND(hipMemsetD8)
 #undef ENCORE_HIP_BIND
     if (!api->missing.empty()) {
         why_not = api->missing;
@@ -96,6 +101,8 @@ std::unique_ptr<hip_api> load_api(std::string& why_not) {
     }
     std::string optional;
     bind_symbol(api->library, api->hipLaunchHostFunc, "hipLaunchHostFunc", optional);
+    bind_symbol(api->library, api->hipMallocAsync, "hipMallocAsync", optional);
+    bind_symbol(api->library, api->hipFreeAsync, "hipFreeAsync", optional);
     api->create_program = api->hiprtcCreateProgram;
     api->destroy_program = api->hiprtcDestroyProgram;
     api->compile_program = api->hiprtcCompileProgram;
@@ -221,6 +228,21 @@ public:
             check(api_->hipHostFree(base), "hipHostFree");
         else
             check(api_->hipFree(base), "hipFree");
+    }
+    void zero(void* p, std::size_t bytes) override {
+        check(api_->hipMemsetD8(reinterpret_cast<hipDeviceptr_t>(p), 0, bytes), "hipMemsetD8");
+    }
+    void* allocate_async(gpu::driver_stream s, std::size_t bytes) override {
+        if (!api_->hipMallocAsync || !api_->hipFreeAsync)
+            throw error(errc::feature_not_supported, "hip backend: this HIP runtime has no stream-ordered allocation "
+                                                     "(hipMallocAsync), which a kernel's scratch (a reduction) needs");
+        void* p = nullptr;
+        check(api_->hipMallocAsync(&p, bytes, as<hipStream_t>(s)), "hipMallocAsync",
+              std::to_string(bytes) + " bytes of kernel scratch");
+        return p;
+    }
+    void free_async(gpu::driver_stream s, void* p) override {
+        check(api_->hipFreeAsync(p, as<hipStream_t>(s)), "hipFreeAsync");
     }
     bool advise(const void* pointer, std::size_t bytes, int advice, std::uint32_t device) override {
         // SYCL's advice values are CUDA's (1-6), which HIP shares; AMD's own (100 and up) are not taken.

@@ -210,7 +210,25 @@ void device_rules::error(const kernel_info& kernel, clang::SourceLocation locati
 }
 
 void device_rules::check(kernel_info& kernel) {
-    if (kernel.has_reduction) kernel.no_device_code = "reductions have no device code yet";
+    if (kernel.also_without_reduction)
+        kernel.no_device_code = "its type is launched both with and without reductions (one entry cannot take both)";
+    // A reduction's operation runs in device code only if it is one of SYCL's or the standard library's function
+    // objects (a user's operation is not reached from the kernel body, so it would not be made device-callable).
+    for (clang::QualType r : kernel.reducers) {
+        const auto* reducer = llvm::dyn_cast_or_null<clang::ClassTemplateSpecializationDecl>(r->getAsCXXRecordDecl());
+        if (!reducer || reducer->getTemplateArgs().size() < 2) continue;
+        const clang::QualType op = reducer->getTemplateArgs()[1].getAsType();
+        const clang::CXXRecordDecl* op_class = op->getAsCXXRecordDecl();
+        const clang::DeclContext* space = op_class ? op_class->getEnclosingNamespaceContext() : nullptr;
+        while (space && llvm::isa<clang::NamespaceDecl>(space) && llvm::cast<clang::NamespaceDecl>(space)->isInline())
+            space = space->getParent();
+        const auto* ns = llvm::dyn_cast_or_null<clang::NamespaceDecl>(space);
+        const bool known = ns && llvm::isa<clang::TranslationUnitDecl>(ns->getParent()) &&
+                           (ns->getName() == "sycl" || ns->getName() == "std");
+        if (!known && kernel.no_device_code.empty())
+            kernel.no_device_code = "its reduction's operation '" + op.getAsString() +
+                                    "' is not a SYCL or standard function object (only those run in device code)";
+    }
 
     if (kernel.is_lambda)
         for (const clang::LambdaCapture& capture : kernel.type->captures()) {

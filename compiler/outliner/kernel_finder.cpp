@@ -166,6 +166,12 @@ found_kernels find_kernels(clang::ASTContext& context) {
             names[args->get(1).getAsType().getCanonicalType().getTypePtr()] = name;
         }
 
+    auto reducers_of = [](const clang::TemplateArgument& pack) {
+        std::vector<clang::QualType> types;
+        for (const clang::TemplateArgument& a : pack.pack_elements())
+            types.push_back(a.getAsType().getCanonicalType());
+        return types;
+    };
     std::map<const clang::Type*, std::size_t> by_type;
     for (const clang::FunctionDecl* f : templates.call_kernel->specializations()) {
         const clang::TemplateArgumentList* args = f->getTemplateSpecializationArgs();
@@ -179,8 +185,12 @@ found_kernels find_kernels(clang::ASTContext& context) {
         if (!inserted) {
             // The same kernel type launched again (or with reductions): one kernel, flagged if any has them.
             kernel_info& known = result.kernels[at->second];
+            if (extra != known.has_reduction) known.also_without_reduction = true;
             known.has_reduction = known.has_reduction || extra;
-            if (extra) known.call_kernel = f;
+            if (extra) {
+                known.call_kernel = f;
+                known.reducers = reducers_of(args->get(3));
+            }
             continue;
         }
         kernel_info kernel;
@@ -189,6 +199,7 @@ found_kernels find_kernels(clang::ASTContext& context) {
         kernel.launch = static_cast<int>(args->get(0).getAsIntegral().getExtValue());
         kernel.dimensions = static_cast<int>(args->get(1).getAsIntegral().getExtValue());
         kernel.has_reduction = extra;
+        if (extra) kernel.reducers = reducers_of(args->get(3));
         kernel.is_lambda = record->isLambda();
         kernel.type_name = type_name_of(context, k);
         auto name = names.find(k.getTypePtr());

@@ -40,6 +40,8 @@ struct kernel_info {
     int launch = 1;    // the value of sycl::detail::launch
     int dimensions = 1;
     bool has_reduction = false;
+    bool also_without_reduction = false; // the same kernel type is launched with and without reductions
+    std::vector<clang::QualType> reducers; // with reductions: the sycl::reducer<T, Op> types it is called with
     bool is_lambda = false;
     std::uint64_t size = 0;
     std::uint64_t align = 0;

@@ -6,29 +6,31 @@
 #include <limits>
 #include <type_traits>
 
+#include "detail/host_device.hpp"
+
 namespace sycl {
 inline namespace _V1 {
 
 // clang-format off
-template <typename T = void> struct plus { T operator()(const T& a, const T& b) const { return a + b; } };
-template <typename T = void> struct multiplies { T operator()(const T& a, const T& b) const { return a * b; } };
-template <typename T = void> struct bit_and { T operator()(const T& a, const T& b) const { return a & b; } };
-template <typename T = void> struct bit_or { T operator()(const T& a, const T& b) const { return a | b; } };
-template <typename T = void> struct bit_xor { T operator()(const T& a, const T& b) const { return a ^ b; } };
-template <typename T = void> struct logical_and { T operator()(const T& a, const T& b) const { return a && b; } };
-template <typename T = void> struct logical_or { T operator()(const T& a, const T& b) const { return a || b; } };
-template <typename T = void> struct minimum { T operator()(const T& a, const T& b) const { return b < a ? b : a; } };
-template <typename T = void> struct maximum { T operator()(const T& a, const T& b) const { return a < b ? b : a; } };
+template <typename T = void> struct plus { ENCORE_HOST_DEVICE T operator()(const T& a, const T& b) const { return a + b; } };
+template <typename T = void> struct multiplies { ENCORE_HOST_DEVICE T operator()(const T& a, const T& b) const { return a * b; } };
+template <typename T = void> struct bit_and { ENCORE_HOST_DEVICE T operator()(const T& a, const T& b) const { return a & b; } };
+template <typename T = void> struct bit_or { ENCORE_HOST_DEVICE T operator()(const T& a, const T& b) const { return a | b; } };
+template <typename T = void> struct bit_xor { ENCORE_HOST_DEVICE T operator()(const T& a, const T& b) const { return a ^ b; } };
+template <typename T = void> struct logical_and { ENCORE_HOST_DEVICE T operator()(const T& a, const T& b) const { return a && b; } };
+template <typename T = void> struct logical_or { ENCORE_HOST_DEVICE T operator()(const T& a, const T& b) const { return a || b; } };
+template <typename T = void> struct minimum { ENCORE_HOST_DEVICE T operator()(const T& a, const T& b) const { return b < a ? b : a; } };
+template <typename T = void> struct maximum { ENCORE_HOST_DEVICE T operator()(const T& a, const T& b) const { return a < b ? b : a; } };
 
-template <> struct plus<void> { template <typename T> T operator()(const T& a, const T& b) const { return a + b; } };
-template <> struct multiplies<void> { template <typename T> T operator()(const T& a, const T& b) const { return a * b; } };
-template <> struct bit_and<void> { template <typename T> T operator()(const T& a, const T& b) const { return a & b; } };
-template <> struct bit_or<void> { template <typename T> T operator()(const T& a, const T& b) const { return a | b; } };
-template <> struct bit_xor<void> { template <typename T> T operator()(const T& a, const T& b) const { return a ^ b; } };
-template <> struct logical_and<void> { template <typename T> T operator()(const T& a, const T& b) const { return a && b; } };
-template <> struct logical_or<void> { template <typename T> T operator()(const T& a, const T& b) const { return a || b; } };
-template <> struct minimum<void> { template <typename T> T operator()(const T& a, const T& b) const { return b < a ? b : a; } };
-template <> struct maximum<void> { template <typename T> T operator()(const T& a, const T& b) const { return a < b ? b : a; } };
+template <> struct plus<void> { template <typename T> ENCORE_HOST_DEVICE T operator()(const T& a, const T& b) const { return a + b; } };
+template <> struct multiplies<void> { template <typename T> ENCORE_HOST_DEVICE T operator()(const T& a, const T& b) const { return a * b; } };
+template <> struct bit_and<void> { template <typename T> ENCORE_HOST_DEVICE T operator()(const T& a, const T& b) const { return a & b; } };
+template <> struct bit_or<void> { template <typename T> ENCORE_HOST_DEVICE T operator()(const T& a, const T& b) const { return a | b; } };
+template <> struct bit_xor<void> { template <typename T> ENCORE_HOST_DEVICE T operator()(const T& a, const T& b) const { return a ^ b; } };
+template <> struct logical_and<void> { template <typename T> ENCORE_HOST_DEVICE T operator()(const T& a, const T& b) const { return a && b; } };
+template <> struct logical_or<void> { template <typename T> ENCORE_HOST_DEVICE T operator()(const T& a, const T& b) const { return a || b; } };
+template <> struct minimum<void> { template <typename T> ENCORE_HOST_DEVICE T operator()(const T& a, const T& b) const { return b < a ? b : a; } };
+template <> struct maximum<void> { template <typename T> ENCORE_HOST_DEVICE T operator()(const T& a, const T& b) const { return a < b ? b : a; } };
 // clang-format on
 
 namespace detail {

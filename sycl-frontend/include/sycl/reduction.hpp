@@ -89,68 +89,130 @@ template <typename T, typename Op> struct reduction_descriptor {
     bool initialize;
 };
 
+// What a GPU launch of a kernel with reductions carries for each (trivially copyable; the same bytes on both
+// sides): where the result goes, the identity, the operation, and whether the result's value takes part.
+template <typename T, typename Op> struct device_reduction {
+    T* result;
+    T identity;
+    Op op;
+    bool has_identity;
+    bool initialize;
+};
+template <typename T, typename Op> device_reduction<T, Op> to_device(const reduction_descriptor<T, Op>& d) {
+    return {d.result, d.identity ? *d.identity : T{}, d.op, d.identity.has_value(), d.initialize};
+}
+
+// The kernel object and its reductions, as the outlined entry takes them (a list laid out the same way by every
+// compiler, unlike std::tuple).
+template <typename... R> struct reduction_list {};
+template <typename H, typename... R> struct reduction_list<H, R...> {
+    H head;
+    reduction_list<R...> tail;
+};
+template <typename K, typename... R> struct reduction_call {
+    K k;
+    reduction_list<R...> reductions;
+};
+inline reduction_list<> make_reduction_list() { return {}; }
+template <typename H, typename... R> reduction_list<H, R...> make_reduction_list(const H& h, const R&... r) {
+    return {h, make_reduction_list(r...)};
+}
+
+// The scratch memory of a GPU launch with reductions (gpu::device_code::scratch_bytes), one part per reduction,
+// zero between launches: each work-group folds its value into slot (group % reduction_slots) under the slot's
+// lock and counts itself done; the last group folds the slots into the result and zeroes them again.
+inline constexpr std::uint32_t reduction_slots = 512;
+template <typename T> struct reduction_slot {
+    std::uint32_t lock;
+    std::uint32_t has_value;
+    std::uint32_t words[(sizeof(T) + 3) / 4];
+};
+template <typename T> struct reduction_scratch {
+    std::uint32_t groups_done;
+    std::uint32_t unused[3];
+    reduction_slot<T> slots[reduction_slots];
+};
+template <typename T> constexpr std::size_t scratch_part_bytes() {
+    return (sizeof(reduction_scratch<T>) + 15) / 16 * 16;
+}
+
 } // namespace detail
 
-// What the kernel combines values into.
+// What the kernel combines values into. Plain data, so that it is the same on the host and in CUDA device code.
 template <typename T, typename Op> class reducer {
 public:
-    explicit reducer(const detail::reduction_descriptor<T, Op>& d) : identity_(d.identity), op_(d.op) {}
+    explicit reducer(const detail::reduction_descriptor<T, Op>& d)
+        : identity_(d.identity ? *d.identity : T{}), has_identity_(d.identity.has_value()), op_(d.op) {}
+    // In a GPU launch: from what the launch carries (detail/device_reduction.hpp).
+    ENCORE_HOST_DEVICE explicit reducer(const detail::device_reduction<T, Op>& d)
+        : identity_(d.identity), has_identity_(d.has_identity), op_(d.op) {}
     reducer(const reducer&) = delete;
     reducer& operator=(const reducer&) = delete;
 
-    reducer& combine(const T& v) {
-        value_ = value_ ? op_(*value_, v) : v;
+    ENCORE_HOST_DEVICE reducer& combine(const T& v) {
+        value_ = has_value_ ? op_(value_, v) : v;
+        has_value_ = true;
         return *this;
     }
     // The identity given to sycl::reduction, or the operation's known one.
-    T identity() const {
-        if (identity_) return *identity_;
+    ENCORE_HOST_DEVICE T identity() const {
+        if (has_identity_) return identity_;
+#if defined(__CUDA_ARCH__)
+        __trap(); // the host throws; a device cannot
+        return identity_;
+#else
         throw exception(errc::invalid, "reducer::identity: the reduction was made without an identity and its "
                                        "operation has no known identity");
+#endif
     }
 
-    reducer& operator+=(const T& v)
+    ENCORE_HOST_DEVICE reducer& operator+=(const T& v)
         requires(detail::op_is<Op, T, plus>)
     {
         return combine(v);
     }
-    reducer& operator*=(const T& v)
+    ENCORE_HOST_DEVICE reducer& operator*=(const T& v)
         requires(detail::op_is<Op, T, multiplies>)
     {
         return combine(v);
     }
-    reducer& operator&=(const T& v)
+    ENCORE_HOST_DEVICE reducer& operator&=(const T& v)
         requires(detail::op_is<Op, T, bit_and>)
     {
         return combine(v);
     }
-    reducer& operator|=(const T& v)
+    ENCORE_HOST_DEVICE reducer& operator|=(const T& v)
         requires(detail::op_is<Op, T, bit_or>)
     {
         return combine(v);
     }
-    reducer& operator^=(const T& v)
+    ENCORE_HOST_DEVICE reducer& operator^=(const T& v)
         requires(detail::op_is<Op, T, bit_xor>)
     {
         return combine(v);
     }
-    reducer& operator++()
+    ENCORE_HOST_DEVICE reducer& operator++()
         requires(detail::op_is<Op, T, plus> && std::is_integral_v<T>)
     {
         return combine(T{1});
     }
-    void operator++(int)
+    ENCORE_HOST_DEVICE void operator++(int)
         requires(detail::op_is<Op, T, plus> && std::is_integral_v<T>)
     {
         combine(T{1});
     }
 
     // Encore: what this work-item combined (nothing yet: empty).
-    const std::optional<T>& partial() const noexcept { return value_; }
+    std::optional<T> partial() const { return has_value_ ? std::optional<T>(value_) : std::nullopt; }
+    ENCORE_HOST_DEVICE bool ext_encore_has_value() const noexcept { return has_value_; }
+    ENCORE_HOST_DEVICE const T& ext_encore_value() const noexcept { return value_; }
+    ENCORE_HOST_DEVICE const Op& ext_encore_operation() const noexcept { return op_; }
 
 private:
-    std::optional<T> value_;
-    std::optional<T> identity_;
+    T value_{};
+    bool has_value_ = false;
+    T identity_;
+    bool has_identity_;
     Op op_;
 };
 
@@ -195,33 +257,49 @@ namespace detail {
 template <typename> struct is_reduction : std::false_type {};
 template <typename T, typename Op> struct is_reduction<reduction_descriptor<T, Op>> : std::true_type {};
 
-// A kernel with reductions: each work-item gets fresh reducers, folded into the shared states afterwards.
+// A kernel with reductions: each work-item gets fresh reducers, folded into the shared states afterwards. In a
+// program built by encore++ for a GPU, its outlined entry runs it on CUDA devices with the reductions folded on
+// the device (detail/device_reduction.hpp).
 template <launch Launch, int D, typename K, typename... Descriptors> class reduction_kernel final : public encore::kernel {
 public:
     reduction_kernel(std::string name, K k, const Descriptors&... ds)
-        : encore::kernel(std::move(name)), k_(std::move(k)),
+        : encore::kernel(std::move(name)), call_{std::move(k), make_reduction_list(to_device(ds)...)},
           states_(std::make_shared<reduction_state<typename Descriptors::value_type, typename Descriptors::operation>>(
               ds.result, ds.identity, ds.op, ds.initialize)...),
-          descriptors_(ds...) {}
+          descriptors_(ds...) {
+        if (const outlined_entry& e = cuda_outlined_entry<K>(); e.entry) {
+            cuda_.convention = encore::gpu::calling_convention::work_item;
+            cuda_.image_id = e.image->id;
+            cuda_.image = e.image->data;
+            cuda_.entry = e.entry;
+            cuda_.functor = &call_; // the outlined entry's first parameter: the kernel object and the reductions
+            cuda_.functor_bytes = sizeof(call_);
+            cuda_.scratch_bytes = (scratch_part_bytes<typename Descriptors::value_type>() + ...);
+        }
+    }
 
     void run(const encore::work_item& w, std::span<const encore::kernel_argument>) const override {
         current_local_memory = w.local_memory;
         run_with(w, std::index_sequence_for<Descriptors...>());
+    }
+    const void* device_code(std::string_view backend) const noexcept override {
+        return backend == "cuda" && cuda_.entry ? &cuda_ : nullptr;
     }
 
 private:
     template <std::size_t... I> void run_with(const encore::work_item& w, std::index_sequence<I...>) const {
         std::tuple<reducer<typename Descriptors::value_type, typename Descriptors::operation>...> reducers(
             std::get<I>(descriptors_)...);
-        call_kernel<Launch, D>(k_, w, std::get<I>(reducers)...);
+        call_kernel<Launch, D>(call_.k, w, std::get<I>(reducers)...);
         const std::size_t items = w.global_range[0] * w.global_range[1] * w.global_range[2];
         (std::get<I>(states_)->fold(std::get<I>(reducers).partial(), items), ...);
     }
 
-    K k_;
+    reduction_call<K, device_reduction<typename Descriptors::value_type, typename Descriptors::operation>...> call_;
     std::tuple<std::shared_ptr<reduction_state<typename Descriptors::value_type, typename Descriptors::operation>>...>
         states_;
     std::tuple<Descriptors...> descriptors_;
+    encore::gpu::device_code cuda_;
 };
 } // namespace detail
 

@@ -1,0 +1,197 @@
+// sycl::detail::run_reduction_kernel — a kernel with reductions on a CUDA device: the __global__ entry that
+// encore-outliner writes for such a kernel calls it (docs/compiler.md). Not for you; only for nvcc translation
+// units.
+//
+// Each work-item combines into its own reducers (sycl::reducer, as on the host). Then, per reduction: the block
+// folds its items' values (warp shuffles, then one value per warp through shared memory); thread 0 folds the
+// block's value into slot (block % reduction_slots) of the launch's scratch under that slot's lock and counts the
+// block done; the block that counts last folds every slot into the result (with the result's previous value unless
+// property::reduction::initialize_to_identity was given) and zeroes the slots and the count, so that the scratch
+// is zero again when the launch ends (gpu::device_code::scratch_bytes). Values are folded in no fixed order: as
+// SYCL allows, the operation is taken to be associative and commutative.
+#pragma once
+
+#if !defined(__CUDACC__)
+#error "sycl/detail/device_reduction.hpp must be compiled by nvcc"
+#endif
+
+#include <cstdint>
+#include <cstring>
+#include <utility>
+
+#include "encore/backends/cuda/device_work_item.hpp"
+#include "sycl/reduction.hpp"
+
+namespace sycl {
+inline namespace _V1 {
+namespace detail {
+namespace device {
+
+__device__ inline unsigned thread_in_block() {
+    return threadIdx.x + blockDim.x * (threadIdx.y + blockDim.y * threadIdx.z);
+}
+__device__ inline unsigned threads_in_block() {
+    return blockDim.x * blockDim.y * blockDim.z;
+}
+
+template <typename T> __device__ T shuffle_down(const T& v, unsigned delta, unsigned mask) {
+    constexpr unsigned words = (sizeof(T) + 3) / 4;
+    unsigned w[words] = {};
+    std::memcpy(w, &v, sizeof(T));
+    for (unsigned i = 0; i < words; ++i)
+        w[i] = __shfl_down_sync(mask, w[i], delta);
+    T result;
+    std::memcpy(&result, w, sizeof(T));
+    return result;
+}
+
+// Folds the values of the `lanes` first lanes of this warp into lane 0 (`has`: the lane holds a value).
+template <typename T, typename Op>
+__device__ void warp_fold(bool& has, T& value, const Op& op, unsigned lanes) {
+    const unsigned lane = thread_in_block() % 32;
+    const unsigned mask = lanes == 32 ? 0xffffffffu : (1u << lanes) - 1u;
+    for (unsigned delta = 16; delta > 0; delta /= 2) {
+        const T other = shuffle_down(value, delta, mask);
+        const bool other_has = __shfl_down_sync(mask, has ? 1 : 0, delta) != 0;
+        if (lane + delta < lanes && other_has) {
+            value = has ? op(value, other) : other;
+            has = true;
+        }
+    }
+}
+
+// Folds every thread's value into thread 0's. Every thread of the block calls it.
+template <typename T, typename Op> __device__ void block_fold(bool& has, T& value, const Op& op) {
+    __shared__ __align__(16) unsigned char per_warp[32 * sizeof(T)];
+    __shared__ unsigned per_warp_has[32];
+    const unsigned thread = thread_in_block(), threads = threads_in_block();
+    const unsigned warp = thread / 32, lane = thread % 32, warps = (threads + 31) / 32;
+    warp_fold(has, value, op, threads - warp * 32 < 32 ? threads - warp * 32 : 32);
+    if (lane == 0) {
+        per_warp_has[warp] = has ? 1u : 0u;
+        if (has) std::memcpy(per_warp + warp * sizeof(T), &value, sizeof(T));
+    }
+    __syncthreads();
+    if (warp == 0) {
+        has = lane < warps && per_warp_has[lane] != 0;
+        if (has) std::memcpy(&value, per_warp + lane * sizeof(T), sizeof(T));
+        warp_fold(has, value, op, threads < 32 ? threads : 32);
+    }
+    __syncthreads(); // per_warp is free again for the next reduction
+}
+
+// Slot values go through L2 (ld.cg / st.cg): blocks on other SMs read them.
+template <typename T> __device__ T load_slot(const reduction_slot<T>& s) {
+    unsigned w[sizeof(s.words) / 4];
+    for (unsigned i = 0; i < sizeof(s.words) / 4; ++i)
+        w[i] = __ldcg(&s.words[i]);
+    T v;
+    std::memcpy(&v, w, sizeof(T));
+    return v;
+}
+template <typename T> __device__ void store_slot(reduction_slot<T>& s, const T& v) {
+    unsigned w[sizeof(s.words) / 4] = {};
+    std::memcpy(w, &v, sizeof(T));
+    for (unsigned i = 0; i < sizeof(s.words) / 4; ++i)
+        __stcg(&s.words[i], w[i]);
+}
+
+template <typename T, typename Op>
+__device__ void finish(bool has, T value, const device_reduction<T, Op>& r, reduction_scratch<T>& scratch) {
+    block_fold(has, value, r.op);
+    __shared__ bool last;
+    if (thread_in_block() == 0) {
+        const unsigned blocks = gridDim.x * gridDim.y * gridDim.z;
+        const unsigned block = blockIdx.x + gridDim.x * (blockIdx.y + gridDim.y * blockIdx.z);
+        if (has) {
+            reduction_slot<T>& slot = scratch.slots[block % reduction_slots];
+            while (atomicCAS(&slot.lock, 0u, 1u) != 0u) {
+            }
+            __threadfence();
+            const bool slot_has = __ldcg(&slot.has_value) != 0;
+            store_slot(slot, slot_has ? r.op(load_slot(slot), value) : value);
+            __stcg(&slot.has_value, 1u);
+            __threadfence();
+            atomicExch(&slot.lock, 0u);
+        }
+        __threadfence();
+        last = atomicAdd(&scratch.groups_done, 1u) == blocks - 1;
+    }
+    __syncthreads();
+    if (!last) return;
+    __threadfence();
+    has = false;
+    for (unsigned i = thread_in_block(); i < reduction_slots; i += threads_in_block()) {
+        reduction_slot<T>& slot = scratch.slots[i];
+        if (__ldcg(&slot.has_value) == 0) continue;
+        const T v = load_slot(slot);
+        value = has ? r.op(value, v) : v;
+        has = true;
+        store_slot(slot, T{});
+        __stcg(&slot.has_value, 0u);
+    }
+    block_fold(has, value, r.op);
+    if (thread_in_block() == 0) {
+        if (!r.initialize) {
+            const T previous = *r.result;
+            *r.result = has ? r.op(previous, value) : previous;
+        } else if (r.has_identity) {
+            *r.result = has ? r.op(r.identity, value) : r.identity;
+        } else if (has) {
+            *r.result = value;
+        }
+        __stcg(&scratch.groups_done, 0u);
+        __threadfence();
+    }
+}
+
+template <typename R> struct reducer_of;
+template <typename T, typename Op> struct reducer_of<device_reduction<T, Op>> {
+    using type = reducer<T, Op>;
+};
+
+template <std::size_t I, typename H, typename... R> __device__ const auto& at(const reduction_list<H, R...>& list) {
+    if constexpr (I == 0)
+        return list.head;
+    else
+        return at<I - 1>(list.tail);
+}
+
+template <launch Launch, int D, typename K, typename... R, std::size_t... I>
+__device__ void run(const reduction_call<K, R...>& call, const ::encore::gpu::launch_geometry& g, unsigned char* scratch,
+                    std::index_sequence<I...>) {
+    encore::work_item item;
+    // Threads past a range's end take part in the folds with no value.
+    const bool active = encore::cuda::detail::make_work_item(g, item);
+    // Per reduction, its reducer and where its part of the scratch starts (in the order of the list).
+    struct parts {
+        std::size_t offset[sizeof...(R)];
+    };
+    constexpr parts where = [] {
+        parts p{};
+        std::size_t at = 0, i = 0;
+        ((p.offset[i++] = at, at += scratch_part_bytes<decltype(std::declval<R>().identity)>()), ...);
+        return p;
+    }();
+    auto run_with = [&](typename reducer_of<R>::type&... reducers) {
+        if (active) call_kernel<Launch, D>(call.k, static_cast<const encore::work_item&>(item), reducers...);
+        (finish(reducers.ext_encore_has_value(), reducers.ext_encore_value(), at<I>(call.reductions),
+                *reinterpret_cast<reduction_scratch<decltype(at<I>(call.reductions).identity)>*>(
+                    scratch + where.offset[I])),
+         ...);
+    };
+    [&](typename reducer_of<R>::type&&... reducers) { run_with(reducers...); }(
+        typename reducer_of<R>::type(at<I>(call.reductions))...);
+}
+
+} // namespace device
+
+template <launch Launch, int D, typename K, typename... R>
+__device__ void run_reduction_kernel(const reduction_call<K, R...>& call, const ::encore::gpu::launch_geometry& g,
+                                     void* scratch) {
+    device::run<Launch, D>(call, g, static_cast<unsigned char*>(scratch), std::index_sequence_for<R...>());
+}
+
+} // namespace detail
+} // namespace _V1
+} // namespace sycl
