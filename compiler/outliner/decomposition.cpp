@@ -5,6 +5,7 @@
 
 #include <map>
 
+#include "gcc_captures.hpp"
 #include "kernel_finder.hpp"
 
 namespace encore::outliner {
@@ -109,6 +110,24 @@ void decompose(clang::ASTContext& context, kernel_info& kernel) {
         if (this_capture) capture_names[this_capture] = "this";
     }
     decomposer d(context);
+    if (const gcc_layout g = gcc_captures(context, kernel); !g.slots.empty()) {
+        for (const gcc_layout::slot& s : g.slots) {
+            if (s.field) {
+                kernel.fields.push_back({capture_names[s.field], s.field});
+                d.flatten(s.field->getType(), s.offset, capture_names[s.field], kernel.params);
+            } else {
+                const clang::QualType type = s.extra->getType();
+                kernel_field f{s.extra->getNameAsString(), nullptr, s.extra};
+                f.size = static_cast<std::uint64_t>(context.getTypeSizeInChars(type).getQuantity());
+                f.align = static_cast<std::uint64_t>(context.getTypeAlignInChars(type).getQuantity());
+                kernel.fields.push_back(f);
+                kernel.params.push_back({param_kind::std_layout, s.offset, f.size, f.name});
+            }
+        }
+        kernel.size = g.size;
+        kernel.align = g.align;
+        return;
+    }
     for (const clang::CXXBaseSpecifier& base : record->bases()) {
         const clang::CXXRecordDecl* base_record = base.getType()->getAsCXXRecordDecl();
         d.flatten(base.getType(), layout.getBaseClassOffset(base_record).getQuantity(),

@@ -245,6 +245,7 @@ std::string device_source(clang::ASTContext& context, clang::Rewriter& rewriter,
             for (const clang::LambdaCapture& c : k.type->captures())
                 if (c.capturesVariable()) captured.insert(llvm::cast<clang::VarDecl>(c.getCapturedVar()));
             for (const kernel_field& f : k.fields) {
+                if (!f.field) continue;
                 clang::QualType t = f.field->getType().getCanonicalType();
                 while (const auto* array = context.getAsArrayType(t))
                     t = array->getElementType().getCanonicalType();
@@ -287,7 +288,11 @@ std::string device_source(clang::ASTContext& context, clang::Rewriter& rewriter,
             for (const std::string& m : members)
                 tail << "    " << m << "\n";
             for (const kernel_field& f : k.fields)
-                tail << "    " << qualified(context, f.field->getType(), f.name) << ";\n";
+                if (f.field)
+                    tail << "    " << qualified(context, f.field->getType(), f.name) << ";\n";
+                else // g++ captured the constant (gcc_captures.hpp); the body reads the static member
+                    tail << "    alignas(" << f.align << ") unsigned char __encore_gcc_capture_" << f.name << "["
+                         << f.size << "];\n";
             tail << "    __device__ void operator()" << parameters << " const " << body << "\n};\n";
             for (auto ns = spaces.rbegin(); ns != spaces.rend(); ++ns)
                 tail << "} // namespace " << (*ns)->getName().str() << "\n";

@@ -25,10 +25,13 @@ struct kernel_param {
     int target = -1;
 };
 
-// One field of the kernel object as the outlined struct repeats it.
+// One field of the kernel object as the outlined struct repeats it: a field of Clang's closure, or a constant
+// only g++ captures (gcc_captures.hpp), which the outlined struct holds as bytes of its size and alignment.
 struct kernel_field {
     std::string name;
     const clang::FieldDecl* field = nullptr;
+    const clang::VarDecl* gcc_constant = nullptr;
+    std::uint64_t size = 0, align = 1; // gcc_constant only
 };
 
 struct kernel_info {

@@ -58,7 +58,7 @@ std::string layout_checks(clang::ASTContext& context, const std::vector<kernel_i
             << "static_assert(alignof(" << type << ") == " << k.align << ");\n";
         const clang::ASTRecordLayout& layout = context.getASTRecordLayout(k.type);
         for (const kernel_field& f : k.fields)
-            if (f.field->getAccess() == clang::AS_public && !f.field->isBitField())
+            if (f.field && f.field->getAccess() == clang::AS_public && !f.field->isBitField())
                 out << "static_assert(offsetof(" << type << ", " << f.name
                     << ") == " << layout.getFieldOffset(f.field->getFieldIndex()) / 8 << ");\n";
     }

@@ -1,0 +1,88 @@
+// Work-group local memory, group barriers and reductions together: per-group sums through local memory, a
+// reduction over a range that does not fill its last work-group, an nd_range reduction with work-groups of 40
+// (a partial warp on a GPU), and a recorded graph whose reductions start from their identities, replayed.
+#include <sycl/sycl.hpp>
+
+#include <cstdio>
+#include <vector>
+
+namespace sycl_exp = sycl::ext::oneapi::experimental;
+
+int main() {
+    const std::size_t n = 1000003, group = 64, groups = 4096;
+    std::vector<int> host(n);
+    for (std::size_t i = 0; i < n; ++i) host[i] = static_cast<int>((i * 2654435761u) % 1001) - 500;
+    sycl::queue q;
+    int* data = sycl::malloc_shared<int>(n, q);
+    int* sums = sycl::malloc_shared<int>(groups, q);
+    long long* total = sycl::malloc_shared<long long>(1, q);
+    int* lo = sycl::malloc_shared<int>(1, q);
+    int* hi = sycl::malloc_shared<int>(1, q);
+    double* nd_total = sycl::malloc_shared<double>(1, q);
+    for (std::size_t i = 0; i < n; ++i) data[i] = host[i];
+    int wrong = 0;
+
+    // 1. Per-group sums in local memory (a tree between barriers).
+    q.submit([&](sycl::handler& h) {
+        sycl::local_accessor<int> scratch{sycl::range<1>{group}, h};
+        h.parallel_for(sycl::nd_range<1>{groups * group, group}, [=](sycl::nd_item<1> it) {
+            const std::size_t local = it.get_local_id(0);
+            scratch[local] = data[it.get_global_id(0)];
+            for (std::size_t stride = it.get_local_range(0) / 2; stride > 0; stride /= 2) {
+                sycl::group_barrier(it.get_group());
+                if (local < stride) scratch[local] += scratch[local + stride];
+            }
+            if (local == 0) sums[it.get_group(0)] = scratch[0];
+        });
+    });
+    q.wait_and_throw();
+    for (std::size_t g = 0; g < groups; ++g) {
+        int expected = 0;
+        for (std::size_t i = g * group; i < (g + 1) * group; ++i) expected += host[i];
+        wrong += sums[g] != expected;
+    }
+
+    // 2. A range reduction (n is prime: the last work-group is partial), added to the result's value.
+    *total = 1000;
+    q.parallel_for(sycl::range<1>{n}, sycl::reduction(total, sycl::plus<long long>()),
+                   [=](sycl::id<1> i, auto& s) { s += data[i]; })
+        .wait_and_throw();
+    long long expected_total = 1000;
+    for (int v : host) expected_total += v;
+    wrong += *total != expected_total;
+
+    // 3. nd_range, work-groups of 40.
+    *nd_total = 0.5;
+    q.parallel_for(sycl::nd_range<1>{40 * 1000, 40}, sycl::reduction(nd_total, sycl::plus<double>()),
+                   [=](sycl::nd_item<1> it, auto& s) { s += 0.25 * data[it.get_global_id(0)]; })
+        .wait_and_throw();
+    double expected_nd = 0.5;
+    for (std::size_t i = 0; i < 40 * 1000; ++i) expected_nd += 0.25 * host[i];
+    wrong += *nd_total != expected_nd;
+
+    // 4. A recorded graph: minimum and maximum from their identities, replayed after changing the data.
+    sycl_exp::command_graph graph{q.get_context(), q.get_device()};
+    graph.begin_recording(q);
+    q.parallel_for(sycl::range<1>{n}, sycl::reduction(lo, sycl::minimum<int>(), sycl::property::reduction::initialize_to_identity{}),
+                   sycl::reduction(hi, sycl::maximum<int>(), sycl::property::reduction::initialize_to_identity{}),
+                   [=](sycl::id<1> i, auto& mn, auto& mx) {
+                       mn.combine(data[i]);
+                       mx.combine(data[i]);
+                   });
+    graph.end_recording();
+    auto exec = graph.finalize();
+    for (int replay = 0; replay < 5; ++replay) {
+        data[replay * 1000] = -100000 - replay; // a new minimum each time
+        data[replay * 1000 + 1] = 100000 + replay;
+        q.ext_oneapi_graph(exec).wait_and_throw();
+        wrong += *lo != -100000 - replay || *hi != 100000 + replay;
+    }
+
+    std::printf("group_reduction: group sums %d, %d, ...; range sum %lld (expected %lld); nd_range sum %g "
+                "(expected %g); graph min %d max %d; %d wrong\n",
+                sums[0], sums[1], *total, expected_total, *nd_total, expected_nd, *lo, *hi, wrong);
+    for (void* p : {static_cast<void*>(data), static_cast<void*>(sums), static_cast<void*>(total),
+                    static_cast<void*>(lo), static_cast<void*>(hi), static_cast<void*>(nd_total)})
+        sycl::free(p, q);
+    return wrong == 0 ? 0 : 1;
+}
