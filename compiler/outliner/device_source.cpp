@@ -312,6 +312,9 @@ std::string device_source(clang::ASTContext& context, clang::Rewriter& rewriter,
              << k.name << "' has another alignment on the device\");\n"
              // -fsycl-device-code-split=per_kernel: encore++ compiles this file once per kernel, keeping one entry.
              << "#if !defined(ENCORE_DEVICE_KERNELS_SELECTED) || defined(ENCORE_DEVICE_KERNEL_" << hash << ")\n";
+        const bool has_local = std::any_of(k.params.begin(), k.params.end(), [](const kernel_param& p) {
+            return p.kind == param_kind::local_accessor;
+        });
         const std::string launch =
             std::string("::sycl::detail::launch::") + launch_enumerator(k.launch) + ", " + std::to_string(k.dimensions);
         if (k.has_reduction) {
@@ -331,7 +334,8 @@ std::string device_source(clang::ASTContext& context, clang::Rewriter& rewriter,
             tail << "extern \"C\" __global__ void " << k.entry << "(" << type
                  << " k, ::encore::gpu::launch_geometry g) {\n"
                  << "    ::encore::work_item item;\n"
-                 << "    if (!::encore::cuda::detail::make_work_item(g, item)) return;\n"
+                 << "    if (!::encore::cuda::detail::make_work_item<" << std::max(k.dimensions, 1) << ", "
+                 << (has_local ? "true" : "false") << ">(g, item)) return;\n"
                  << "    ::sycl::detail::call_kernel<" << launch
                  << ">(k, static_cast<const ::encore::work_item&>(item));\n"
                  << "}\n";

@@ -150,7 +150,29 @@ template <typename T, typename Op> struct reducer_of<device_reduction<T, Op>> {
     using type = reducer<T, Op>;
 };
 
+template <std::size_t I, std::size_t N> constexpr std::size_t offset_of(const std::size_t (&sizes)[N]) {
+    std::size_t at = 0;
+    for (std::size_t i = 0; i < I; ++i) at += sizes[i];
+    return at;
+}
+
 template <std::size_t I, typename H, typename... R> __device__ const auto& at(const reduction_list<H, R...>& list) {
+    if constexpr (I == 0)
+        return list.head;
+    else
+        return at<I - 1>(list.tail);
+}
+
+// One work-item's reducers, made from the launch's reductions (reducers cannot be copied or moved).
+template <typename... R> struct reducers {
+    __device__ explicit reducers(const reduction_list<R...>&) {}
+};
+template <typename H, typename... R> struct reducers<H, R...> {
+    __device__ explicit reducers(const reduction_list<H, R...>& list) : head(list.head), tail(list.tail) {}
+    typename reducer_of<H>::type head;
+    reducers<R...> tail;
+};
+template <std::size_t I, typename H, typename... R> __device__ auto& at(reducers<H, R...>& list) {
     if constexpr (I == 0)
         return list.head;
     else
@@ -162,26 +184,15 @@ __device__ void run(const reduction_call<K, R...>& call, const ::encore::gpu::la
                     std::index_sequence<I...>) {
     encore::work_item item;
     // Threads past a range's end take part in the folds with no value.
-    const bool active = encore::cuda::detail::make_work_item(g, item);
-    // Per reduction, its reducer and where its part of the scratch starts (in the order of the list).
-    struct parts {
-        std::size_t offset[sizeof...(R)];
-    };
-    constexpr parts where = [] {
-        parts p{};
-        std::size_t at = 0, i = 0;
-        ((p.offset[i++] = at, at += scratch_part_bytes<decltype(std::declval<R>().identity)>()), ...);
-        return p;
-    }();
-    auto run_with = [&](typename reducer_of<R>::type&... reducers) {
-        if (active) call_kernel<Launch, D>(call.k, static_cast<const encore::work_item&>(item), reducers...);
-        (finish(reducers.ext_encore_has_value(), reducers.ext_encore_value(), at<I>(call.reductions),
-                *reinterpret_cast<reduction_scratch<decltype(at<I>(call.reductions).identity)>*>(
-                    scratch + where.offset[I])),
-         ...);
-    };
-    [&](typename reducer_of<R>::type&&... reducers) { run_with(reducers...); }(
-        typename reducer_of<R>::type(at<I>(call.reductions))...);
+    const bool active = encore::cuda::detail::make_work_item<(D > 0 ? D : 1)>(g, item);
+    reducers<R...> mine(call.reductions);
+    if (active) call_kernel<Launch, D>(call.k, static_cast<const encore::work_item&>(item), at<I>(mine)...);
+    // Each reduction's part of the scratch, in the order of the list.
+    constexpr std::size_t sizes[] = {scratch_part_bytes<decltype(std::declval<R>().identity)>()...};
+    (finish(at<I>(mine).ext_encore_has_value(), at<I>(mine).ext_encore_value(), at<I>(call.reductions),
+            *reinterpret_cast<reduction_scratch<decltype(at<I>(call.reductions).identity)>*>(
+                scratch + offset_of<I>(sizes))),
+     ...);
 }
 
 } // namespace device

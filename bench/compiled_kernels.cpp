@@ -1,0 +1,288 @@
+// compiled_kernels — plain SYCL kernels built by encore++ for CUDA against the same kernels written by hand in
+// CUDA C++ (compiled_kernels_cuda.cu, compiled by nvcc and linked into this program), on the default device (the
+// GPU the program carries images for):
+//
+//   saxpy       y = a x + y over 2^24 floats                    (SYCL: parallel_for over a range)
+//   stencil     5-point average on a 4096 x 4096 float grid     (SYCL: parallel_for over a 2-D range)
+//   reduction   sum of 2^24 ints                                (SYCL: sycl::reduction, initialize_to_identity)
+//   chain_1000  1,000 kernels of `data[i] += 1` on 1,024 ints   (SYCL: a recorded graph, replayed; CUDA: a
+//               replayed as a graph                               stream-captured CUDA graph, replayed)
+//
+// The first three are timed as `reps` launches back to back on one in-order queue / one stream, then one wait:
+// with kernels of tens of microseconds the launches overlap the work, so the time per launch is the kernel's time
+// (launch costs show only if they exceed it). Each round times SYCL then CUDA for every kernel; the table gives
+// the median over 5 rounds of each side and the median of the per-round ratios (SYCL / CUDA). Before timing,
+// each kernel's result is compared with the CUDA one.
+//
+// Build times (encore++ for this file against nvcc for the CUDA file) are measured where encore++ is, by
+// bench/compiled_kernels_build_time.py; `--build-times FILE` adds its JSON to the output.
+//
+//   compiled_kernels [--json] [--build-times FILE]
+#include <sycl/sycl.hpp>
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <cstring>
+#include <fstream>
+#include <sstream>
+#include <string>
+#include <vector>
+
+extern "C" {
+double peer_saxpy(float a, const float* x, float* y, std::size_t n, int reps);
+double peer_stencil(const float* in, float* out, std::size_t rows, std::size_t cols, int reps);
+double peer_reduce(const int* x, std::size_t n, int* result, int reps);
+double peer_chain_replay(int* data, std::size_t n, int nodes, int replays);
+void* peer_malloc(std::size_t bytes);
+void peer_free(void* p);
+void peer_copy(void* to, const void* from, std::size_t bytes);
+}
+
+namespace {
+
+namespace syclex = sycl::ext::oneapi::experimental;
+
+double seconds_since(std::chrono::steady_clock::time_point t) {
+    return std::chrono::duration<double>(std::chrono::steady_clock::now() - t).count();
+}
+
+double median(std::vector<double> v) {
+    std::sort(v.begin(), v.end());
+    return v[v.size() / 2];
+}
+
+struct row {
+    std::string kernel;
+    std::string unit; // "us per launch" or "ns per node"
+    double sycl = 0, cuda = 0, ratio = 0;
+    bool same_result = false;
+};
+
+// The SYCL kernels, each timed as its CUDA peer is.
+double sycl_saxpy(sycl::queue& q, float a, const float* x, float* y, std::size_t n, int reps) {
+    auto launch = [&] { q.parallel_for(sycl::range<1>{n}, [=](sycl::id<1> i) { y[i] = a * x[i] + y[i]; }); };
+    launch();
+    q.wait_and_throw();
+    const auto t = std::chrono::steady_clock::now();
+    for (int r = 0; r < reps; ++r) launch();
+    q.wait_and_throw();
+    return seconds_since(t) / reps;
+}
+
+double sycl_stencil(sycl::queue& q, const float* in, float* out, std::size_t rows, std::size_t cols, int reps) {
+    auto launch = [&] {
+        q.parallel_for(sycl::range<2>{rows, cols}, [=](sycl::item<2> it) {
+            const std::size_t r = it[0], c = it[1];
+            if (r == 0 || c == 0 || r >= rows - 1 || c >= cols - 1) return;
+            const std::size_t i = r * cols + c;
+            out[i] = 0.2f * (in[i] + in[i - 1] + in[i + 1] + in[i - cols] + in[i + cols]);
+        });
+    };
+    launch();
+    q.wait_and_throw();
+    const auto t = std::chrono::steady_clock::now();
+    for (int r = 0; r < reps; ++r) launch();
+    q.wait_and_throw();
+    return seconds_since(t) / reps;
+}
+
+double sycl_reduce(sycl::queue& q, const int* x, std::size_t n, int* sum, int reps) {
+    auto launch = [&] {
+        q.parallel_for(sycl::range<1>{n},
+                       sycl::reduction(sum, sycl::plus<int>(), sycl::property::reduction::initialize_to_identity{}),
+                       [=](sycl::id<1> i, auto& s) { s += x[i]; });
+    };
+    launch();
+    q.wait_and_throw();
+    const auto t = std::chrono::steady_clock::now();
+    for (int r = 0; r < reps; ++r) launch();
+    q.wait_and_throw();
+    return seconds_since(t) / reps;
+}
+
+double sycl_chain_replay(sycl::queue& q, int* data, std::size_t n, int nodes, int replays) {
+    syclex::command_graph graph{q.get_context(), q.get_device()};
+    graph.begin_recording(q);
+    for (int k = 0; k < nodes; ++k) q.parallel_for(sycl::range<1>{n}, [=](sycl::id<1> i) { data[i] += 1; });
+    graph.end_recording();
+    auto exec = graph.finalize();
+    q.ext_oneapi_graph(exec).wait_and_throw();
+    const auto t = std::chrono::steady_clock::now();
+    for (int r = 0; r < replays; ++r) q.ext_oneapi_graph(exec);
+    q.wait_and_throw();
+    return seconds_since(t) / (static_cast<double>(replays) * nodes);
+}
+
+template <typename T> std::vector<T> to_host(sycl::queue& q, const T* p, std::size_t n) {
+    std::vector<T> v(n);
+    q.memcpy(v.data(), p, n * sizeof(T)).wait_and_throw();
+    return v;
+}
+template <typename T> std::vector<T> peer_to_host(const T* p, std::size_t n) {
+    std::vector<T> v(n);
+    peer_copy(v.data(), p, n * sizeof(T));
+    return v;
+}
+
+bool close(const std::vector<float>& a, const std::vector<float>& b) {
+    for (std::size_t i = 0; i < a.size(); ++i)
+        if (std::fabs(a[i] - b[i]) > 1e-5f * std::max(1.0f, std::fabs(b[i]))) return false;
+    return true;
+}
+
+std::string read_file(const char* path) {
+    std::ifstream in(path);
+    if (!in) {
+        std::fprintf(stderr, "compiled_kernels: cannot read %s\n", path);
+        std::exit(2);
+    }
+    std::stringstream text;
+    text << in.rdbuf();
+    std::string s = text.str();
+    while (!s.empty() && (s.back() == '\n' || s.back() == ' ')) s.pop_back();
+    return s;
+}
+
+} // namespace
+
+int main(int argc, char** argv) try {
+    bool json = false;
+    const char* build_times = nullptr;
+    for (int i = 1; i < argc; ++i) {
+        if (std::strcmp(argv[i], "--json") == 0)
+            json = true;
+        else if (std::strcmp(argv[i], "--build-times") == 0 && i + 1 < argc)
+            build_times = argv[++i];
+        else {
+            std::fprintf(stderr, "usage: compiled_kernels [--json] [--build-times FILE]\n");
+            return 2;
+        }
+    }
+    sycl::queue q{sycl::property::queue::in_order{}};
+    const std::string device = q.get_device().get_info<sycl::info::device::name>();
+    if (q.get_device().get_backend() != sycl::backend::ext_oneapi_cuda) {
+        std::fprintf(stderr, "compiled_kernels: the default device is %s, not a CUDA GPU (run it where one is)\n",
+                     device.c_str());
+        return 77;
+    }
+
+    const std::size_t n = std::size_t{1} << 24, rows = 4096, cols = 4096, chain_n = 1024;
+    const int reps = 200, rounds = 5, nodes = 1000, replays = 20;
+    const float a = 1.5f;
+    std::vector<float> hx(n), hy(n), grid(rows * cols);
+    std::vector<int> hi(n);
+    for (std::size_t i = 0; i < n; ++i) {
+        hx[i] = static_cast<float>(i % 97) * 0.01f;
+        hy[i] = static_cast<float>(i % 13);
+        hi[i] = static_cast<int>(i % 7);
+    }
+    for (std::size_t i = 0; i < rows * cols; ++i) grid[i] = static_cast<float>((i * 31) % 101);
+
+    // SYCL memory and the peer's, with the same contents.
+    float* sx = sycl::malloc_device<float>(n, q);
+    float* sy = sycl::malloc_device<float>(n, q);
+    float* s_in = sycl::malloc_device<float>(rows * cols, q);
+    float* s_out = sycl::malloc_device<float>(rows * cols, q);
+    int* si = sycl::malloc_device<int>(n, q);
+    int* ssum = sycl::malloc_device<int>(1, q);
+    int* schain = sycl::malloc_device<int>(chain_n, q);
+    auto* cx = static_cast<float*>(peer_malloc(n * sizeof(float)));
+    auto* cy = static_cast<float*>(peer_malloc(n * sizeof(float)));
+    auto* c_in = static_cast<float*>(peer_malloc(rows * cols * sizeof(float)));
+    auto* c_out = static_cast<float*>(peer_malloc(rows * cols * sizeof(float)));
+    auto* ci = static_cast<int*>(peer_malloc(n * sizeof(int)));
+    auto* csum = static_cast<int*>(peer_malloc(sizeof(int)));
+    auto* cchain = static_cast<int*>(peer_malloc(chain_n * sizeof(int)));
+    auto reset = [&] {
+        q.memcpy(sx, hx.data(), n * sizeof(float));
+        q.memcpy(sy, hy.data(), n * sizeof(float));
+        q.memcpy(s_in, grid.data(), rows * cols * sizeof(float));
+        q.memcpy(s_out, grid.data(), rows * cols * sizeof(float));
+        q.memcpy(si, hi.data(), n * sizeof(int));
+        q.memset(schain, 0, chain_n * sizeof(int));
+        q.wait_and_throw();
+        peer_copy(cx, hx.data(), n * sizeof(float));
+        peer_copy(cy, hy.data(), n * sizeof(float));
+        peer_copy(c_in, grid.data(), rows * cols * sizeof(float));
+        peer_copy(c_out, grid.data(), rows * cols * sizeof(float));
+        peer_copy(ci, hi.data(), n * sizeof(int));
+        std::vector<int> zeros(chain_n, 0);
+        peer_copy(cchain, zeros.data(), chain_n * sizeof(int));
+    };
+
+    // Results first: one launch (and one untimed warm-up) of each, same inputs on both sides.
+    reset();
+    std::vector<row> rows_out = {{"saxpy", "us per launch"},
+                                 {"stencil_5pt", "us per launch"},
+                                 {"reduction", "us per launch"},
+                                 {"chain_1000", "ns per node"}};
+    sycl_saxpy(q, a, sx, sy, n, 1);
+    peer_saxpy(a, cx, cy, n, 1);
+    rows_out[0].same_result = close(to_host(q, sy, n), peer_to_host(cy, n));
+    sycl_stencil(q, s_in, s_out, rows, cols, 1);
+    peer_stencil(c_in, c_out, rows, cols, 1);
+    rows_out[1].same_result = close(to_host(q, s_out, rows * cols), peer_to_host(c_out, rows * cols));
+    sycl_reduce(q, si, n, ssum, 1);
+    peer_reduce(ci, n, csum, 1);
+    rows_out[2].same_result = to_host(q, ssum, 1)[0] == peer_to_host(csum, 1)[0];
+    sycl_chain_replay(q, schain, chain_n, nodes, 1);
+    peer_chain_replay(cchain, chain_n, nodes, 1);
+    rows_out[3].same_result = to_host(q, schain, chain_n) == peer_to_host(cchain, chain_n);
+
+    std::vector<std::vector<double>> sycl_t(4), cuda_t(4), ratio(4);
+    for (int round = 0; round < rounds; ++round) {
+        const double t[4][2] = {{sycl_saxpy(q, a, sx, sy, n, reps), peer_saxpy(a, cx, cy, n, reps)},
+                                {sycl_stencil(q, s_in, s_out, rows, cols, reps), peer_stencil(c_in, c_out, rows, cols, reps)},
+                                {sycl_reduce(q, si, n, ssum, reps), peer_reduce(ci, n, csum, reps)},
+                                {sycl_chain_replay(q, schain, chain_n, nodes, replays),
+                                 peer_chain_replay(cchain, chain_n, nodes, replays)}};
+        for (int k = 0; k < 4; ++k) {
+            const double scale = k == 3 ? 1e9 : 1e6;
+            sycl_t[k].push_back(t[k][0] * scale);
+            cuda_t[k].push_back(t[k][1] * scale);
+            ratio[k].push_back(t[k][0] / t[k][1]);
+        }
+    }
+    for (int k = 0; k < 4; ++k) {
+        rows_out[k].sycl = median(sycl_t[k]);
+        rows_out[k].cuda = median(cuda_t[k]);
+        rows_out[k].ratio = median(ratio[k]);
+    }
+
+    if (json) {
+        std::printf("{\"device\": \"%s\", \"rounds\": %d, \"results\": [", device.c_str(), rounds);
+        for (std::size_t k = 0; k < rows_out.size(); ++k) {
+            const row& r = rows_out[k];
+            const bool per_node = r.kernel == "chain_1000";
+            std::printf("%s{\"kernel\": \"%s\", \"%s\": %.3f, \"%s\": %.3f, \"ratio\": %.4f, \"same_result\": %s}",
+                        k ? ", " : "", r.kernel.c_str(), per_node ? "encore_replay_ns_per_node" : "encore_us",
+                        r.sycl, per_node ? "cuda_graph_replay_ns_per_node" : "cuda_us", r.cuda, r.ratio,
+                        r.same_result ? "true" : "false");
+        }
+        std::printf("], \"build_times\": %s}\n", build_times ? read_file(build_times).c_str() : "null");
+    } else {
+        std::printf("compiled_kernels on %s: plain SYCL built by encore++ vs hand-written CUDA (median of %d rounds)\n\n",
+                    device.c_str(), rounds);
+        std::printf("%-12s %-14s %12s %12s %14s %8s\n", "kernel", "unit", "encore++", "CUDA", "encore++/CUDA",
+                    "result");
+        for (const row& r : rows_out)
+            std::printf("%-12s %-14s %12.2f %12.2f %14.3f %8s\n", r.kernel.c_str(), r.unit.c_str(), r.sycl, r.cuda,
+                        r.ratio, r.same_result ? "same" : "DIFFERS");
+        if (build_times) std::printf("\nbuild times: %s\n", read_file(build_times).c_str());
+    }
+    for (void* p : {static_cast<void*>(sx), static_cast<void*>(sy), static_cast<void*>(s_in),
+                    static_cast<void*>(s_out), static_cast<void*>(si), static_cast<void*>(ssum),
+                    static_cast<void*>(schain)})
+        sycl::free(p, q);
+    for (void* p : {static_cast<void*>(cx), static_cast<void*>(cy), static_cast<void*>(c_in),
+                    static_cast<void*>(c_out), static_cast<void*>(ci), static_cast<void*>(csum),
+                    static_cast<void*>(cchain)})
+        peer_free(p);
+    const bool all_same = std::all_of(rows_out.begin(), rows_out.end(), [](const row& r) { return r.same_result; });
+    return all_same ? 0 : 1;
+} catch (const sycl::exception& e) {
+    std::fprintf(stderr, "compiled_kernels: %s\n", e.what());
+    return 1;
+}

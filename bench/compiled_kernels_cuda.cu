@@ -1,0 +1,130 @@
+// The peer of bench/compiled_kernels.cpp: the same four kernels written by hand in CUDA C++ (runtime API), each
+// timed the way the SYCL side is (see there). Compiled by nvcc; the SYCL program, built by encore++, links it.
+#include <cuda_runtime.h>
+
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+
+namespace {
+
+void check(cudaError_t r, const char* what) {
+    if (r != cudaSuccess) {
+        std::fprintf(stderr, "compiled_kernels (CUDA peer): %s: %s\n", what, cudaGetErrorString(r));
+        std::exit(1);
+    }
+}
+
+double seconds_since(std::chrono::steady_clock::time_point t) {
+    return std::chrono::duration<double>(std::chrono::steady_clock::now() - t).count();
+}
+
+__global__ void saxpy(float a, const float* x, float* y, size_t n) {
+    const size_t i = blockIdx.x * static_cast<size_t>(blockDim.x) + threadIdx.x;
+    if (i < n) y[i] = a * x[i] + y[i];
+}
+
+// out = the 5-point average of in, inside the border (rows x cols, row-major).
+__global__ void stencil(const float* in, float* out, size_t rows, size_t cols) {
+    const size_t c = blockIdx.x * static_cast<size_t>(blockDim.x) + threadIdx.x;
+    const size_t r = blockIdx.y * static_cast<size_t>(blockDim.y) + threadIdx.y;
+    if (r == 0 || c == 0 || r >= rows - 1 || c >= cols - 1) return;
+    const size_t i = r * cols + c;
+    out[i] = 0.2f * (in[i] + in[i - 1] + in[i + 1] + in[i - cols] + in[i + cols]);
+}
+
+// One value per thread, a block sum by warp shuffles, one atomicAdd per block.
+__global__ void reduce_sum(const int* x, size_t n, int* result) {
+    const size_t i = blockIdx.x * static_cast<size_t>(blockDim.x) + threadIdx.x;
+    int v = i < n ? x[i] : 0;
+    for (int d = 16; d > 0; d /= 2) v += __shfl_down_sync(0xffffffffu, v, d);
+    __shared__ int warps[32];
+    if (threadIdx.x % 32 == 0) warps[threadIdx.x / 32] = v;
+    __syncthreads();
+    if (threadIdx.x < 32) {
+        v = threadIdx.x < blockDim.x / 32 ? warps[threadIdx.x] : 0;
+        for (int d = 16; d > 0; d /= 2) v += __shfl_down_sync(0xffffffffu, v, d);
+        if (threadIdx.x == 0) atomicAdd(result, v);
+    }
+}
+
+__global__ void add_one(int* data, size_t n) {
+    const size_t i = blockIdx.x * static_cast<size_t>(blockDim.x) + threadIdx.x;
+    if (i < n) data[i] += 1;
+}
+
+unsigned blocks_for(size_t n, unsigned block) {
+    return static_cast<unsigned>((n + block - 1) / block);
+}
+
+} // namespace
+
+// Each returns seconds per launch for `reps` launches back to back on one stream (the SYCL side does the same on
+// an in-order queue), after one untimed launch.
+extern "C" double peer_saxpy(float a, const float* x, float* y, size_t n, int reps) {
+    saxpy<<<blocks_for(n, 256), 256>>>(a, x, y, n);
+    check(cudaDeviceSynchronize(), "saxpy");
+    const auto t = std::chrono::steady_clock::now();
+    for (int r = 0; r < reps; ++r) saxpy<<<blocks_for(n, 256), 256>>>(a, x, y, n);
+    check(cudaDeviceSynchronize(), "saxpy");
+    return seconds_since(t) / reps;
+}
+
+extern "C" double peer_stencil(const float* in, float* out, size_t rows, size_t cols, int reps) {
+    const dim3 block(32, 8), grid(blocks_for(cols, 32), blocks_for(rows, 8));
+    stencil<<<grid, block>>>(in, out, rows, cols);
+    check(cudaDeviceSynchronize(), "stencil");
+    const auto t = std::chrono::steady_clock::now();
+    for (int r = 0; r < reps; ++r) stencil<<<grid, block>>>(in, out, rows, cols);
+    check(cudaDeviceSynchronize(), "stencil");
+    return seconds_since(t) / reps;
+}
+
+// The sum starts from 0 at each launch (a memset, as a SYCL reduction starting from its identity does).
+extern "C" double peer_reduce(const int* x, size_t n, int* result, int reps) {
+    check(cudaMemsetAsync(result, 0, sizeof(int)), "reduce");
+    reduce_sum<<<blocks_for(n, 256), 256>>>(x, n, result);
+    check(cudaDeviceSynchronize(), "reduce");
+    const auto t = std::chrono::steady_clock::now();
+    for (int r = 0; r < reps; ++r) {
+        check(cudaMemsetAsync(result, 0, sizeof(int)), "reduce");
+        reduce_sum<<<blocks_for(n, 256), 256>>>(x, n, result);
+    }
+    check(cudaDeviceSynchronize(), "reduce");
+    return seconds_since(t) / reps;
+}
+
+// A chain of `nodes` add_one kernels captured into a CUDA graph, instantiated once; seconds per node over
+// `replays` launches back to back.
+extern "C" double peer_chain_replay(int* data, size_t n, int nodes, int replays) {
+    cudaStream_t s = nullptr;
+    check(cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking), "chain");
+    cudaGraph_t graph = nullptr;
+    check(cudaStreamBeginCapture(s, cudaStreamCaptureModeThreadLocal), "chain");
+    for (int k = 0; k < nodes; ++k) add_one<<<blocks_for(n, 256), 256, 0, s>>>(data, n);
+    check(cudaStreamEndCapture(s, &graph), "chain");
+    cudaGraphExec_t exec = nullptr;
+    check(cudaGraphInstantiate(&exec, graph, 0), "chain");
+    check(cudaGraphLaunch(exec, s), "chain");
+    check(cudaStreamSynchronize(s), "chain");
+    const auto t = std::chrono::steady_clock::now();
+    for (int r = 0; r < replays; ++r) check(cudaGraphLaunch(exec, s), "chain");
+    check(cudaStreamSynchronize(s), "chain");
+    const double per_node = seconds_since(t) / (static_cast<double>(replays) * nodes);
+    cudaGraphExecDestroy(exec);
+    cudaGraphDestroy(graph);
+    cudaStreamDestroy(s);
+    return per_node;
+}
+
+extern "C" void* peer_malloc(size_t bytes) {
+    void* p = nullptr;
+    check(cudaMalloc(&p, bytes), "cudaMalloc");
+    return p;
+}
+extern "C" void peer_free(void* p) {
+    cudaFree(p);
+}
+extern "C" void peer_copy(void* to, const void* from, size_t bytes) {
+    check(cudaMemcpy(to, from, bytes, cudaMemcpyDefault), "cudaMemcpy");
+}
