@@ -27,7 +27,7 @@ __device__ inline unsigned axis_value(const dim3& v, unsigned axis) {
 }
 
 // The block's dynamic shared memory (the launch sizes it: gpu_kernel_launch.cpp) and the offsets of the
-// kernel's local allocations in it, copied from the launch geometry by the entry.
+// kernel's local allocations in it, copied from the launch's local_layout by the entry (enter_local_memory).
 __device__ inline unsigned char* dynamic_shared_memory() {
     extern __shared__ __align__(16) unsigned char encore_dynamic_shared[];
     return encore_dynamic_shared;
@@ -40,25 +40,22 @@ __device__ inline void* local_memory(std::uint32_t allocation) {
     return dynamic_shared_memory() + local_offsets()[allocation];
 }
 
+// The entry of a kernel with local accessors calls it first, in every thread of the block (it waits at a block
+// barrier). Constant indices: a parameter indexed at run time would be copied to the stack by every thread.
+__device__ inline void enter_local_memory(const gpu::local_layout& l) {
+    if (threadIdx.x == 0 && threadIdx.y == 0 && threadIdx.z == 0) {
+#pragma unroll
+        for (unsigned i = 0; i < gpu::max_local_allocations; ++i)
+            if (i < l.count) local_offsets()[i] = l.offset[i];
+    }
+    __syncthreads();
+}
+
 // Fills `it` for this CUDA thread of a launch of `Dimensions` dimensions; false for a thread past the range's
 // end (the grid covers the range rounded up to whole blocks), which must not run the kernel. With the number of
 // dimensions known, every index is a constant, so `it` lives in registers (with the dimensions read at run time
 // it was a 328-byte stack frame per thread, which made a saxpy 26 times slower than hand-written CUDA).
-// `LocalMemory`: the kernel may have local accessors; then every thread of the block must call it (it waits at a
-// block barrier when the launch has local memory, a condition the same for the whole block).
-template <int Dimensions, bool LocalMemory = true>
-__device__ inline bool make_work_item(const gpu::launch_geometry& g, encore::work_item& it) {
-    if constexpr (LocalMemory) {
-        if (g.local_count != 0) {
-            // Constant indices: a parameter indexed at run time would be copied to the stack by every thread.
-            if (threadIdx.x == 0 && threadIdx.y == 0 && threadIdx.z == 0) {
-#pragma unroll
-                for (unsigned i = 0; i < gpu::max_local_allocations; ++i)
-                    if (i < g.local_count) local_offsets()[i] = g.local_offset[i];
-            }
-            __syncthreads();
-        }
-    }
+template <int Dimensions> __device__ inline bool make_work_item(const gpu::launch_geometry& g, encore::work_item& it) {
     it.dimensions = Dimensions;
     bool inside = true;
 #pragma unroll

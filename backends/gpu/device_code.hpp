@@ -10,7 +10,8 @@
 // - single-source kernels compiled by nvcc (backends/cuda/single_source.hpp): `template <class F> __global__
 //   void entry(F f, launch_geometry g)`; the callable is copied by value as the first parameter and the
 //   entry rebuilds an encore::work_item from CUDA's built-in indices. The entry is found by `resolve`, or, for
-//   kernels outlined by encore++ (`extern "C" __global__ void __encore_kernel_...(K k, launch_geometry g)`),
+//   kernels outlined by encore++ (`extern "C" __global__ void __encore_kernel_...(K k, launch_geometry g
+//   [, local_layout l] [, void* scratch])`),
 //   by `entry` in `image` like a module kernel.
 // The record is plain data (no GPU header needed) and must live as long as the kernel that returns it.
 //
@@ -31,13 +32,18 @@ enum class calling_convention : std::uint8_t {
 inline constexpr std::uint32_t max_local_allocations = 16;
 
 // The launch as a work_item entry sees it, in SYCL's order: dimension `dimensions - 1` is the GPU's x axis.
-// Local allocation i of the kernel starts `local_offset[i]` bytes into the block's dynamic shared memory.
 struct launch_geometry {
     std::uint32_t dimensions = 1;
-    std::uint32_t local_count = 0;
     std::uint64_t global[3] = {1, 1, 1};
     std::uint64_t offset[3] = {0, 0, 0};
-    std::uint32_t local_offset[max_local_allocations] = {};
+};
+
+// Where a kernel's local allocations are: allocation i starts `offset[i]` bytes into the block's dynamic shared
+// memory. Only entries of kernels with local accessors take it (device_code::local_layout), so the others do not
+// carry its bytes.
+struct local_layout {
+    std::uint32_t count = 0;
+    std::uint32_t offset[max_local_allocations] = {};
 };
 
 struct device_code {
@@ -58,10 +64,15 @@ struct device_code {
     void* (*resolve)(const char** why) = nullptr;
     const void* functor = nullptr; // the callable, passed by value as the entry's first parameter
     std::size_t functor_bytes = 0;
-    // When not 0, the entry takes a third parameter, `void* scratch`: that many bytes of device memory, zero when
-    // the launch starts, which the kernel must leave zero when it ends (a reduction's partial results and its
-    // count of finished blocks). Each launch has its own (gpu_kernel_launch.hpp).
+    // When either is not 0, the entry takes a third parameter, `void* scratch`: device memory of its own for each
+    // launch (gpu_kernel_launch.hpp). Its first `scratch_bytes` are zero when the launch starts and the kernel
+    // must leave them zero when it ends (a reduction's count of finished blocks); then come
+    // `scratch_bytes_per_block` bytes for each block of the grid, not initialized (the blocks' partial results).
     std::size_t scratch_bytes = 0;
+    std::size_t scratch_bytes_per_block = 0;
+    // work_item entries of kernels with local accessors (outlined by encore++): the entry takes a local_layout
+    // after the launch_geometry (and before the scratch).
+    bool local_layout = false;
 };
 
 } // namespace encore::gpu

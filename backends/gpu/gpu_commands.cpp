@@ -135,7 +135,7 @@ namespace {
 void launch_with_scratch(driver& d, driver_stream s, kernel_launch& launch) {
     void* scratch = d.allocate_async(s, launch.scratch_bytes);
     try {
-        d.set(s, {scratch, 0, 1, launch.scratch_bytes});
+        if (launch.scratch_zero_bytes != 0) d.set(s, {scratch, 0, 1, launch.scratch_zero_bytes});
         launch.set_scratch(scratch);
         d.launch_kernel(s, launch.params());
     } catch (...) {
@@ -157,7 +157,7 @@ void driver_command::own_scratch(driver& d, driver_context c) {
         } catch (...) { // a destructor path: a broken driver reports at its next call
         }
     });
-    d.zero(scratch, launch_.scratch_bytes);
+    if (launch_.scratch_zero_bytes != 0) d.zero(scratch, launch_.scratch_zero_bytes);
     launch_.set_scratch(scratch);
 }
 

@@ -31,6 +31,7 @@ void kernel_launch::aim_pointers() noexcept {
 
 kernel_launch::kernel_launch(kernel_launch&& other) noexcept
     : function(other.function), shared_bytes(other.shared_bytes), scratch_bytes(other.scratch_bytes),
+      scratch_zero_bytes(other.scratch_zero_bytes),
       owned_scratch(std::move(other.owned_scratch)), pointers_(std::move(other.pointers_)),
       offsets_(std::move(other.offsets_)), storage_(std::move(other.storage_)),
       scratch_parameter_(other.scratch_parameter_) {
@@ -44,6 +45,7 @@ kernel_launch& kernel_launch::operator=(kernel_launch&& other) noexcept {
         function = other.function;
         shared_bytes = other.shared_bytes;
         scratch_bytes = other.scratch_bytes;
+        scratch_zero_bytes = other.scratch_zero_bytes;
         owned_scratch = std::move(other.owned_scratch);
         scratch_parameter_ = other.scratch_parameter_;
         std::copy(std::begin(other.grid), std::end(other.grid), grid);
@@ -56,9 +58,10 @@ kernel_launch& kernel_launch::operator=(kernel_launch&& other) noexcept {
     return *this;
 }
 
-void kernel_launch::add_scratch_parameter(std::size_t bytes) {
+void kernel_launch::add_scratch_parameter(std::size_t bytes, std::size_t zero_bytes) {
     void* none = nullptr; // set per launch
     scratch_bytes = bytes;
+    scratch_zero_bytes = zero_bytes;
     scratch_parameter_ = offsets_.size();
     add_parameter({reinterpret_cast<const std::byte*>(&none), sizeof none}, alignof(void*));
 }
@@ -150,19 +153,25 @@ kernel_launch prepare_kernel_launch(gpu_backend& backend, std::uint32_t device, 
             g.offset[d] = k.range.offset[d];
         }
         // The local accessors: the only arguments a single-source kernel takes (its data are its captures).
+        local_layout locals;
         std::size_t shared = 0;
         for (const auto& a : k.arguments) {
             if (a.type != kernel_argument::kind::local_memory)
                 throw error(errc::invalid_argument, "kernel '" + name +
                                                         "': a single-source kernel takes its data from its "
                                                         "captures, not from kernel arguments");
-            if (g.local_count == max_local_allocations)
+            if (!code->local_layout)
+                throw error(errc::feature_not_supported,
+                            "kernel '" + name + "': local accessors on the " + std::string(backend.name()) +
+                                " backend need a kernel built by encore++ (a single-source kernel's entry has no "
+                                "local memory layout)");
+            if (locals.count == max_local_allocations)
                 throw error(errc::feature_not_supported,
                             "kernel '" + name + "': more than " + std::to_string(max_local_allocations) +
                                 " local accessors; the " + std::string(backend.name()) + " backend maps up to " +
                                 std::to_string(max_local_allocations));
             shared = (shared + 15) / 16 * 16;
-            g.local_offset[g.local_count++] = static_cast<std::uint32_t>(shared);
+            locals.offset[locals.count++] = static_cast<std::uint32_t>(shared);
             shared += a.local_bytes;
         }
         const std::size_t limit = backend.properties(device).local_memory_bytes;
@@ -174,7 +183,13 @@ kernel_launch prepare_kernel_launch(gpu_backend& backend, std::uint32_t device, 
         launch.shared_bytes = static_cast<unsigned>(shared);
         launch.add_parameter({static_cast<const std::byte*>(code->functor), code->functor_bytes}, 16);
         launch.add_parameter({reinterpret_cast<const std::byte*>(&g), sizeof g}, alignof(launch_geometry));
-        if (code->scratch_bytes != 0) launch.add_scratch_parameter(code->scratch_bytes);
+        if (code->local_layout)
+            launch.add_parameter({reinterpret_cast<const std::byte*>(&locals), sizeof locals}, alignof(local_layout));
+        if (code->scratch_bytes != 0 || code->scratch_bytes_per_block != 0) {
+            const std::size_t blocks = std::size_t{launch.grid[0]} * launch.grid[1] * launch.grid[2];
+            launch.add_scratch_parameter(code->scratch_bytes + code->scratch_bytes_per_block * blocks,
+                                         code->scratch_bytes);
+        }
     } else {
         set_geometry(launch, k.range, true, name);
         for (const auto& a : k.arguments) // natural alignment of scalars up to 8 bytes

@@ -44,11 +44,13 @@ public:
     unsigned block[3] = {1, 1, 1};
     unsigned shared_bytes = 0; // dynamic shared memory per block
 
-    // A kernel with scratch (device_code::scratch_bytes): how much, and where it is for the next launch. An eager
-    // launch takes stream-ordered memory for each launch (driver_command::enqueue); a graph node owns its own,
-    // zeroed once, for the life of the node (`owned`).
+    // A kernel with scratch (device_code::scratch_bytes): how much in all for this grid, how much of it starts at
+    // zero, and where it is for the next launch. An eager launch takes stream-ordered memory for each launch
+    // (driver_command::enqueue); a graph node owns its own, zeroed once, for the life of the node (`owned`).
     std::size_t scratch_bytes = 0;
-    void add_scratch_parameter(std::size_t bytes); // the next parameter: the scratch's address
+    std::size_t scratch_zero_bytes = 0;
+    // The next parameter: the scratch's address.
+    void add_scratch_parameter(std::size_t bytes, std::size_t zero_bytes);
     void set_scratch(void* p) noexcept;
     std::shared_ptr<void> owned_scratch;
 

@@ -317,6 +317,9 @@ std::string device_source(clang::ASTContext& context, clang::Rewriter& rewriter,
         });
         const std::string launch =
             std::string("::sycl::detail::launch::") + launch_enumerator(k.launch) + ", " + std::to_string(k.dimensions);
+        // Kernels with local accessors take where they are (local_layout) and set up the block's table first.
+        const std::string local_parameter = has_local ? ", ::encore::gpu::local_layout l" : "";
+        const std::string enter_local = has_local ? "    ::encore::cuda::detail::enter_local_memory(l);\n" : "";
         if (k.has_reduction) {
             // The kernel object and its reductions (sycl/reduction.hpp's reduction_call), and the launch's
             // scratch (sycl/detail/device_reduction.hpp).
@@ -327,15 +330,15 @@ std::string device_source(clang::ASTContext& context, clang::Rewriter& rewriter,
                      << qualified(context, reducer->getTemplateArgs()[0].getAsType()) << ", "
                      << qualified(context, reducer->getTemplateArgs()[1].getAsType()) << ">";
             }
-            tail << "> k, ::encore::gpu::launch_geometry g, void* scratch) {\n"
-                 << "    ::sycl::detail::run_reduction_kernel<" << launch << ">(k, g, scratch);\n"
+            tail << "> k, ::encore::gpu::launch_geometry g" << local_parameter << ", void* scratch) {\n"
+                 << enter_local << "    ::sycl::detail::run_reduction_kernel<" << launch << ">(k, g, scratch);\n"
                  << "}\n";
         } else {
             tail << "extern \"C\" __global__ void " << k.entry << "(" << type
-                 << " k, ::encore::gpu::launch_geometry g) {\n"
-                 << "    ::encore::work_item item;\n"
-                 << "    if (!::encore::cuda::detail::make_work_item<" << std::max(k.dimensions, 1) << ", "
-                 << (has_local ? "true" : "false") << ">(g, item)) return;\n"
+                 << " k, ::encore::gpu::launch_geometry g" << local_parameter << ") {\n"
+                 << enter_local << "    ::encore::work_item item;\n"
+                 << "    if (!::encore::cuda::detail::make_work_item<" << std::max(k.dimensions, 1)
+                 << ">(g, item)) return;\n"
                  << "    ::sycl::detail::call_kernel<" << launch
                  << ">(k, static_cast<const ::encore::work_item&>(item));\n"
                  << "}\n";

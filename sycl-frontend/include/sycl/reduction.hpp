@@ -118,23 +118,14 @@ template <typename H, typename... R> reduction_list<H, R...> make_reduction_list
     return {h, make_reduction_list(r...)};
 }
 
-// The scratch memory of a GPU launch with reductions (gpu::device_code::scratch_bytes), one part per reduction,
-// zero between launches: each work-group folds its value into slot (group % reduction_slots) under the slot's
-// lock and counts itself done; the last group folds the slots into the result and zeroes them again.
-inline constexpr std::uint32_t reduction_slots = 512;
+// The scratch memory of a GPU launch with R reductions (gpu::device_code::scratch_bytes): R counts of finished
+// work-groups, 16 bytes apart, zero between launches; then, per reduction, one slot per work-group of the grid,
+// where the group leaves its value (device_reduction.hpp).
 template <typename T> struct reduction_slot {
-    std::uint32_t lock;
     std::uint32_t has_value;
     std::uint32_t words[(sizeof(T) + 3) / 4];
 };
-template <typename T> struct reduction_scratch {
-    std::uint32_t groups_done;
-    std::uint32_t unused[3];
-    reduction_slot<T> slots[reduction_slots];
-};
-template <typename T> constexpr std::size_t scratch_part_bytes() {
-    return (sizeof(reduction_scratch<T>) + 15) / 16 * 16;
-}
+inline constexpr std::size_t reduction_counter_bytes = 16;
 
 } // namespace detail
 
@@ -272,9 +263,11 @@ public:
             cuda_.image_id = e.image->id;
             cuda_.image = e.image->data;
             cuda_.entry = e.entry;
+            cuda_.local_layout = e.local_layout;
             cuda_.functor = &call_; // the outlined entry's first parameter: the kernel object and the reductions
             cuda_.functor_bytes = sizeof(call_);
-            cuda_.scratch_bytes = (scratch_part_bytes<typename Descriptors::value_type>() + ...);
+            cuda_.scratch_bytes = reduction_counter_bytes * sizeof...(Descriptors);
+            cuda_.scratch_bytes_per_block = (sizeof(reduction_slot<typename Descriptors::value_type>) + ...);
         }
     }
 

@@ -3,12 +3,12 @@
 // units.
 //
 // Each work-item combines into its own reducers (sycl::reducer, as on the host). Then, per reduction: the block
-// folds its items' values (warp shuffles, then one value per warp through shared memory); thread 0 folds the
-// block's value into slot (block % reduction_slots) of the launch's scratch under that slot's lock and counts the
-// block done; the block that counts last folds every slot into the result (with the result's previous value unless
-// property::reduction::initialize_to_identity was given) and zeroes the slots and the count, so that the scratch
-// is zero again when the launch ends (gpu::device_code::scratch_bytes). Values are folded in no fixed order: as
-// SYCL allows, the operation is taken to be associative and commutative.
+// folds its items' values (warp shuffles, then one value per warp through shared memory); thread 0 leaves the
+// block's value in the block's slot of the launch's scratch and counts the block done; the block that counts last
+// folds every slot into the result (with the result's previous value unless
+// property::reduction::initialize_to_identity was given) and sets the count back to zero, as the scratch's
+// contract asks (gpu::device_code::scratch_bytes; the layout is in sycl/reduction.hpp). Values are folded in no
+// fixed order: as SYCL allows, the operation is taken to be associative and commutative.
 #pragma once
 
 #if !defined(__CUDACC__)
@@ -80,7 +80,7 @@ template <typename T, typename Op> __device__ void block_fold(bool& has, T& valu
     __syncthreads(); // per_warp is free again for the next reduction
 }
 
-// Slot values go through L2 (ld.cg / st.cg): blocks on other SMs read them.
+// Slots go through L2 (st.cg / ld.cg): the last block reads what blocks on other SMs wrote.
 template <typename T> __device__ T load_slot(const reduction_slot<T>& s) {
     unsigned w[sizeof(s.words) / 4];
     for (unsigned i = 0; i < sizeof(s.words) / 4; ++i)
@@ -89,46 +89,34 @@ template <typename T> __device__ T load_slot(const reduction_slot<T>& s) {
     std::memcpy(&v, w, sizeof(T));
     return v;
 }
-template <typename T> __device__ void store_slot(reduction_slot<T>& s, const T& v) {
+template <typename T> __device__ void store_slot(reduction_slot<T>& s, bool has, const T& v) {
     unsigned w[sizeof(s.words) / 4] = {};
-    std::memcpy(w, &v, sizeof(T));
+    if (has) std::memcpy(w, &v, sizeof(T));
     for (unsigned i = 0; i < sizeof(s.words) / 4; ++i)
         __stcg(&s.words[i], w[i]);
+    __stcg(&s.has_value, has ? 1u : 0u);
 }
 
 template <typename T, typename Op>
-__device__ void finish(bool has, T value, const device_reduction<T, Op>& r, reduction_scratch<T>& scratch) {
+__device__ void finish(bool has, T value, const device_reduction<T, Op>& r, std::uint32_t& groups_done,
+                       reduction_slot<T>* slots) {
     block_fold(has, value, r.op);
+    const unsigned blocks = gridDim.x * gridDim.y * gridDim.z;
     __shared__ bool last;
     if (thread_in_block() == 0) {
-        const unsigned blocks = gridDim.x * gridDim.y * gridDim.z;
-        const unsigned block = blockIdx.x + gridDim.x * (blockIdx.y + gridDim.y * blockIdx.z);
-        if (has) {
-            reduction_slot<T>& slot = scratch.slots[block % reduction_slots];
-            while (atomicCAS(&slot.lock, 0u, 1u) != 0u) {
-            }
-            __threadfence();
-            const bool slot_has = __ldcg(&slot.has_value) != 0;
-            store_slot(slot, slot_has ? r.op(load_slot(slot), value) : value);
-            __stcg(&slot.has_value, 1u);
-            __threadfence();
-            atomicExch(&slot.lock, 0u);
-        }
+        store_slot(slots[blockIdx.x + gridDim.x * (blockIdx.y + gridDim.y * blockIdx.z)], has, value);
         __threadfence();
-        last = atomicAdd(&scratch.groups_done, 1u) == blocks - 1;
+        last = atomicAdd(&groups_done, 1u) == blocks - 1;
     }
     __syncthreads();
     if (!last) return;
     __threadfence();
     has = false;
-    for (unsigned i = thread_in_block(); i < reduction_slots; i += threads_in_block()) {
-        reduction_slot<T>& slot = scratch.slots[i];
-        if (__ldcg(&slot.has_value) == 0) continue;
-        const T v = load_slot(slot);
+    for (unsigned i = thread_in_block(); i < blocks; i += threads_in_block()) {
+        if (__ldcg(&slots[i].has_value) == 0) continue;
+        const T v = load_slot(slots[i]);
         value = has ? r.op(value, v) : v;
         has = true;
-        store_slot(slot, T{});
-        __stcg(&slot.has_value, 0u);
     }
     block_fold(has, value, r.op);
     if (thread_in_block() == 0) {
@@ -140,7 +128,7 @@ __device__ void finish(bool has, T value, const device_reduction<T, Op>& r, redu
         } else if (has) {
             *r.result = value;
         }
-        __stcg(&scratch.groups_done, 0u);
+        __stcg(&groups_done, 0u);
         __threadfence();
     }
 }
@@ -187,11 +175,13 @@ __device__ void run(const reduction_call<K, R...>& call, const ::encore::gpu::la
     const bool active = encore::cuda::detail::make_work_item<(D > 0 ? D : 1)>(g, item);
     reducers<R...> mine(call.reductions);
     if (active) call_kernel<Launch, D>(call.k, static_cast<const encore::work_item&>(item), at<I>(mine)...);
-    // Each reduction's part of the scratch, in the order of the list.
-    constexpr std::size_t sizes[] = {scratch_part_bytes<decltype(std::declval<R>().identity)>()...};
+    // The counts, then each reduction's slots, in the order of the list (sycl/reduction.hpp).
+    const std::size_t blocks = std::size_t{gridDim.x} * gridDim.y * gridDim.z;
+    constexpr std::size_t slot_bytes[] = {sizeof(reduction_slot<decltype(std::declval<R>().identity)>)...};
     (finish(at<I>(mine).ext_encore_has_value(), at<I>(mine).ext_encore_value(), at<I>(call.reductions),
-            *reinterpret_cast<reduction_scratch<decltype(at<I>(call.reductions).identity)>*>(
-                scratch + offset_of<I>(sizes))),
+            *reinterpret_cast<std::uint32_t*>(scratch + I * reduction_counter_bytes),
+            reinterpret_cast<reduction_slot<decltype(at<I>(call.reductions).identity)>*>(
+                scratch + sizeof...(R) * reduction_counter_bytes + blocks * offset_of<I>(slot_bytes))),
      ...);
 }
 

@@ -96,6 +96,7 @@ ENCORE_HOST_DEVICE void call_kernel(const K& k, const encore::work_item& w, Extr
 struct outlined_entry {
     const encore::compiler::device_image* image = nullptr;
     const char* entry = nullptr;
+    bool local_layout = false; // the kernel has local accessors: its entry takes a gpu::local_layout
 };
 bool buffers_on_backend(std::string_view backend); // buffers' storage is USM of `backend` (buffer_state.cpp)
 template <typename K> const outlined_entry& cuda_outlined_entry() {
@@ -114,8 +115,10 @@ template <typename K> const outlined_entry& cuda_outlined_entry() {
                          d->name, sizeof(K), d->size);
             return e;
         }
-        for (const auto& p : d->parameters())
+        for (const auto& p : d->parameters()) {
             if (p.kind == encore::compiler::param_kind::accessor && !buffers_on_backend("cuda")) return e;
+            e.local_layout = e.local_layout || p.kind == encore::compiler::param_kind::local_accessor;
+        }
         e.image = encore::compiler::find_image("cuda", *d);
         e.entry = e.image ? d->entry : nullptr;
         return e;
@@ -131,6 +134,7 @@ public:
             cuda_.image_id = e.image->id;
             cuda_.image = e.image->data;
             cuda_.entry = e.entry;
+            cuda_.local_layout = e.local_layout;
             cuda_.functor = &k_; // copied to the GPU byte by byte: its layout is the outlined struct's
             cuda_.functor_bytes = sizeof(K);
         }
