@@ -118,14 +118,32 @@ template <typename H, typename... R> reduction_list<H, R...> make_reduction_list
     return {h, make_reduction_list(r...)};
 }
 
-// The scratch memory of a GPU launch with R reductions (gpu::device_code::scratch_bytes): R counts of finished
-// work-groups, 16 bytes apart, zero between launches; then, per reduction, one slot per work-group of the grid,
-// where the group leaves its value (device_reduction.hpp).
+// The scratch memory of a GPU launch with R reductions (gpu::device_code::scratch_bytes): R reduction_counters,
+// zero between launches; then, for each reduction that does not fold atomically, one slot per work-group of the
+// grid, where the group leaves its value (device_reduction.hpp).
+struct reduction_counters {
+    std::uint32_t groups_done;
+    std::uint32_t any_value;   // a group had a value (atomic folds)
+    std::uint64_t accumulator; // the atomic fold's running value (its zero bytes are the operation's identity)
+};
 template <typename T> struct reduction_slot {
     std::uint32_t has_value;
     std::uint32_t words[(sizeof(T) + 3) / 4];
 };
-inline constexpr std::size_t reduction_counter_bytes = 16;
+// Whether the GPU folds the groups' values with one atomic operation per group into the accumulator: additions,
+// bitwise ors and xors of the types the hardware does atomically (whose identity is all zero bytes).
+template <typename T, typename Op> constexpr bool folds_atomically() {
+    constexpr bool word = std::is_integral_v<T> && !std::is_same_v<T, bool> && (sizeof(T) == 4 || sizeof(T) == 8);
+    if constexpr (op_is<Op, T, plus>)
+        return word || std::is_same_v<T, float> || std::is_same_v<T, double>;
+    else if constexpr (op_is<Op, T, bit_or> || op_is<Op, T, bit_xor>)
+        return word;
+    else
+        return false;
+}
+template <typename T, typename Op> constexpr std::size_t slot_bytes_per_group() {
+    return folds_atomically<T, Op>() ? 0 : sizeof(reduction_slot<T>);
+}
 
 } // namespace detail
 
@@ -266,8 +284,9 @@ public:
             cuda_.local_layout = e.local_layout;
             cuda_.functor = &call_; // the outlined entry's first parameter: the kernel object and the reductions
             cuda_.functor_bytes = sizeof(call_);
-            cuda_.scratch_bytes = reduction_counter_bytes * sizeof...(Descriptors);
-            cuda_.scratch_bytes_per_block = (sizeof(reduction_slot<typename Descriptors::value_type>) + ...);
+            cuda_.scratch_bytes = sizeof(reduction_counters) * sizeof...(Descriptors);
+            cuda_.scratch_bytes_per_block =
+                (slot_bytes_per_group<typename Descriptors::value_type, typename Descriptors::operation>() + ...);
         }
     }
 

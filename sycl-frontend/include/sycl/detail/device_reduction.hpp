@@ -3,9 +3,10 @@
 // units.
 //
 // Each work-item combines into its own reducers (sycl::reducer, as on the host). Then, per reduction: the block
-// folds its items' values (warp shuffles, then one value per warp through shared memory); thread 0 leaves the
-// block's value in the block's slot of the launch's scratch and counts the block done; the block that counts last
-// folds every slot into the result (with the result's previous value unless
+// folds its items' values (warp shuffles, then one value per warp through shared memory); thread 0 folds the
+// block's value into the launch's scratch with one atomic operation where the hardware has it (sums, bitwise or
+// and xor: folds_atomically), or else leaves it in the block's slot, and counts the block done; the block that
+// counts last folds the slots into the result (with the result's previous value unless
 // property::reduction::initialize_to_identity was given) and sets the count back to zero, as the scratch's
 // contract asks (gpu::device_code::scratch_bytes; the layout is in sycl/reduction.hpp). Values are folded in no
 // fixed order: as SYCL allows, the operation is taken to be associative and commutative.
@@ -97,38 +98,95 @@ template <typename T> __device__ void store_slot(reduction_slot<T>& s, bool has,
     __stcg(&s.has_value, has ? 1u : 0u);
 }
 
+// The result from the groups' fold (`has`: some group had a value).
+template <typename T, typename Op> __device__ void write_result(bool has, const T& value, const device_reduction<T, Op>& r) {
+    if (!r.initialize) {
+        const T previous = *r.result;
+        *r.result = has ? r.op(previous, value) : previous;
+    } else if (r.has_identity) {
+        *r.result = has ? r.op(r.identity, value) : r.identity;
+    } else if (has) {
+        *r.result = value;
+    }
+}
+
+// One atomic operation of the hardware on the accumulator (folds_atomically).
+template <typename T, typename Op> __device__ void atomic_fold(std::uint64_t& accumulator, const T& v) {
+    if constexpr (std::is_same_v<T, float> || std::is_same_v<T, double>) {
+        atomicAdd(reinterpret_cast<T*>(&accumulator), v);
+    } else if constexpr (sizeof(T) == 4) {
+        auto* word = reinterpret_cast<unsigned*>(&accumulator);
+        const auto bits = static_cast<unsigned>(v);
+        if constexpr (op_is<Op, T, plus>) atomicAdd(word, bits);
+        else if constexpr (op_is<Op, T, bit_or>) atomicOr(word, bits);
+        else atomicXor(word, bits);
+    } else {
+        auto* word = reinterpret_cast<unsigned long long*>(&accumulator);
+        const auto bits = static_cast<unsigned long long>(v);
+        if constexpr (op_is<Op, T, plus>) atomicAdd(word, bits); // two's complement: signed sums too
+        else if constexpr (op_is<Op, T, bit_or>) atomicOr(word, bits);
+        else atomicXor(word, bits);
+    }
+}
+
 template <typename T, typename Op>
-__device__ void finish(bool has, T value, const device_reduction<T, Op>& r, std::uint32_t& groups_done,
+__device__ void finish(bool has, T value, const device_reduction<T, Op>& r, reduction_counters& counters,
                        reduction_slot<T>* slots) {
     block_fold(has, value, r.op);
     const unsigned blocks = gridDim.x * gridDim.y * gridDim.z;
+    if constexpr (folds_atomically<T, Op>()) {
+        // One atomic per group, as hand-written CUDA does; the last group writes the result and zeroes the counters.
+        if (thread_in_block() != 0) return;
+        if (has) {
+            atomic_fold<T, Op>(counters.accumulator, value);
+            atomicOr(&counters.any_value, 1u);
+        }
+        __threadfence();
+        if (atomicAdd(&counters.groups_done, 1u) != blocks - 1) return;
+        __threadfence();
+        const std::uint64_t bits = __ldcg(&counters.accumulator);
+        T total;
+        std::memcpy(&total, &bits, sizeof(T));
+        write_result(__ldcg(&counters.any_value) != 0, total, r);
+        __stcg(&counters.accumulator, std::uint64_t{0});
+        __stcg(&counters.any_value, 0u);
+        __stcg(&counters.groups_done, 0u);
+        __threadfence();
+        return;
+    }
     __shared__ bool last;
     if (thread_in_block() == 0) {
         store_slot(slots[blockIdx.x + gridDim.x * (blockIdx.y + gridDim.y * blockIdx.z)], has, value);
         __threadfence();
-        last = atomicAdd(&groups_done, 1u) == blocks - 1;
+        last = atomicAdd(&counters.groups_done, 1u) == blocks - 1;
     }
     __syncthreads();
     if (!last) return;
     __threadfence();
+    // The last group folds every slot; eight slots in flight per thread (one at a time was bound by the latency
+    // of each load: 65,536 slots took longer than the kernel's own work).
     has = false;
-    for (unsigned i = thread_in_block(); i < blocks; i += threads_in_block()) {
-        if (__ldcg(&slots[i].has_value) == 0) continue;
-        const T v = load_slot(slots[i]);
-        value = has ? r.op(value, v) : v;
-        has = true;
+    const unsigned threads = threads_in_block();
+    for (unsigned base = thread_in_block(); base < blocks; base += 8 * threads) {
+        bool h[8];
+        T v[8];
+#pragma unroll
+        for (unsigned k = 0; k < 8; ++k) {
+            const unsigned i = base + k * threads;
+            h[k] = i < blocks && __ldcg(&slots[i].has_value) != 0;
+            if (i < blocks) v[k] = load_slot(slots[i]);
+        }
+#pragma unroll
+        for (unsigned k = 0; k < 8; ++k)
+            if (h[k]) {
+                value = has ? r.op(value, v[k]) : v[k];
+                has = true;
+            }
     }
     block_fold(has, value, r.op);
     if (thread_in_block() == 0) {
-        if (!r.initialize) {
-            const T previous = *r.result;
-            *r.result = has ? r.op(previous, value) : previous;
-        } else if (r.has_identity) {
-            *r.result = has ? r.op(r.identity, value) : r.identity;
-        } else if (has) {
-            *r.result = value;
-        }
-        __stcg(&groups_done, 0u);
+        write_result(has, value, r);
+        __stcg(&counters.groups_done, 0u);
         __threadfence();
     }
 }
@@ -175,13 +233,14 @@ __device__ void run(const reduction_call<K, R...>& call, const ::encore::gpu::la
     const bool active = encore::cuda::detail::make_work_item<(D > 0 ? D : 1)>(g, item);
     reducers<R...> mine(call.reductions);
     if (active) call_kernel<Launch, D>(call.k, static_cast<const encore::work_item&>(item), at<I>(mine)...);
-    // The counts, then each reduction's slots, in the order of the list (sycl/reduction.hpp).
+    // The counters, then the slots of the reductions that need them, in the order of the list (sycl/reduction.hpp).
     const std::size_t blocks = std::size_t{gridDim.x} * gridDim.y * gridDim.z;
-    constexpr std::size_t slot_bytes[] = {sizeof(reduction_slot<decltype(std::declval<R>().identity)>)...};
-    (finish(at<I>(mine).ext_encore_has_value(), at<I>(mine).ext_encore_value(), at<I>(call.reductions),
-            *reinterpret_cast<std::uint32_t*>(scratch + I * reduction_counter_bytes),
+    constexpr std::size_t slot_bytes[] = {
+        slot_bytes_per_group<decltype(std::declval<R>().identity), decltype(std::declval<R>().op)>()...};
+    auto* counters = reinterpret_cast<reduction_counters*>(scratch);
+    (finish(at<I>(mine).ext_encore_has_value(), at<I>(mine).ext_encore_value(), at<I>(call.reductions), counters[I],
             reinterpret_cast<reduction_slot<decltype(at<I>(call.reductions).identity)>*>(
-                scratch + sizeof...(R) * reduction_counter_bytes + blocks * offset_of<I>(slot_bytes))),
+                scratch + sizeof...(R) * sizeof(reduction_counters) + blocks * offset_of<I>(slot_bytes))),
      ...);
 }
 
