@@ -5,6 +5,7 @@
 //   saxpy       y = a x + y over 2^24 floats                    (SYCL: parallel_for over a range)
 //   stencil     5-point average on a 4096 x 4096 float grid     (SYCL: parallel_for over a 2-D range)
 //   reduction   sum of 2^24 ints                                (SYCL: sycl::reduction, initialize_to_identity)
+//   reduction_graph  the same, recorded as a one-node graph and replayed (CUDA: its memset and kernel captured)
 //   chain_1000  1,000 kernels of `data[i] += 1` on 1,024 ints   (SYCL: a recorded graph, replayed; CUDA: a
 //               replayed as a graph                               stream-captured CUDA graph, replayed)
 //
@@ -34,6 +35,7 @@ extern "C" {
 double peer_saxpy(float a, const float* x, float* y, std::size_t n, int reps);
 double peer_stencil(const float* in, float* out, std::size_t rows, std::size_t cols, int reps);
 double peer_reduce(const int* x, std::size_t n, int* result, int reps);
+double peer_reduce_graph(const int* x, std::size_t n, int* result, int reps);
 double peer_chain_replay(int* data, std::size_t n, int nodes, int replays);
 void* peer_malloc(std::size_t bytes);
 void peer_free(void* p);
@@ -98,6 +100,22 @@ double sycl_reduce(sycl::queue& q, const int* x, std::size_t n, int* sum, int re
     q.wait_and_throw();
     const auto t = std::chrono::steady_clock::now();
     for (int r = 0; r < reps; ++r) launch();
+    q.wait_and_throw();
+    return seconds_since(t) / reps;
+}
+
+// The same reduction recorded into a graph (one node), replayed.
+double sycl_reduce_graph(sycl::queue& q, const int* x, std::size_t n, int* sum, int reps) {
+    syclex::command_graph graph{q.get_context(), q.get_device()};
+    graph.begin_recording(q);
+    q.parallel_for(sycl::range<1>{n},
+                   sycl::reduction(sum, sycl::plus<int>(), sycl::property::reduction::initialize_to_identity{}),
+                   [=](sycl::id<1> i, auto& s) { s += x[i]; });
+    graph.end_recording();
+    auto exec = graph.finalize();
+    q.ext_oneapi_graph(exec).wait_and_throw();
+    const auto t = std::chrono::steady_clock::now();
+    for (int r = 0; r < reps; ++r) q.ext_oneapi_graph(exec);
     q.wait_and_throw();
     return seconds_since(t) / reps;
 }
@@ -217,6 +235,7 @@ int main(int argc, char** argv) try {
     std::vector<row> rows_out = {{"saxpy", "us per launch"},
                                  {"stencil_5pt", "us per launch"},
                                  {"reduction", "us per launch"},
+                                 {"reduction_graph", "us per replay"},
                                  {"chain_1000", "ns per node"}};
     sycl_saxpy(q, a, sx, sy, n, 1);
     peer_saxpy(a, cx, cy, n, 1);
@@ -227,25 +246,30 @@ int main(int argc, char** argv) try {
     sycl_reduce(q, si, n, ssum, 1);
     peer_reduce(ci, n, csum, 1);
     rows_out[2].same_result = to_host(q, ssum, 1)[0] == peer_to_host(csum, 1)[0];
+    sycl_reduce_graph(q, si, n, ssum, 1);
+    peer_reduce_graph(ci, n, csum, 1);
+    rows_out[3].same_result = to_host(q, ssum, 1)[0] == peer_to_host(csum, 1)[0];
     sycl_chain_replay(q, schain, chain_n, nodes, 1);
     peer_chain_replay(cchain, chain_n, nodes, 1);
-    rows_out[3].same_result = to_host(q, schain, chain_n) == peer_to_host(cchain, chain_n);
+    rows_out[4].same_result = to_host(q, schain, chain_n) == peer_to_host(cchain, chain_n);
 
-    std::vector<std::vector<double>> sycl_t(4), cuda_t(4), ratio(4);
+    constexpr int kinds = 5;
+    std::vector<std::vector<double>> sycl_t(kinds), cuda_t(kinds), ratio(kinds);
     for (int round = 0; round < rounds; ++round) {
-        const double t[4][2] = {{sycl_saxpy(q, a, sx, sy, n, reps), peer_saxpy(a, cx, cy, n, reps)},
-                                {sycl_stencil(q, s_in, s_out, rows, cols, reps), peer_stencil(c_in, c_out, rows, cols, reps)},
-                                {sycl_reduce(q, si, n, ssum, reps), peer_reduce(ci, n, csum, reps)},
-                                {sycl_chain_replay(q, schain, chain_n, nodes, replays),
-                                 peer_chain_replay(cchain, chain_n, nodes, replays)}};
-        for (int k = 0; k < 4; ++k) {
-            const double scale = k == 3 ? 1e9 : 1e6;
+        const double t[kinds][2] = {
+            {sycl_saxpy(q, a, sx, sy, n, reps), peer_saxpy(a, cx, cy, n, reps)},
+            {sycl_stencil(q, s_in, s_out, rows, cols, reps), peer_stencil(c_in, c_out, rows, cols, reps)},
+            {sycl_reduce(q, si, n, ssum, reps), peer_reduce(ci, n, csum, reps)},
+            {sycl_reduce_graph(q, si, n, ssum, reps), peer_reduce_graph(ci, n, csum, reps)},
+            {sycl_chain_replay(q, schain, chain_n, nodes, replays), peer_chain_replay(cchain, chain_n, nodes, replays)}};
+        for (int k = 0; k < kinds; ++k) {
+            const double scale = k == kinds - 1 ? 1e9 : 1e6;
             sycl_t[k].push_back(t[k][0] * scale);
             cuda_t[k].push_back(t[k][1] * scale);
             ratio[k].push_back(t[k][0] / t[k][1]);
         }
     }
-    for (int k = 0; k < 4; ++k) {
+    for (int k = 0; k < kinds; ++k) {
         rows_out[k].sycl = median(sycl_t[k]);
         rows_out[k].cuda = median(cuda_t[k]);
         rows_out[k].ratio = median(ratio[k]);

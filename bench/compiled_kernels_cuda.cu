@@ -94,6 +94,29 @@ extern "C" double peer_reduce(const int* x, size_t n, int* result, int reps) {
     return seconds_since(t) / reps;
 }
 
+// The reduction's memset and kernel captured into a CUDA graph, replayed `reps` times: seconds per replay.
+extern "C" double peer_reduce_graph(const int* x, size_t n, int* result, int reps) {
+    cudaStream_t s = nullptr;
+    check(cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking), "reduce graph");
+    cudaGraph_t graph = nullptr;
+    check(cudaStreamBeginCapture(s, cudaStreamCaptureModeThreadLocal), "reduce graph");
+    check(cudaMemsetAsync(result, 0, sizeof(int), s), "reduce graph");
+    reduce_sum<<<blocks_for(n, 256), 256, 0, s>>>(x, n, result);
+    check(cudaStreamEndCapture(s, &graph), "reduce graph");
+    cudaGraphExec_t exec = nullptr;
+    check(cudaGraphInstantiate(&exec, graph, 0), "reduce graph");
+    check(cudaGraphLaunch(exec, s), "reduce graph");
+    check(cudaStreamSynchronize(s), "reduce graph");
+    const auto t = std::chrono::steady_clock::now();
+    for (int r = 0; r < reps; ++r) check(cudaGraphLaunch(exec, s), "reduce graph");
+    check(cudaStreamSynchronize(s), "reduce graph");
+    const double per_replay = seconds_since(t) / reps;
+    cudaGraphExecDestroy(exec);
+    cudaGraphDestroy(graph);
+    cudaStreamDestroy(s);
+    return per_replay;
+}
+
 // A chain of `nodes` add_one kernels captured into a CUDA graph, instantiated once; seconds per node over
 // `replays` launches back to back.
 extern "C" double peer_chain_replay(int* data, size_t n, int nodes, int replays) {

@@ -70,6 +70,10 @@ struct device_code {
     // `scratch_bytes_per_block` bytes for each block of the grid, not initialized (the blocks' partial results).
     std::size_t scratch_bytes = 0;
     std::size_t scratch_bytes_per_block = 0;
+    // When not null: an entry of the same image launched after the kernel's, on one block of 256 threads, as
+    // `finish(F callable, void* scratch, unsigned groups)` (`groups`: the number of blocks of the kernel's launch).
+    // A reduction's results are written by it (sycl/detail/device_reduction.hpp).
+    const char* finish_entry = nullptr;
     // work_item entries of kernels with local accessors (outlined by encore++): the entry takes a local_layout
     // after the launch_geometry (and before the scratch).
     bool local_layout = false;

@@ -188,17 +188,34 @@ driver_function gpu_backend::function_of(std::uint32_t device, const kernel& k, 
                                                     (code->convention == calling_convention::work_item
                                                          ? "a resolver or an image and entry"
                                                          : "an image or entry"));
-        auto loaded = modules_.find({code->image_id, device});
-        if (loaded == modules_.end())
-            loaded = modules_.emplace(std::pair{code->image_id, device},
-                                      module_handle(*api_, api_->load_module(code->image, "kernel '" + k.name() + "'")))
-                         .first;
-        f = api_->get_function(loaded->second.get(), code->entry,
-                               "no kernel named '" + std::string(code->entry) + "' in the module of kernel '" +
-                                   k.name() + "'");
+        f = load_entry(device, k, *code, code->entry);
     }
     functions_.emplace(std::tuple(key, std::string(entry), device), f);
     return remember(f);
+}
+
+driver_function gpu_backend::load_entry(std::uint32_t device, const kernel& k, const device_code& code,
+                                        const char* entry) {
+    auto loaded = modules_.find({code.image_id, device});
+    if (loaded == modules_.end())
+        loaded = modules_.emplace(std::pair{code.image_id, device},
+                                  module_handle(*api_, api_->load_module(code.image, "kernel '" + k.name() + "'")))
+                     .first;
+    return api_->get_function(loaded->second.get(), entry,
+                              "no kernel named '" + std::string(entry) + "' in the module of kernel '" + k.name() + "'");
+}
+
+driver_function gpu_backend::image_entry(std::uint32_t device, const kernel& k, const device_code& code,
+                                         const char* entry) {
+    if (!code.image || !entry)
+        throw error(errc::invalid_argument, "kernel '" + k.name() + "': a second entry needs an image and a name");
+    const auto key = std::tuple(static_cast<std::uintptr_t>(code.image_id), std::string(entry), device);
+    std::lock_guard lock(functions_mutex_);
+    if (auto it = functions_.find(key); it != functions_.end()) return it->second;
+    context_scope scope(*api_, devices_[device].context);
+    driver_function f = load_entry(device, k, code, entry);
+    functions_.emplace(key, f);
+    return f;
 }
 
 driver_function gpu_backend::fill_function(std::uint32_t device) {

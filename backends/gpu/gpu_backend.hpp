@@ -59,6 +59,8 @@ public:
     gpu::driver_context context(std::uint32_t device) const { return devices_.at(device).context; }
     // The function of kernel `k` on `device`, loading its module on first use. Throws
     // errc::kernel_not_supported naming the kernel when it has no code for this API. Sets `*code` to its record.
+    // Another entry of the image `code` names (a kernel's finishing entry, device_code::finish_entry).
+    driver_function image_entry(std::uint32_t device, const kernel& k, const device_code& code, const char* entry);
     driver_function function_of(std::uint32_t device, const kernel& k, const device_code** code);
     // The built-in kernel that fills memory with a pattern of up to 256 bytes (driver::load_fill_module).
     driver_function fill_function(std::uint32_t device);
@@ -74,6 +76,9 @@ public:
     void trace(const std::string& line) const;
 
 private:
+    // Loads `entry` from the image of `code` on `device` (the module once per image and device); the caller holds
+    // functions_mutex_ with the device's context current.
+    driver_function load_entry(std::uint32_t device, const kernel& k, const device_code& code, const char* entry);
     struct device_state {
         gpu::driver_context context = nullptr; // the primary context, retained
         device_properties properties;

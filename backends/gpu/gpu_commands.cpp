@@ -138,6 +138,7 @@ void launch_with_scratch(driver& d, driver_stream s, kernel_launch& launch) {
         if (launch.scratch_zero_bytes != 0) d.set(s, {scratch, 0, 1, launch.scratch_zero_bytes});
         launch.set_scratch(scratch);
         d.launch_kernel(s, launch.params());
+        if (launch.finisher) d.launch_kernel(s, launch.finisher->params());
     } catch (...) {
         d.free_async(s, scratch);
         throw;
@@ -164,10 +165,12 @@ void driver_command::own_scratch(driver& d, driver_context c) {
 void driver_command::enqueue(driver& d, driver_stream s, std::uint32_t device) {
     switch (form_) {
     case form::kernel:
-        if (launch_.scratch_bytes != 0)
+        if (launch_.scratch_bytes != 0) {
             launch_with_scratch(d, s, launch_);
-        else
+        } else {
             d.launch_kernel(s, launch_.params());
+            if (launch_.finisher) d.launch_kernel(s, launch_.finisher->params());
+        }
         break;
     case form::memcpy:
         d.copy(s, copy_);
@@ -192,9 +195,12 @@ void driver_command::enqueue(driver& d, driver_stream s, std::uint32_t device) {
 driver_graph_node driver_command::add_to(driver& d, driver_graph g, std::span<const driver_graph_node> dependencies,
                                          driver_context c) {
     switch (form_) {
-    case form::kernel:
+    case form::kernel: {
         own_scratch(d, c);
-        return d.add_kernel_node(g, dependencies, launch_.params());
+        driver_graph_node node = d.add_kernel_node(g, dependencies, launch_.params());
+        if (launch_.finisher) node = d.add_kernel_node(g, {&node, 1}, launch_.finisher->params()); // stands for both
+        return node;
+    }
     case form::memcpy:
         return d.add_copy_node(g, dependencies, copy_, c);
     case form::memset:

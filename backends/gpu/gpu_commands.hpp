@@ -61,6 +61,9 @@ public:
     // A graph node's kernel scratch (gpu_kernel_launch.hpp), made by add_to / set_in: whoever keeps the node
     // keeps this.
     std::shared_ptr<void> scratch() const noexcept { return launch_.owned_scratch; }
+    // A kernel followed by its finishing launch: two graph nodes, of which add_to returns the second (set_in cannot
+    // update such a pair: the graph is rebuilt).
+    bool two_nodes() const noexcept { return form_ == form::kernel && launch_.finisher != nullptr; }
 
 private:
     void own_scratch(driver& d, driver_context c);

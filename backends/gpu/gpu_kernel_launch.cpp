@@ -32,7 +32,7 @@ void kernel_launch::aim_pointers() noexcept {
 kernel_launch::kernel_launch(kernel_launch&& other) noexcept
     : function(other.function), shared_bytes(other.shared_bytes), scratch_bytes(other.scratch_bytes),
       scratch_zero_bytes(other.scratch_zero_bytes),
-      owned_scratch(std::move(other.owned_scratch)), pointers_(std::move(other.pointers_)),
+      owned_scratch(std::move(other.owned_scratch)), finisher(std::move(other.finisher)), pointers_(std::move(other.pointers_)),
       offsets_(std::move(other.offsets_)), storage_(std::move(other.storage_)),
       scratch_parameter_(other.scratch_parameter_) {
     std::copy(std::begin(other.grid), std::end(other.grid), grid);
@@ -47,6 +47,7 @@ kernel_launch& kernel_launch::operator=(kernel_launch&& other) noexcept {
         scratch_bytes = other.scratch_bytes;
         scratch_zero_bytes = other.scratch_zero_bytes;
         owned_scratch = std::move(other.owned_scratch);
+        finisher = std::move(other.finisher);
         scratch_parameter_ = other.scratch_parameter_;
         std::copy(std::begin(other.grid), std::end(other.grid), grid);
         std::copy(std::begin(other.block), std::end(other.block), block);
@@ -68,6 +69,7 @@ void kernel_launch::add_scratch_parameter(std::size_t bytes, std::size_t zero_by
 
 void kernel_launch::set_scratch(void* p) noexcept {
     std::memcpy(storage_.data() + offsets_[scratch_parameter_], &p, sizeof p);
+    if (finisher) finisher->set_scratch(p);
 }
 
 kernel_params kernel_launch::params() const {
@@ -185,10 +187,21 @@ kernel_launch prepare_kernel_launch(gpu_backend& backend, std::uint32_t device, 
         launch.add_parameter({reinterpret_cast<const std::byte*>(&g), sizeof g}, alignof(launch_geometry));
         if (code->local_layout)
             launch.add_parameter({reinterpret_cast<const std::byte*>(&locals), sizeof locals}, alignof(local_layout));
-        if (code->scratch_bytes != 0 || code->scratch_bytes_per_block != 0) {
-            const std::size_t blocks = std::size_t{launch.grid[0]} * launch.grid[1] * launch.grid[2];
+        const std::size_t blocks = std::size_t{launch.grid[0]} * launch.grid[1] * launch.grid[2];
+        if (code->scratch_bytes != 0 || code->scratch_bytes_per_block != 0)
             launch.add_scratch_parameter(code->scratch_bytes + code->scratch_bytes_per_block * blocks,
                                          code->scratch_bytes);
+        if (code->finish_entry) {
+            // finish(F callable, void* scratch, unsigned groups) on one block of 256 threads.
+            auto finisher = std::make_unique<kernel_launch>();
+            finisher->function = backend.image_entry(device, *k.kernel, *code, code->finish_entry);
+            finisher->block[0] = 256;
+            finisher->add_parameter({static_cast<const std::byte*>(code->functor), code->functor_bytes}, 16);
+            finisher->add_scratch_parameter(0, 0);
+            const auto groups = static_cast<std::uint32_t>(blocks);
+            finisher->add_parameter({reinterpret_cast<const std::byte*>(&groups), sizeof groups}, alignof(std::uint32_t));
+            finisher->finish_parameters();
+            launch.finisher = std::move(finisher);
         }
     } else {
         set_geometry(launch, k.range, true, name);

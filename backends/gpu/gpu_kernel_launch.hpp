@@ -51,8 +51,10 @@ public:
     std::size_t scratch_zero_bytes = 0;
     // The next parameter: the scratch's address.
     void add_scratch_parameter(std::size_t bytes, std::size_t zero_bytes);
-    void set_scratch(void* p) noexcept;
+    void set_scratch(void* p) noexcept; // in the finisher's parameters too
     std::shared_ptr<void> owned_scratch;
+    // The launch that follows this one (device_code::finish_entry), or null.
+    std::unique_ptr<kernel_launch> finisher;
 
     // Appends one parameter of `bytes.size()` bytes at `alignment`; call finish_parameters() after the last.
     void add_parameter(std::span<const std::byte> bytes, std::size_t alignment);

@@ -323,15 +323,23 @@ std::string device_source(clang::ASTContext& context, clang::Rewriter& rewriter,
         if (k.has_reduction) {
             // The kernel object and its reductions (sycl/reduction.hpp's reduction_call), and the launch's
             // scratch (sycl/detail/device_reduction.hpp).
-            tail << "extern \"C\" __global__ void " << k.entry << "(::sycl::detail::reduction_call<" << type;
+            std::ostringstream call_type;
+            call_type << "::sycl::detail::reduction_call<" << type;
             for (clang::QualType r : k.reducers) {
                 const auto* reducer = llvm::cast<clang::ClassTemplateSpecializationDecl>(r->getAsCXXRecordDecl());
-                tail << ", ::sycl::detail::device_reduction<"
-                     << qualified(context, reducer->getTemplateArgs()[0].getAsType()) << ", "
-                     << qualified(context, reducer->getTemplateArgs()[1].getAsType()) << ">";
+                call_type << ", ::sycl::detail::device_reduction<"
+                          << qualified(context, reducer->getTemplateArgs()[0].getAsType()) << ", "
+                          << qualified(context, reducer->getTemplateArgs()[1].getAsType()) << ">";
             }
-            tail << "> k, ::encore::gpu::launch_geometry g" << local_parameter << ", void* scratch) {\n"
+            call_type << ">";
+            tail << "extern \"C\" __global__ void " << k.entry << "(" << call_type.str()
+                 << " k, ::encore::gpu::launch_geometry g" << local_parameter << ", void* scratch) {\n"
                  << enter_local << "    ::sycl::detail::run_reduction_kernel<" << launch << ">(k, g, scratch);\n"
+                 << "}\n"
+                 // The finishing launch (one block), after the kernel's.
+                 << "extern \"C\" __global__ void " << k.entry << "_finish(" << call_type.str()
+                 << " k, void* scratch, unsigned groups) {\n"
+                 << "    ::sycl::detail::finish_reductions(k, scratch, groups);\n"
                  << "}\n";
         } else {
             tail << "extern \"C\" __global__ void " << k.entry << "(" << type

@@ -120,11 +120,9 @@ template <typename H, typename... R> reduction_list<H, R...> make_reduction_list
 
 // The scratch memory of a GPU launch with R reductions (gpu::device_code::scratch_bytes): R reduction_counters,
 // zero between launches; then, for each reduction that does not fold atomically, one slot per work-group of the
-// grid, where the group leaves its value (device_reduction.hpp).
+// grid, where the group leaves its value for the finishing launch (device_reduction.hpp).
 struct reduction_counters {
-    std::uint32_t groups_done;
-    std::uint32_t any_value;   // a group had a value (atomic folds)
-    std::uint64_t accumulator; // the atomic fold's running value (its zero bytes are the operation's identity)
+    std::uint64_t accumulator; // the atomic fold's running value (zero bytes: the operation's identity)
 };
 template <typename T> struct reduction_slot {
     std::uint32_t has_value;
@@ -284,6 +282,8 @@ public:
             cuda_.local_layout = e.local_layout;
             cuda_.functor = &call_; // the outlined entry's first parameter: the kernel object and the reductions
             cuda_.functor_bytes = sizeof(call_);
+            finish_entry_ = std::string(e.entry) + "_finish"; // the finishing launch (device_reduction.hpp)
+            cuda_.finish_entry = finish_entry_.c_str();
             cuda_.scratch_bytes = sizeof(reduction_counters) * sizeof...(Descriptors);
             cuda_.scratch_bytes_per_block =
                 (slot_bytes_per_group<typename Descriptors::value_type, typename Descriptors::operation>() + ...);
@@ -311,6 +311,7 @@ private:
     std::tuple<std::shared_ptr<reduction_state<typename Descriptors::value_type, typename Descriptors::operation>>...>
         states_;
     std::tuple<Descriptors...> descriptors_;
+    std::string finish_entry_;
     encore::gpu::device_code cuda_;
 };
 } // namespace detail

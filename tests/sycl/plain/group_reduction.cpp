@@ -1,12 +1,24 @@
 // Work-group local memory, group barriers and reductions together: per-group sums through local memory, a
 // reduction over a range that does not fill its last work-group, an nd_range reduction with work-groups of 40
-// (a partial warp on a GPU), and a recorded graph whose reductions start from their identities, replayed.
+// (a partial warp on a GPU), and a recorded graph whose reductions start from their identities, replayed, then
+// updated to another graph of the same shape.
 #include <sycl/sycl.hpp>
 
 #include <cstdio>
 #include <vector>
 
 namespace sycl_exp = sycl::ext::oneapi::experimental;
+
+// The minimum and maximum of data[i] + add (one kernel: a whole-graph update keeps the kernels of the graph).
+void min_max(sycl::queue& q, const int* data, std::size_t n, int* lo, int* hi, int add) {
+    q.parallel_for(sycl::range<1>{n},
+                   sycl::reduction(lo, sycl::minimum<int>(), sycl::property::reduction::initialize_to_identity{}),
+                   sycl::reduction(hi, sycl::maximum<int>(), sycl::property::reduction::initialize_to_identity{}),
+                   [=](sycl::id<1> i, auto& mn, auto& mx) {
+                       mn.combine(data[i] + add);
+                       mx.combine(data[i] + add);
+                   });
+}
 
 int main() {
     const std::size_t n = 1000003, group = 64, groups = 4096;
@@ -63,14 +75,9 @@ int main() {
     // 4. A recorded graph: minimum and maximum from their identities, replayed after changing the data.
     sycl_exp::command_graph graph{q.get_context(), q.get_device()};
     graph.begin_recording(q);
-    q.parallel_for(sycl::range<1>{n}, sycl::reduction(lo, sycl::minimum<int>(), sycl::property::reduction::initialize_to_identity{}),
-                   sycl::reduction(hi, sycl::maximum<int>(), sycl::property::reduction::initialize_to_identity{}),
-                   [=](sycl::id<1> i, auto& mn, auto& mx) {
-                       mn.combine(data[i]);
-                       mx.combine(data[i]);
-                   });
+    min_max(q, data, n, lo, hi, 0);
     graph.end_recording();
-    auto exec = graph.finalize();
+    auto exec = graph.finalize({sycl_exp::property::graph::updatable{}});
     for (int replay = 0; replay < 5; ++replay) {
         data[replay * 1000] = -100000 - replay; // a new minimum each time
         data[replay * 1000 + 1] = 100000 + replay;
@@ -78,9 +85,24 @@ int main() {
         wrong += *lo != -100000 - replay || *hi != 100000 + replay;
     }
 
+    // 5. The whole graph updated to one of the same shape whose reductions write elsewhere.
+    int* lo2 = sycl::malloc_shared<int>(1, q);
+    int* hi2 = sycl::malloc_shared<int>(1, q);
+    sycl_exp::command_graph other{q.get_context(), q.get_device()};
+    other.begin_recording(q);
+    min_max(q, data, n, lo2, hi2, 1);
+    other.end_recording();
+    exec.update(other);
+    *lo = *hi = 0;
+    q.ext_oneapi_graph(exec).wait_and_throw();
+    wrong += *lo2 != -100003 || *hi2 != 100005 || *lo != 0 || *hi != 0;
+    const int updated_lo = *lo2, updated_hi = *hi2;
+    sycl::free(lo2, q);
+    sycl::free(hi2, q);
+
     std::printf("group_reduction: group sums %d, %d, ...; range sum %lld (expected %lld); nd_range sum %g "
-                "(expected %g); graph min %d max %d; %d wrong\n",
-                sums[0], sums[1], *total, expected_total, *nd_total, expected_nd, *lo, *hi, wrong);
+                "(expected %g); updated graph min %d max %d; %d wrong\n",
+                sums[0], sums[1], *total, expected_total, *nd_total, expected_nd, updated_lo, updated_hi, wrong);
     for (void* p : {static_cast<void*>(data), static_cast<void*>(sums), static_cast<void*>(total),
                     static_cast<void*>(lo), static_cast<void*>(hi), static_cast<void*>(nd_total)})
         sycl::free(p, q);

@@ -1,15 +1,16 @@
-// sycl::detail::run_reduction_kernel — a kernel with reductions on a CUDA device: the __global__ entry that
-// encore-outliner writes for such a kernel calls it (docs/compiler.md). Not for you; only for nvcc translation
-// units.
+// sycl::detail::run_reduction_kernel and finish_reductions — a kernel with reductions on a CUDA device, in two
+// launches: encore-outliner writes two __global__ entries for such a kernel, which call these (docs/compiler.md).
+// Not for you; only for nvcc translation units.
 //
-// Each work-item combines into its own reducers (sycl::reducer, as on the host). Then, per reduction: the block
-// folds its items' values (warp shuffles, then one value per warp through shared memory); thread 0 folds the
-// block's value into the launch's scratch with one atomic operation where the hardware has it (sums, bitwise or
-// and xor: folds_atomically), or else leaves it in the block's slot, and counts the block done; the block that
-// counts last folds the slots into the result (with the result's previous value unless
-// property::reduction::initialize_to_identity was given) and sets the count back to zero, as the scratch's
-// contract asks (gpu::device_code::scratch_bytes; the layout is in sycl/reduction.hpp). Values are folded in no
-// fixed order: as SYCL allows, the operation is taken to be associative and commutative.
+// The kernel's launch: each work-item combines into its own reducers (sycl::reducer, as on the host); then, per
+// reduction, the block folds its items' values (warp shuffles, then one value per warp through shared memory) and
+// thread 0 folds the block's value into the launch's scratch with one atomic operation where the hardware has it
+// (sums, bitwise or and xor: folds_atomically), or else leaves it in the block's slot. The finishing launch (one
+// block, after it on the same stream or graph edge) folds the slots, writes the result (with its previous value
+// unless property::reduction::initialize_to_identity was given) and zeroes the accumulators again, as the
+// scratch's contract asks (gpu::device_code::scratch_bytes; the layout is in sycl/reduction.hpp). No block waits
+// for another and none counts itself done: each retires as soon as its value is in. Values are folded in no fixed
+// order: as SYCL allows, the operation is taken to be associative and commutative.
 #pragma once
 
 #if !defined(__CUDACC__)
@@ -18,6 +19,7 @@
 
 #include <cstdint>
 #include <cstring>
+#include <tuple>
 #include <utility>
 
 #include "encore/backends/cuda/device_work_item.hpp"
@@ -81,15 +83,35 @@ template <typename T, typename Op> __device__ void block_fold(bool& has, T& valu
     __syncthreads(); // per_warp is free again for the next reduction
 }
 
-// Slots go through L2 (st.cg / ld.cg): the last block reads what blocks on other SMs wrote.
-template <typename T> __device__ T load_slot(const reduction_slot<T>& s) {
-    unsigned w[sizeof(s.words) / 4];
-    for (unsigned i = 0; i < sizeof(s.words) / 4; ++i)
-        w[i] = __ldcg(&s.words[i]);
-    T v;
-    std::memcpy(&v, w, sizeof(T));
-    return v;
+// The same folds when the reduction has an identity (every SYCL operation's known one, or one given to
+// sycl::reduction): a work-item with no value holds the identity, so the folds carry no flags (half the shuffles
+// and a third of the instructions: with flags, a 2^24-int sum was bound by instruction issue on the H200).
+template <typename T, typename Op> __device__ T warp_fold(T value, const Op& op, unsigned lanes) {
+    const unsigned lane = thread_in_block() % 32;
+    const unsigned mask = lanes == 32 ? 0xffffffffu : (1u << lanes) - 1u;
+    for (unsigned delta = 16; delta > 0; delta /= 2) {
+        const T other = shuffle_down(value, delta, mask);
+        if (lane + delta < lanes) value = op(value, other);
+    }
+    return value;
 }
+template <typename T, typename Op> __device__ T block_fold(T value, const T& identity, const Op& op) {
+    __shared__ __align__(16) unsigned char per_warp[32 * sizeof(T)];
+    const unsigned thread = thread_in_block(), threads = threads_in_block();
+    const unsigned warp = thread / 32, lane = thread % 32, warps = (threads + 31) / 32;
+    value = warp_fold(value, op, threads - warp * 32 < 32 ? threads - warp * 32 : 32);
+    if (lane == 0) std::memcpy(per_warp + warp * sizeof(T), &value, sizeof(T));
+    __syncthreads();
+    if (warp == 0) {
+        value = identity;
+        if (lane < warps) std::memcpy(&value, per_warp + lane * sizeof(T), sizeof(T));
+        value = warp_fold(value, op, threads < 32 ? threads : 32);
+    }
+    __syncthreads(); // per_warp is free again for the next reduction
+    return value;
+}
+
+// Slots are written through to L2 (st.cg): the finishing launch reads them.
 template <typename T> __device__ void store_slot(reduction_slot<T>& s, bool has, const T& v) {
     unsigned w[sizeof(s.words) / 4] = {};
     if (has) std::memcpy(w, &v, sizeof(T));
@@ -129,65 +151,61 @@ template <typename T, typename Op> __device__ void atomic_fold(std::uint64_t& ac
     }
 }
 
+// In the kernel's launch: the block's value into the accumulator or the block's slot.
 template <typename T, typename Op>
-__device__ void finish(bool has, T value, const device_reduction<T, Op>& r, reduction_counters& counters,
-                       reduction_slot<T>* slots) {
-    block_fold(has, value, r.op);
-    const unsigned blocks = gridDim.x * gridDim.y * gridDim.z;
+__device__ void leave(bool has, T value, const device_reduction<T, Op>& r, reduction_counters& counters,
+                      reduction_slot<T>* slots) {
+    // A known identity is always there (sycl::reduction takes it); another given one is known at run time only,
+    // the same for every thread.
+    if (has_known_identity_v<Op, T> || r.has_identity) {
+        value = block_fold(has ? value : r.identity, r.identity, r.op);
+        has = true; // folding in the identity changes nothing
+    } else {
+        block_fold(has, value, r.op);
+    }
+    if (thread_in_block() != 0) return;
     if constexpr (folds_atomically<T, Op>()) {
-        // One atomic per group, as hand-written CUDA does; the last group writes the result and zeroes the counters.
-        if (thread_in_block() != 0) return;
-        if (has) {
-            atomic_fold<T, Op>(counters.accumulator, value);
-            atomicOr(&counters.any_value, 1u);
-        }
-        __threadfence();
-        if (atomicAdd(&counters.groups_done, 1u) != blocks - 1) return;
-        __threadfence();
-        const std::uint64_t bits = __ldcg(&counters.accumulator);
-        T total;
-        std::memcpy(&total, &bits, sizeof(T));
-        write_result(__ldcg(&counters.any_value) != 0, total, r);
-        __stcg(&counters.accumulator, std::uint64_t{0});
-        __stcg(&counters.any_value, 0u);
-        __stcg(&counters.groups_done, 0u);
-        __threadfence();
-        return;
-    }
-    __shared__ bool last;
-    if (thread_in_block() == 0) {
+        if (has) atomic_fold<T, Op>(counters.accumulator, value);
+    } else {
         store_slot(slots[blockIdx.x + gridDim.x * (blockIdx.y + gridDim.y * blockIdx.z)], has, value);
-        __threadfence();
-        last = atomicAdd(&counters.groups_done, 1u) == blocks - 1;
     }
-    __syncthreads();
-    if (!last) return;
-    __threadfence();
-    // The last group folds every slot; eight slots in flight per thread (one at a time was bound by the latency
-    // of each load: 65,536 slots took longer than the kernel's own work).
-    has = false;
-    const unsigned threads = threads_in_block();
-    for (unsigned base = thread_in_block(); base < blocks; base += 8 * threads) {
-        bool h[8];
-        T v[8];
+}
+
+// In the finishing launch (one block): the groups' values into the result; the accumulator back to zero. The
+// accumulator starts at the identity (zero), so a launch where no work-item combined anything gives the
+// identity, as SYCL asks (one difference: a float sum of -0.0 into a result of -0.0 gives +0.0).
+template <typename T, typename Op>
+__device__ void finish(const device_reduction<T, Op>& r, reduction_counters& counters, const reduction_slot<T>* slots,
+                       unsigned groups) {
+    if constexpr (folds_atomically<T, Op>()) {
+        if (thread_in_block() != 0) return;
+        T total;
+        std::memcpy(&total, &counters.accumulator, sizeof(T));
+        write_result(true, total, r);
+        counters.accumulator = 0;
+    } else {
+        // Eight slots in flight per thread (one at a time was bound by the latency of each load).
+        bool has = false;
+        T value{};
+        const unsigned threads = threads_in_block();
+        for (unsigned base = thread_in_block(); base < groups; base += 8 * threads) {
+            bool h[8];
+            T v[8];
 #pragma unroll
-        for (unsigned k = 0; k < 8; ++k) {
-            const unsigned i = base + k * threads;
-            h[k] = i < blocks && __ldcg(&slots[i].has_value) != 0;
-            if (i < blocks) v[k] = load_slot(slots[i]);
-        }
-#pragma unroll
-        for (unsigned k = 0; k < 8; ++k)
-            if (h[k]) {
-                value = has ? r.op(value, v[k]) : v[k];
-                has = true;
+            for (unsigned k = 0; k < 8; ++k) {
+                const unsigned i = base + k * threads;
+                h[k] = i < groups && slots[i].has_value != 0;
+                if (i < groups) std::memcpy(&v[k], slots[i].words, sizeof(T));
             }
-    }
-    block_fold(has, value, r.op);
-    if (thread_in_block() == 0) {
-        write_result(has, value, r);
-        __stcg(&counters.groups_done, 0u);
-        __threadfence();
+#pragma unroll
+            for (unsigned k = 0; k < 8; ++k)
+                if (h[k]) {
+                    value = has ? r.op(value, v[k]) : v[k];
+                    has = true;
+                }
+        }
+        block_fold(has, value, r.op);
+        if (thread_in_block() == 0) write_result(has, value, r);
     }
 }
 
@@ -225,6 +243,18 @@ template <std::size_t I, typename H, typename... R> __device__ auto& at(reducers
         return at<I - 1>(list.tail);
 }
 
+// The scratch: the counters, then the slots of the reductions that need them, in the order of the list.
+template <typename... R> __device__ reduction_counters* counters_of(unsigned char* scratch) {
+    return reinterpret_cast<reduction_counters*>(scratch);
+}
+template <std::size_t I, typename... R> __device__ auto* slots_of(unsigned char* scratch, unsigned groups) {
+    constexpr std::size_t slot_bytes[] = {
+        slot_bytes_per_group<decltype(std::declval<R>().identity), decltype(std::declval<R>().op)>()...};
+    using T = decltype(std::declval<std::tuple_element_t<I, std::tuple<R...>>>().identity);
+    return reinterpret_cast<reduction_slot<T>*>(scratch + sizeof...(R) * sizeof(reduction_counters) +
+                                                std::size_t{groups} * offset_of<I>(slot_bytes));
+}
+
 template <launch Launch, int D, typename K, typename... R, std::size_t... I>
 __device__ void run(const reduction_call<K, R...>& call, const ::encore::gpu::launch_geometry& g, unsigned char* scratch,
                     std::index_sequence<I...>) {
@@ -233,15 +263,16 @@ __device__ void run(const reduction_call<K, R...>& call, const ::encore::gpu::la
     const bool active = encore::cuda::detail::make_work_item<(D > 0 ? D : 1)>(g, item);
     reducers<R...> mine(call.reductions);
     if (active) call_kernel<Launch, D>(call.k, static_cast<const encore::work_item&>(item), at<I>(mine)...);
-    // The counters, then the slots of the reductions that need them, in the order of the list (sycl/reduction.hpp).
-    const std::size_t blocks = std::size_t{gridDim.x} * gridDim.y * gridDim.z;
-    constexpr std::size_t slot_bytes[] = {
-        slot_bytes_per_group<decltype(std::declval<R>().identity), decltype(std::declval<R>().op)>()...};
-    auto* counters = reinterpret_cast<reduction_counters*>(scratch);
-    (finish(at<I>(mine).ext_encore_has_value(), at<I>(mine).ext_encore_value(), at<I>(call.reductions), counters[I],
-            reinterpret_cast<reduction_slot<decltype(at<I>(call.reductions).identity)>*>(
-                scratch + sizeof...(R) * sizeof(reduction_counters) + blocks * offset_of<I>(slot_bytes))),
+    const unsigned groups = gridDim.x * gridDim.y * gridDim.z;
+    (leave(at<I>(mine).ext_encore_has_value(), at<I>(mine).ext_encore_value(), at<I>(call.reductions),
+           counters_of<R...>(scratch)[I], slots_of<I, R...>(scratch, groups)),
      ...);
+}
+
+template <typename K, typename... R, std::size_t... I>
+__device__ void finish_all(const reduction_call<K, R...>& call, unsigned char* scratch, unsigned groups,
+                           std::index_sequence<I...>) {
+    (finish(at<I>(call.reductions), counters_of<R...>(scratch)[I], slots_of<I, R...>(scratch, groups), groups), ...);
 }
 
 } // namespace device
@@ -250,6 +281,12 @@ template <launch Launch, int D, typename K, typename... R>
 __device__ void run_reduction_kernel(const reduction_call<K, R...>& call, const ::encore::gpu::launch_geometry& g,
                                      void* scratch) {
     device::run<Launch, D>(call, g, static_cast<unsigned char*>(scratch), std::index_sequence_for<R...>());
+}
+
+// The finishing launch: one block, `groups` the number of blocks of the kernel's launch.
+template <typename K, typename... R>
+__device__ void finish_reductions(const reduction_call<K, R...>& call, void* scratch, unsigned groups) {
+    device::finish_all(call, static_cast<unsigned char*>(scratch), groups, std::index_sequence_for<R...>());
 }
 
 } // namespace detail
