@@ -55,7 +55,8 @@ __device__ inline void enter_local_memory(const gpu::local_layout& l) {
 // end (the grid covers the range rounded up to whole blocks), which must not run the kernel. With the number of
 // dimensions known, every index is a constant, so `it` lives in registers (with the dimensions read at run time
 // it was a 328-byte stack frame per thread, which made a saxpy 26 times slower than hand-written CUDA).
-template <int Dimensions> __device__ inline bool make_work_item(const gpu::launch_geometry& g, encore::work_item& it) {
+// `Geometry`: a launch_geometry, or the geometry<Dimensions> of an entry outlined by encore++.
+template <int Dimensions, typename Geometry> __device__ inline bool make_work_item(const Geometry& g, encore::work_item& it) {
     it.dimensions = Dimensions;
     bool inside = true;
 #pragma unroll

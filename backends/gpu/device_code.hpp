@@ -38,6 +38,14 @@ struct launch_geometry {
     std::uint64_t offset[3] = {0, 0, 0};
 };
 
+// The launch as an entry outlined by encore++ for a kernel of D dimensions sees it: the same numbers without the
+// unused dimensions (16 bytes for one dimension instead of launch_geometry's 56: parameter bytes cost time in
+// every launch of a small kernel).
+template <int D> struct geometry {
+    std::uint64_t global[D];
+    std::uint64_t offset[D];
+};
+
 // Where a kernel's local allocations are: allocation i starts `offset[i]` bytes into the block's dynamic shared
 // memory. Only entries of kernels with local accessors take it (device_code::local_layout), so the others do not
 // carry its bytes.
@@ -74,6 +82,9 @@ struct device_code {
     // `finish(F callable, void* scratch, unsigned groups)` (`groups`: the number of blocks of the kernel's launch).
     // A reduction's results are written by it (sycl/detail/device_reduction.hpp).
     const char* finish_entry = nullptr;
+    // work_item entries outlined by encore++: the entry takes a geometry<D> of this many dimensions (not 0)
+    // instead of a launch_geometry.
+    std::uint8_t geometry_dimensions = 0;
     // work_item entries of kernels with local accessors (outlined by encore++): the entry takes a local_layout
     // after the launch_geometry (and before the scratch).
     bool local_layout = false;

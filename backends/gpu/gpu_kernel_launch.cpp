@@ -184,7 +184,22 @@ kernel_launch prepare_kernel_launch(gpu_backend& backend, std::uint32_t device, 
                                                     " has " + std::to_string(limit) + " per work-group");
         launch.shared_bytes = static_cast<unsigned>(shared);
         launch.add_parameter({static_cast<const std::byte*>(code->functor), code->functor_bytes}, 16);
-        launch.add_parameter({reinterpret_cast<const std::byte*>(&g), sizeof g}, alignof(launch_geometry));
+        if (code->geometry_dimensions != 0) { // geometry<D>: global[D] then offset[D]
+            const int d = code->geometry_dimensions;
+            if (d != k.range.dimensions)
+                throw error(errc::invalid_argument, "kernel '" + name + "': its entry was compiled for " +
+                                                        std::to_string(d) + " dimensions, the launch has " +
+                                                        std::to_string(k.range.dimensions));
+            std::uint64_t compact[6];
+            for (int i = 0; i < d; ++i) {
+                compact[i] = g.global[i];
+                compact[d + i] = g.offset[i];
+            }
+            launch.add_parameter({reinterpret_cast<const std::byte*>(compact), 2 * d * sizeof(std::uint64_t)},
+                                 alignof(std::uint64_t));
+        } else {
+            launch.add_parameter({reinterpret_cast<const std::byte*>(&g), sizeof g}, alignof(launch_geometry));
+        }
         if (code->local_layout)
             launch.add_parameter({reinterpret_cast<const std::byte*>(&locals), sizeof locals}, alignof(local_layout));
         const std::size_t blocks = std::size_t{launch.grid[0]} * launch.grid[1] * launch.grid[2];

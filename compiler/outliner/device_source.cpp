@@ -333,7 +333,7 @@ std::string device_source(clang::ASTContext& context, clang::Rewriter& rewriter,
             }
             call_type << ">";
             tail << "extern \"C\" __global__ void " << k.entry << "(" << call_type.str()
-                 << " k, ::encore::gpu::launch_geometry g" << local_parameter << ", void* scratch) {\n"
+                 << " k, ::encore::gpu::geometry<" << std::max(k.dimensions, 1) << "> g" << local_parameter << ", void* scratch) {\n"
                  << enter_local << "    ::sycl::detail::run_reduction_kernel<" << launch << ">(k, g, scratch);\n"
                  << "}\n"
                  // The finishing launch (one block), after the kernel's.
@@ -343,7 +343,7 @@ std::string device_source(clang::ASTContext& context, clang::Rewriter& rewriter,
                  << "}\n";
         } else {
             tail << "extern \"C\" __global__ void " << k.entry << "(" << type
-                 << " k, ::encore::gpu::launch_geometry g" << local_parameter << ") {\n"
+                 << " k, ::encore::gpu::geometry<" << std::max(k.dimensions, 1) << "> g" << local_parameter << ") {\n"
                  << enter_local << "    ::encore::work_item item;\n"
                  << "    if (!::encore::cuda::detail::make_work_item<" << std::max(k.dimensions, 1)
                  << ">(g, item)) return;\n"

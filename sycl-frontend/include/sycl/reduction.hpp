@@ -280,6 +280,7 @@ public:
             cuda_.image = e.image->data;
             cuda_.entry = e.entry;
             cuda_.local_layout = e.local_layout;
+            cuda_.geometry_dimensions = static_cast<std::uint8_t>(D > 0 ? D : 1);
             cuda_.functor = &call_; // the outlined entry's first parameter: the kernel object and the reductions
             cuda_.functor_bytes = sizeof(call_);
             finish_entry_ = std::string(e.entry) + "_finish"; // the finishing launch (device_reduction.hpp)

@@ -256,7 +256,7 @@ template <std::size_t I, typename... R> __device__ auto* slots_of(unsigned char*
 }
 
 template <launch Launch, int D, typename K, typename... R, std::size_t... I>
-__device__ void run(const reduction_call<K, R...>& call, const ::encore::gpu::launch_geometry& g, unsigned char* scratch,
+__device__ void run(const reduction_call<K, R...>& call, const ::encore::gpu::geometry<(D > 0 ? D : 1)>& g, unsigned char* scratch,
                     std::index_sequence<I...>) {
     encore::work_item item;
     // Threads past a range's end take part in the folds with no value.
@@ -278,7 +278,7 @@ __device__ void finish_all(const reduction_call<K, R...>& call, unsigned char* s
 } // namespace device
 
 template <launch Launch, int D, typename K, typename... R>
-__device__ void run_reduction_kernel(const reduction_call<K, R...>& call, const ::encore::gpu::launch_geometry& g,
+__device__ void run_reduction_kernel(const reduction_call<K, R...>& call, const ::encore::gpu::geometry<(D > 0 ? D : 1)>& g,
                                      void* scratch) {
     device::run<Launch, D>(call, g, static_cast<unsigned char*>(scratch), std::index_sequence_for<R...>());
 }

@@ -135,6 +135,7 @@ public:
             cuda_.image = e.image->data;
             cuda_.entry = e.entry;
             cuda_.local_layout = e.local_layout;
+            cuda_.geometry_dimensions = static_cast<std::uint8_t>(D > 0 ? D : 1);
             cuda_.functor = &k_; // copied to the GPU byte by byte: its layout is the outlined struct's
             cuda_.functor_bytes = sizeof(K);
         }
