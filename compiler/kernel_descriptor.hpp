@@ -80,12 +80,19 @@ struct device_image {
     std::uint64_t id = 0;
     const char* translation_unit = "";
     const char* entry = nullptr; // the one kernel's entry, or null: every kernel of the unit
+    // The architectures the image has machine code for ("sm_90,sm_80"), and the same kernels as portable code
+    // (CUDA: PTX of the lowest architecture named), which a backend compiles through the kernel/program cache for
+    // a device of another architecture. Empty / null when not known.
+    const char* architectures = "";
+    const void* portable = nullptr;
+    std::size_t portable_size = 0;
 };
 
 // Adds an image; the bytes must live as long as the program (the embedded ones do). Also notes that the
 // program carries device code for `backend` (backends/program_device_code.hpp: default device selection).
 void register_image(const char* backend, const void* data, std::size_t size, const char* translation_unit,
-                    const char* entry = nullptr);
+                    const char* entry = nullptr, const char* architectures = "", const void* portable = nullptr,
+                    std::size_t portable_size = 0);
 // The image for `backend` of the translation unit that registered `kernel`, or nullptr.
 const device_image* find_image(std::string_view backend, const kernel_descriptor& kernel) noexcept;
 
@@ -99,8 +106,9 @@ struct registration {
 // What encore++'s offload wrapper declares once per image.
 struct image_registration {
     image_registration(const char* backend, const void* data, std::size_t size, const char* translation_unit,
-                       const char* entry = nullptr) {
-        register_image(backend, data, size, translation_unit, entry);
+                       const char* entry = nullptr, const char* architectures = "", const void* portable = nullptr,
+                       std::size_t portable_size = 0) {
+        register_image(backend, data, size, translation_unit, entry, architectures, portable, portable_size);
     }
 };
 

@@ -45,11 +45,12 @@ void register_kernels(std::span<const kernel_descriptor> kernels, const char* tr
 }
 
 void register_image(const char* backend, const void* data, std::size_t size, const char* translation_unit,
-                    const char* entry) {
+                    const char* entry, const char* architectures, const void* portable, std::size_t portable_size) {
     {
         registry& r = the_registry();
         std::lock_guard lock(r.mutex);
-        r.images.push_back({backend, data, size, gpu::next_image_id(), translation_unit, entry});
+        r.images.push_back({backend, data, size, gpu::next_image_id(), translation_unit, entry,
+                            architectures ? architectures : "", portable, portable_size});
     }
     note_program_device_code(backend, std::string("encore++ image of ") + translation_unit);
 }

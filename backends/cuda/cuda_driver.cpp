@@ -174,6 +174,20 @@ public:
         else
             check(cuMemFree(address(base)), "cuMemFree");
     }
+    std::string compile_portable(const void* code, std::size_t bytes, const std::string& what) override {
+        CUlinkState state = nullptr;
+        check(cuLinkCreate(0, nullptr, nullptr, &state), "cuLinkCreate", what);
+        struct destroy {
+            CUlinkState s;
+            ~destroy() { cuLinkDestroy(s); }
+        } guard{state};
+        check(cuLinkAddData(state, CU_JIT_INPUT_PTX, const_cast<void*>(code), bytes, "kernels.ptx", 0, nullptr, nullptr),
+              "cuLinkAddData", what);
+        void* cubin = nullptr;
+        std::size_t size = 0;
+        check(cuLinkComplete(state, &cubin, &size), "cuLinkComplete", what);
+        return std::string(static_cast<const char*>(cubin), size); // the state owns cubin: copied before destroy
+    }
     void zero(void* p, std::size_t bytes) override { check(cuMemsetD8(address(p), 0, bytes), "cuMemsetD8"); }
     void* allocate_async(gpu::driver_stream s, std::size_t bytes) override {
         CUdeviceptr p = 0;

@@ -64,6 +64,14 @@ struct device_code {
     std::uint64_t image_id = 0;
     const void* image = nullptr;
     const char* entry = nullptr;
+    // Images of encore++ (compiler/kernel_descriptor.hpp's device_image): the architectures `image` has machine
+    // code for ("sm_90,sm_80"), and the same kernels as portable code (PTX, NUL-terminated, `portable_bytes`
+    // without the NUL). On a device of another architecture the backend compiles the portable code through the
+    // kernel/program cache (key: the code, the device's architecture and the driver's version) and loads that:
+    // once per device and process, and from the persistent cache in later processes.
+    const char* architectures = nullptr;
+    const void* portable = nullptr;
+    std::size_t portable_bytes = 0;
 
     // work_item: returns the entry's CUfunction (as void*; CUDA only) in the context current on the calling
     // thread (the device's primary context), or nullptr with a reason in `*why`. Compiled in the program's own

@@ -1,5 +1,6 @@
 #include "gpu_backend.hpp"
 
+#include <algorithm>
 #include <atomic>
 #include <cstdio>
 #include <cstdlib>
@@ -8,6 +9,7 @@
 #include "encore/backends/gpu/gpu_event.hpp"
 #include "encore/backends/gpu/gpu_graph_lowering.hpp"
 #include "encore/backends/gpu/gpu_recording.hpp"
+#include "encore/cache/program_cache.hpp"
 #include "encore/backends/gpu/gpu_queue.hpp"
 #include "encore/graph/error.hpp"
 
@@ -194,13 +196,51 @@ driver_function gpu_backend::function_of(std::uint32_t device, const kernel& k, 
     return remember(f);
 }
 
+namespace {
+
+// Whether the comma-separated `list` names `architecture`.
+bool lists(const char* list, const std::string& architecture) {
+    if (!list || architecture.empty()) return false;
+    const std::string_view all(list);
+    for (std::size_t at = 0; at <= all.size();) {
+        const std::size_t comma = std::min(all.find(',', at), all.size());
+        if (all.substr(at, comma - at) == architecture) return true;
+        at = comma + 1;
+    }
+    return false;
+}
+
+} // namespace
+
 driver_function gpu_backend::load_entry(std::uint32_t device, const kernel& k, const device_code& code,
                                         const char* entry) {
     auto loaded = modules_.find({code.image_id, device});
-    if (loaded == modules_.end())
-        loaded = modules_.emplace(std::pair{code.image_id, device},
-                                  module_handle(*api_, api_->load_module(code.image, "kernel '" + k.name() + "'")))
-                     .first;
+    if (loaded == modules_.end()) {
+        const std::string what = "kernel '" + k.name() + "'";
+        const device_properties& p = devices_[device].properties;
+        driver_module m = nullptr;
+        if (code.portable && code.architectures && !lists(code.architectures, p.architecture)) {
+            // No machine code for this GPU: its portable code, compiled once through the kernel/program cache.
+            trace("the image of " + what + " has machine code for " + code.architectures + ", not " +
+                  p.architecture + ": its PTX is compiled through the kernel/program cache");
+            cache::program_key key{.backend = std::string(name()),
+                                   .device = p.name + " " + p.architecture,
+                                   .toolchain = std::string(name()) + " driver " + p.driver_version,
+                                   .source_kind = "ptx",
+                                   .name = what,
+                                   .source = std::string(static_cast<const char*>(code.portable), code.portable_bytes)};
+            auto binary = cache::program_cache::process().get_or_build<std::string>(
+                key,
+                [&] {
+                    return cache::built_program{api_->compile_portable(code.portable, code.portable_bytes + 1, what), {}};
+                },
+                [](const cache::built_program& b) { return std::make_shared<const std::string>(b.payload); });
+            m = api_->load_module(binary->data(), what);
+        } else {
+            m = api_->load_module(code.image, what);
+        }
+        loaded = modules_.emplace(std::pair{code.image_id, device}, module_handle(*api_, m)).first;
+    }
     return api_->get_function(loaded->second.get(), entry,
                               "no kernel named '" + std::string(entry) + "' in the module of kernel '" + k.name() + "'");
 }

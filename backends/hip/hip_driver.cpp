@@ -229,6 +229,10 @@ public:
         else
             check(api_->hipFree(base), "hipFree");
     }
+    std::string compile_portable(const void*, std::size_t, const std::string& what) override {
+        throw error(errc::feature_not_supported, "hip backend: " + what + " has no code object for this GPU, and "
+                                                 "HIP images carry no portable code to compile");
+    }
     void zero(void* p, std::size_t bytes) override {
         check(api_->hipMemsetD8(reinterpret_cast<hipDeviceptr_t>(p), 0, bytes), "hipMemsetD8");
     }

@@ -6,6 +6,7 @@
 
 #include <cstdio>
 #include <string>
+#include <string_view>
 #include <typeinfo>
 
 #include "encore/backends/program_device_code.hpp"
@@ -33,6 +34,12 @@ template <typename K> void check_kernel(const std::string& build, const char* na
     const auto* image = encore::compiler::find_image("cuda", *d);
     expect(image != nullptr && image->size > 0, std::string(name) + ": its CUDA image is registered");
     if (!image || !d->entry) return;
+    // SASS for sm_90 and the PTX of the same compile (compiled through the kernel cache on other GPUs).
+    expect(std::string(image->architectures) == "sm_90", std::string(name) + ": its image names sm_90");
+    const auto* ptx = static_cast<const char*>(image->portable);
+    expect(ptx && image->portable_size > 0 && ptx[image->portable_size] == '\0' &&
+               std::string_view(ptx, image->portable_size).find(d->entry) != std::string_view::npos,
+           std::string(name) + ": its PTX is embedded, NUL-terminated, with its entry");
     if (build == "per_kernel")
         expect(image->entry && std::string(image->entry) == d->entry, std::string(name) + ": an image of its own");
     else

@@ -133,6 +133,9 @@ public:
             cuda_.convention = encore::gpu::calling_convention::work_item;
             cuda_.image_id = e.image->id;
             cuda_.image = e.image->data;
+            cuda_.architectures = e.image->architectures; // and its PTX, for other GPUs (through the cache)
+            cuda_.portable = e.image->portable;
+            cuda_.portable_bytes = e.image->portable_size;
             cuda_.entry = e.entry;
             cuda_.local_layout = e.local_layout;
             cuda_.geometry_dimensions = static_cast<std::uint8_t>(D > 0 ? D : 1);
