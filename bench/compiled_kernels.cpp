@@ -62,15 +62,20 @@ struct row {
     bool same_result = false;
 };
 
-// The SYCL kernels, each timed as its CUDA peer is.
-double sycl_saxpy(sycl::queue& q, float a, const float* x, float* y, std::size_t n, int reps) {
-    auto launch = [&] { q.parallel_for(sycl::range<1>{n}, [=](sycl::id<1> i) { y[i] = a * x[i] + y[i]; }); };
+// Seconds per call of `launch` over `reps` calls back to back then one wait, after one untimed call.
+template <typename Launch> double per_launch(sycl::queue& q, Launch launch, int reps) {
     launch();
     q.wait_and_throw();
     const auto t = std::chrono::steady_clock::now();
     for (int r = 0; r < reps; ++r) launch();
     q.wait_and_throw();
     return seconds_since(t) / reps;
+}
+
+// The SYCL kernels, each timed as its CUDA peer is.
+double sycl_saxpy(sycl::queue& q, float a, const float* x, float* y, std::size_t n, int reps) {
+    auto launch = [&] { q.parallel_for(sycl::range<1>{n}, [=](sycl::id<1> i) { y[i] = a * x[i] + y[i]; }); };
+    return per_launch(q, launch, reps);
 }
 
 double sycl_stencil(sycl::queue& q, const float* in, float* out, std::size_t rows, std::size_t cols, int reps) {
@@ -82,12 +87,7 @@ double sycl_stencil(sycl::queue& q, const float* in, float* out, std::size_t row
             out[i] = 0.2f * (in[i] + in[i - 1] + in[i + 1] + in[i - cols] + in[i + cols]);
         });
     };
-    launch();
-    q.wait_and_throw();
-    const auto t = std::chrono::steady_clock::now();
-    for (int r = 0; r < reps; ++r) launch();
-    q.wait_and_throw();
-    return seconds_since(t) / reps;
+    return per_launch(q, launch, reps);
 }
 
 double sycl_reduce(sycl::queue& q, const int* x, std::size_t n, int* sum, int reps) {
@@ -96,12 +96,7 @@ double sycl_reduce(sycl::queue& q, const int* x, std::size_t n, int* sum, int re
                        sycl::reduction(sum, sycl::plus<int>(), sycl::property::reduction::initialize_to_identity{}),
                        [=](sycl::id<1> i, auto& s) { s += x[i]; });
     };
-    launch();
-    q.wait_and_throw();
-    const auto t = std::chrono::steady_clock::now();
-    for (int r = 0; r < reps; ++r) launch();
-    q.wait_and_throw();
-    return seconds_since(t) / reps;
+    return per_launch(q, launch, reps);
 }
 
 // The same reduction recorded into a graph (one node), replayed.
@@ -113,11 +108,7 @@ double sycl_reduce_graph(sycl::queue& q, const int* x, std::size_t n, int* sum, 
                    [=](sycl::id<1> i, auto& s) { s += x[i]; });
     graph.end_recording();
     auto exec = graph.finalize();
-    q.ext_oneapi_graph(exec).wait_and_throw();
-    const auto t = std::chrono::steady_clock::now();
-    for (int r = 0; r < reps; ++r) q.ext_oneapi_graph(exec);
-    q.wait_and_throw();
-    return seconds_since(t) / reps;
+    return per_launch(q, [&] { q.ext_oneapi_graph(exec); }, reps);
 }
 
 double sycl_chain_replay(sycl::queue& q, int* data, std::size_t n, int nodes, int replays) {
@@ -126,11 +117,7 @@ double sycl_chain_replay(sycl::queue& q, int* data, std::size_t n, int nodes, in
     for (int k = 0; k < nodes; ++k) q.parallel_for(sycl::range<1>{n}, [=](sycl::id<1> i) { data[i] += 1; });
     graph.end_recording();
     auto exec = graph.finalize();
-    q.ext_oneapi_graph(exec).wait_and_throw();
-    const auto t = std::chrono::steady_clock::now();
-    for (int r = 0; r < replays; ++r) q.ext_oneapi_graph(exec);
-    q.wait_and_throw();
-    return seconds_since(t) / (static_cast<double>(replays) * nodes);
+    return per_launch(q, [&] { q.ext_oneapi_graph(exec); }, replays) / nodes;
 }
 
 template <typename T> std::vector<T> to_host(sycl::queue& q, const T* p, std::size_t n) {

@@ -57,6 +57,21 @@ unsigned blocks_for(size_t n, unsigned block) {
     return static_cast<unsigned>((n + block - 1) / block);
 }
 
+// Instantiates the captured `graph`, launches it once, then `reps` times back to back on `s`: seconds per launch.
+double replay_seconds(cudaGraph_t graph, cudaStream_t s, int reps) {
+    cudaGraphExec_t exec = nullptr;
+    check(cudaGraphInstantiate(&exec, graph, 0), "cudaGraphInstantiate");
+    check(cudaGraphLaunch(exec, s), "cudaGraphLaunch");
+    check(cudaStreamSynchronize(s), "cudaStreamSynchronize");
+    const auto t = std::chrono::steady_clock::now();
+    for (int r = 0; r < reps; ++r) check(cudaGraphLaunch(exec, s), "cudaGraphLaunch");
+    check(cudaStreamSynchronize(s), "cudaStreamSynchronize");
+    const double per_launch = seconds_since(t) / reps;
+    cudaGraphExecDestroy(exec);
+    cudaGraphDestroy(graph);
+    return per_launch;
+}
+
 } // namespace
 
 // Each returns seconds per launch for `reps` launches back to back on one stream (the SYCL side does the same on
@@ -103,16 +118,7 @@ extern "C" double peer_reduce_graph(const int* x, size_t n, int* result, int rep
     check(cudaMemsetAsync(result, 0, sizeof(int), s), "reduce graph");
     reduce_sum<<<blocks_for(n, 256), 256, 0, s>>>(x, n, result);
     check(cudaStreamEndCapture(s, &graph), "reduce graph");
-    cudaGraphExec_t exec = nullptr;
-    check(cudaGraphInstantiate(&exec, graph, 0), "reduce graph");
-    check(cudaGraphLaunch(exec, s), "reduce graph");
-    check(cudaStreamSynchronize(s), "reduce graph");
-    const auto t = std::chrono::steady_clock::now();
-    for (int r = 0; r < reps; ++r) check(cudaGraphLaunch(exec, s), "reduce graph");
-    check(cudaStreamSynchronize(s), "reduce graph");
-    const double per_replay = seconds_since(t) / reps;
-    cudaGraphExecDestroy(exec);
-    cudaGraphDestroy(graph);
+    const double per_replay = replay_seconds(graph, s, reps);
     cudaStreamDestroy(s);
     return per_replay;
 }
@@ -126,16 +132,7 @@ extern "C" double peer_chain_replay(int* data, size_t n, int nodes, int replays)
     check(cudaStreamBeginCapture(s, cudaStreamCaptureModeThreadLocal), "chain");
     for (int k = 0; k < nodes; ++k) add_one<<<blocks_for(n, 256), 256, 0, s>>>(data, n);
     check(cudaStreamEndCapture(s, &graph), "chain");
-    cudaGraphExec_t exec = nullptr;
-    check(cudaGraphInstantiate(&exec, graph, 0), "chain");
-    check(cudaGraphLaunch(exec, s), "chain");
-    check(cudaStreamSynchronize(s), "chain");
-    const auto t = std::chrono::steady_clock::now();
-    for (int r = 0; r < replays; ++r) check(cudaGraphLaunch(exec, s), "chain");
-    check(cudaStreamSynchronize(s), "chain");
-    const double per_node = seconds_since(t) / (static_cast<double>(replays) * nodes);
-    cudaGraphExecDestroy(exec);
-    cudaGraphDestroy(graph);
+    const double per_node = replay_seconds(graph, s, replays) / nodes;
     cudaStreamDestroy(s);
     return per_node;
 }

@@ -275,17 +275,8 @@ public:
               ds.result, ds.identity, ds.op, ds.initialize)...),
           descriptors_(ds...) {
         if (const outlined_entry& e = cuda_outlined_entry<K>(); e.entry) {
-            cuda_.convention = encore::gpu::calling_convention::work_item;
-            cuda_.image_id = e.image->id;
-            cuda_.image = e.image->data;
-            cuda_.architectures = e.image->architectures; // and its PTX, for other GPUs (through the cache)
-            cuda_.portable = e.image->portable;
-            cuda_.portable_bytes = e.image->portable_size;
-            cuda_.entry = e.entry;
-            cuda_.local_layout = e.local_layout;
-            cuda_.geometry_dimensions = static_cast<std::uint8_t>(D > 0 ? D : 1);
-            cuda_.functor = &call_; // the outlined entry's first parameter: the kernel object and the reductions
-            cuda_.functor_bytes = sizeof(call_);
+            // The entry's first parameter: the kernel object and the reductions.
+            cuda_ = outlined_code(e, D, &call_, sizeof(call_));
             finish_entry_ = std::string(e.entry) + "_finish"; // the finishing launch (device_reduction.hpp)
             cuda_.finish_entry = finish_entry_.c_str();
             cuda_.scratch_bytes = sizeof(reduction_counters) * sizeof...(Descriptors);

@@ -126,22 +126,29 @@ template <typename K> const outlined_entry& cuda_outlined_entry() {
     return found;
 }
 
+// The CUDA code of an outlined kernel of `dimensions` dimensions whose entry takes `bytes` bytes at `functor` (the
+// kernel object, copied to the GPU byte by byte: its layout is the outlined struct's).
+inline encore::gpu::device_code outlined_code(const outlined_entry& e, int dimensions, const void* functor,
+                                              std::size_t bytes) {
+    encore::gpu::device_code code;
+    code.convention = encore::gpu::calling_convention::work_item;
+    code.image_id = e.image->id;
+    code.image = e.image->data;
+    code.architectures = e.image->architectures; // and its PTX, for other GPUs (through the cache)
+    code.portable = e.image->portable;
+    code.portable_bytes = e.image->portable_size;
+    code.entry = e.entry;
+    code.local_layout = e.local_layout;
+    code.geometry_dimensions = static_cast<std::uint8_t>(dimensions > 0 ? dimensions : 1);
+    code.functor = functor;
+    code.functor_bytes = bytes;
+    return code;
+}
+
 template <launch Launch, int D, typename K> class host_lambda_kernel final : public encore::kernel {
 public:
     host_lambda_kernel(std::string name, K k) : encore::kernel(std::move(name)), k_(std::move(k)) {
-        if (const outlined_entry& e = cuda_outlined_entry<K>(); e.entry) {
-            cuda_.convention = encore::gpu::calling_convention::work_item;
-            cuda_.image_id = e.image->id;
-            cuda_.image = e.image->data;
-            cuda_.architectures = e.image->architectures; // and its PTX, for other GPUs (through the cache)
-            cuda_.portable = e.image->portable;
-            cuda_.portable_bytes = e.image->portable_size;
-            cuda_.entry = e.entry;
-            cuda_.local_layout = e.local_layout;
-            cuda_.geometry_dimensions = static_cast<std::uint8_t>(D > 0 ? D : 1);
-            cuda_.functor = &k_; // copied to the GPU byte by byte: its layout is the outlined struct's
-            cuda_.functor_bytes = sizeof(K);
-        }
+        if (const outlined_entry& e = cuda_outlined_entry<K>(); e.entry) cuda_ = outlined_code(e, D, &k_, sizeof(K));
     }
     void run(const encore::work_item& w, std::span<const encore::kernel_argument>) const override {
         current_local_memory = w.local_memory;
