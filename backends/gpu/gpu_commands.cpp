@@ -148,8 +148,9 @@ void launch_with_scratch(driver& d, driver_stream s, kernel_launch& launch) {
 
 } // namespace
 
-void driver_command::own_scratch(driver& d, driver_context c) {
-    if (launch_.scratch_bytes == 0) return;
+std::shared_ptr<void> driver_command::own_scratch(driver& d, driver_context c) {
+    if (form_ != form::kernel || launch_.scratch_bytes == 0) return nullptr;
+    if (launch_.owned_scratch) return launch_.owned_scratch;
     void* scratch = d.allocate(memory_kind::device, launch_.scratch_bytes, "kernel scratch");
     launch_.owned_scratch = std::shared_ptr<void>(scratch, [&d, c](void* p) {
         try {
@@ -160,12 +161,13 @@ void driver_command::own_scratch(driver& d, driver_context c) {
     });
     if (launch_.scratch_zero_bytes != 0) d.zero(scratch, launch_.scratch_zero_bytes);
     launch_.set_scratch(scratch);
+    return launch_.owned_scratch;
 }
 
 void driver_command::enqueue(driver& d, driver_stream s, std::uint32_t device) {
     switch (form_) {
     case form::kernel:
-        if (launch_.scratch_bytes != 0) {
+        if (launch_.scratch_bytes != 0 && !launch_.owned_scratch) {
             launch_with_scratch(d, s, launch_);
         } else {
             d.launch_kernel(s, launch_.params());

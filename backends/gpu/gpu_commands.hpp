@@ -65,9 +65,11 @@ public:
     // update such a pair: the graph is rebuilt).
     bool two_nodes() const noexcept { return form_ == form::kernel && launch_.finisher != nullptr; }
 
-private:
-    void own_scratch(driver& d, driver_context c);
+    // Gives a kernel with scratch its own, zeroed (a graph node's; add_to and set_in call it), and returns it;
+    // null for other commands. enqueue then launches with it instead of stream-ordered memory (a capture).
+    std::shared_ptr<void> own_scratch(driver& d, driver_context c);
 
+private:
     form form_ = form::nothing;
     kernel_launch launch_;
     memcpy_params copy_;   // memcpy only

@@ -60,6 +60,7 @@ std::uint32_t gpu_recording::capture(const command& c, std::span<const std::uint
     }
     try {
         api_.set_capture_dependencies(stream_.get(), dependencies);
+        if (auto scratch = lowered.own_scratch(api_, context_)) scratch_.push_back(std::move(scratch));
         lowered.enqueue(api_, stream_.get(), device_);
         tails_.push_back(api_.capture_dependencies(stream_.get()));
     } catch (const error& e) {
@@ -74,7 +75,8 @@ std::shared_ptr<const native_graph> gpu_recording::end() {
     context_scope scope(api_, context_);
     capturing_ = false;
     graph_handle captured(api_, api_.end_capture(stream_.get(), false));
-    return std::make_shared<gpu_native_graph>(backend_.name(), std::move(captured), tails_.size(), device_);
+    return std::make_shared<gpu_native_graph>(backend_.name(), std::move(captured), tails_.size(), device_,
+                                              std::move(scratch_));
 }
 
 } // namespace encore::gpu

@@ -34,8 +34,10 @@ class gpu_backend;
 // A captured graph; what a native_graph_command of a GPU backend holds.
 class gpu_native_graph final : public native_graph {
 public:
-    gpu_native_graph(std::string_view backend, graph_handle graph, std::size_t commands, std::uint32_t device)
-        : backend_(backend), graph_(std::move(graph)), commands_(commands), device_(device) {}
+    gpu_native_graph(std::string_view backend, graph_handle graph, std::size_t commands, std::uint32_t device,
+                     std::vector<std::shared_ptr<void>> scratch = {})
+        : backend_(backend), graph_(std::move(graph)), commands_(commands), device_(device),
+          scratch_(std::move(scratch)) {}
 
     std::string_view backend() const noexcept override { return backend_; }
     std::size_t size() const noexcept override { return commands_; }
@@ -50,6 +52,9 @@ private:
     graph_handle graph_;
     std::size_t commands_;
     std::uint32_t device_;
+    // The captured kernels' scratch (reductions): owned, not stream-ordered, so that the graph holds no memory
+    // nodes (a child graph node cannot). Every instance of the graph uses the same: its launches must not overlap.
+    std::vector<std::shared_ptr<void>> scratch_;
     mutable std::mutex mutex_;
 };
 
@@ -73,6 +78,7 @@ private:
     std::string broken_; // the failure that invalidated the capture
     // Per captured command: the nodes a command that waits for it must depend on.
     std::vector<std::vector<driver_graph_node>> tails_;
+    std::vector<std::shared_ptr<void>> scratch_; // the captured kernels' (gpu_native_graph keeps them)
 };
 
 } // namespace encore::gpu
