@@ -86,6 +86,16 @@ struct device_code {
     // `scratch_bytes_per_block` bytes for each block of the grid, not initialized (the blocks' partial results).
     std::size_t scratch_bytes = 0;
     std::size_t scratch_bytes_per_block = 0;
+    // The entry takes the scratch parameter even without scratch (it is null then).
+    bool scratch_parameter = false;
+    // Memory set to zero right before the kernel runs (eagerly: memsets on its stream; in a graph: memset nodes
+    // before its node): the results of reductions that start from their identity and that the kernel adds into.
+    struct zero_range {
+        void* pointer = nullptr;
+        std::size_t bytes = 0;
+    };
+    const zero_range* zero_first = nullptr;
+    std::size_t zero_first_count = 0;
     // When not null: an entry of the same image launched after the kernel's, on one block of 256 threads, as
     // `finish(F callable, void* scratch, unsigned groups)` (`groups`: the number of blocks of the kernel's launch).
     // A reduction's results are written by it (sycl/detail/device_reduction.hpp).

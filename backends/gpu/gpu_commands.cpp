@@ -167,6 +167,8 @@ std::shared_ptr<void> driver_command::own_scratch(driver& d, driver_context c) {
 void driver_command::enqueue(driver& d, driver_stream s, std::uint32_t device) {
     switch (form_) {
     case form::kernel:
+        for (const memset_params& m : launch_.zero_first)
+            d.set(s, m);
         if (launch_.scratch_bytes != 0 && !launch_.owned_scratch) {
             launch_with_scratch(d, s, launch_);
         } else {
@@ -199,7 +201,12 @@ driver_graph_node driver_command::add_to(driver& d, driver_graph g, std::span<co
     switch (form_) {
     case form::kernel: {
         own_scratch(d, c);
-        driver_graph_node node = d.add_kernel_node(g, dependencies, launch_.params());
+        boost::container::small_vector<driver_graph_node, 2> zeroed;
+        for (const memset_params& m : launch_.zero_first)
+            zeroed.push_back(d.add_set_node(g, dependencies, m, c));
+        driver_graph_node node =
+            d.add_kernel_node(g, zeroed.empty() ? dependencies : std::span<const driver_graph_node>(zeroed.data(), zeroed.size()),
+                              launch_.params());
         if (launch_.finisher) node = d.add_kernel_node(g, {&node, 1}, launch_.finisher->params()); // stands for both
         return node;
     }

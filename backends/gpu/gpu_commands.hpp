@@ -61,9 +61,11 @@ public:
     // A graph node's kernel scratch (gpu_kernel_launch.hpp), made by add_to / set_in: whoever keeps the node
     // keeps this.
     std::shared_ptr<void> scratch() const noexcept { return launch_.owned_scratch; }
-    // A kernel followed by its finishing launch: two graph nodes, of which add_to returns the second (set_in cannot
-    // update such a pair: the graph is rebuilt).
-    bool two_nodes() const noexcept { return form_ == form::kernel && launch_.finisher != nullptr; }
+    // A kernel with memsets before it or its finishing launch after it: several graph nodes, of which add_to returns
+    // the last (set_in cannot update such a group: the graph is rebuilt).
+    bool two_nodes() const noexcept {
+        return form_ == form::kernel && (launch_.finisher != nullptr || !launch_.zero_first.empty());
+    }
 
     // Gives a kernel with scratch its own, zeroed (a graph node's; add_to and set_in call it), and returns it;
     // null for other commands. enqueue then launches with it instead of stream-ordered memory (a capture).

@@ -32,7 +32,8 @@ void kernel_launch::aim_pointers() noexcept {
 kernel_launch::kernel_launch(kernel_launch&& other) noexcept
     : function(other.function), shared_bytes(other.shared_bytes), scratch_bytes(other.scratch_bytes),
       scratch_zero_bytes(other.scratch_zero_bytes),
-      owned_scratch(std::move(other.owned_scratch)), finisher(std::move(other.finisher)), pointers_(std::move(other.pointers_)),
+      owned_scratch(std::move(other.owned_scratch)), finisher(std::move(other.finisher)),
+      zero_first(std::move(other.zero_first)), pointers_(std::move(other.pointers_)),
       offsets_(std::move(other.offsets_)), storage_(std::move(other.storage_)),
       scratch_parameter_(other.scratch_parameter_) {
     std::copy(std::begin(other.grid), std::end(other.grid), grid);
@@ -48,6 +49,7 @@ kernel_launch& kernel_launch::operator=(kernel_launch&& other) noexcept {
         scratch_zero_bytes = other.scratch_zero_bytes;
         owned_scratch = std::move(other.owned_scratch);
         finisher = std::move(other.finisher);
+        zero_first = std::move(other.zero_first);
         scratch_parameter_ = other.scratch_parameter_;
         std::copy(std::begin(other.grid), std::end(other.grid), grid);
         std::copy(std::begin(other.block), std::end(other.block), block);
@@ -203,9 +205,15 @@ kernel_launch prepare_kernel_launch(gpu_backend& backend, std::uint32_t device, 
         if (code->local_layout)
             launch.add_parameter({reinterpret_cast<const std::byte*>(&locals), sizeof locals}, alignof(local_layout));
         const std::size_t blocks = std::size_t{launch.grid[0]} * launch.grid[1] * launch.grid[2];
-        if (code->scratch_bytes != 0 || code->scratch_bytes_per_block != 0)
+        if (code->scratch_bytes != 0 || code->scratch_bytes_per_block != 0) {
             launch.add_scratch_parameter(code->scratch_bytes + code->scratch_bytes_per_block * blocks,
                                          code->scratch_bytes);
+        } else if (code->scratch_parameter) {
+            void* none = nullptr;
+            launch.add_parameter({reinterpret_cast<const std::byte*>(&none), sizeof none}, alignof(void*));
+        }
+        for (std::size_t i = 0; i < code->zero_first_count; ++i)
+            launch.zero_first.push_back({code->zero_first[i].pointer, 0, 1, code->zero_first[i].bytes});
         if (code->finish_entry) {
             // finish(F callable, void* scratch, unsigned groups) on one block of 256 threads.
             auto finisher = std::make_unique<kernel_launch>();

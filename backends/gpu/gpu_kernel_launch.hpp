@@ -55,6 +55,8 @@ public:
     std::shared_ptr<void> owned_scratch;
     // The launch that follows this one (device_code::finish_entry), or null.
     std::unique_ptr<kernel_launch> finisher;
+    // Memsets before it (device_code::zero_first).
+    boost::container::small_vector<memset_params, 2> zero_first;
 
     // Appends one parameter of `bytes.size()` bytes at `alignment`; call finish_parameters() after the last.
     void add_parameter(std::span<const std::byte> bytes, std::size_t alignment);

@@ -12,6 +12,7 @@
 //     q.parallel_for(n, sycl::reduction(sum, sycl::plus<int>()), [=](sycl::id<1> i, auto& s) { s += data[i]; });
 #pragma once
 
+#include <array>
 #include <atomic>
 #include <functional>
 #include <memory>
@@ -109,7 +110,15 @@ template <typename H, typename... R> struct reduction_list<H, R...> {
     H head;
     reduction_list<R...> tail;
 };
+template <typename T, typename Op> constexpr bool folds_atomically();
+template <typename R> struct device_reduction_traits;
+template <typename T, typename Op> struct device_reduction_traits<device_reduction<T, Op>> {
+    static constexpr bool atomic = folds_atomically<T, Op>();
+};
 template <typename K, typename... R> struct reduction_call {
+    // Every reduction folds atomically (folds_atomically): the groups add their values straight into the results,
+    // whose identity is all zero bytes (the launch zeroes those that start from it): no scratch, no finishing launch.
+    static constexpr bool direct = (device_reduction_traits<R>::atomic && ...);
     K k;
     reduction_list<R...> reductions;
 };
@@ -277,11 +286,19 @@ public:
         if (const outlined_entry& e = cuda_outlined_entry<K>(); e.entry) {
             // The entry's first parameter: the kernel object and the reductions.
             cuda_ = outlined_code(e, D, &call_, sizeof(call_));
-            finish_entry_ = std::string(e.entry) + "_finish"; // the finishing launch (device_reduction.hpp)
-            cuda_.finish_entry = finish_entry_.c_str();
-            cuda_.scratch_bytes = sizeof(reduction_counters) * sizeof...(Descriptors);
-            cuda_.scratch_bytes_per_block =
-                (slot_bytes_per_group<typename Descriptors::value_type, typename Descriptors::operation>() + ...);
+            if constexpr (call_type::direct) {
+                // The groups add into the results: those that start from their identity are zeroed first.
+                cuda_.scratch_parameter = true;
+                (add_zero_first(ds), ...);
+                cuda_.zero_first = zero_first_.data();
+                cuda_.zero_first_count = zero_first_count_;
+            } else {
+                finish_entry_ = std::string(e.entry) + "_finish"; // the finishing launch (device_reduction.hpp)
+                cuda_.finish_entry = finish_entry_.c_str();
+                cuda_.scratch_bytes = sizeof(reduction_counters) * sizeof...(Descriptors);
+                cuda_.scratch_bytes_per_block =
+                    (slot_bytes_per_group<typename Descriptors::value_type, typename Descriptors::operation>() + ...);
+            }
         }
     }
 
@@ -302,11 +319,19 @@ private:
         (std::get<I>(states_)->fold(std::get<I>(reducers).partial(), items), ...);
     }
 
-    reduction_call<K, device_reduction<typename Descriptors::value_type, typename Descriptors::operation>...> call_;
+    using call_type =
+        reduction_call<K, device_reduction<typename Descriptors::value_type, typename Descriptors::operation>...>;
+    template <typename Descriptor> void add_zero_first(const Descriptor& d) {
+        if (d.initialize) zero_first_[zero_first_count_++] = {d.result, sizeof(*d.result)};
+    }
+
+    call_type call_;
     std::tuple<std::shared_ptr<reduction_state<typename Descriptors::value_type, typename Descriptors::operation>>...>
         states_;
     std::tuple<Descriptors...> descriptors_;
     std::string finish_entry_;
+    std::array<encore::gpu::device_code::zero_range, sizeof...(Descriptors)> zero_first_{};
+    std::size_t zero_first_count_ = 0;
     encore::gpu::device_code cuda_;
 };
 } // namespace detail

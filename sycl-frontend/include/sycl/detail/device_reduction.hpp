@@ -132,18 +132,18 @@ template <typename T, typename Op> __device__ void write_result(bool has, const 
     }
 }
 
-// One atomic operation of the hardware on the accumulator (folds_atomically).
-template <typename T, typename Op> __device__ void atomic_fold(std::uint64_t& accumulator, const T& v) {
+// One atomic operation of the hardware on `target`, an accumulator or the result (folds_atomically).
+template <typename T, typename Op> __device__ void atomic_fold(void* target, const T& v) {
     if constexpr (std::is_same_v<T, float> || std::is_same_v<T, double>) {
-        atomicAdd(reinterpret_cast<T*>(&accumulator), v);
+        atomicAdd(static_cast<T*>(target), v);
     } else if constexpr (sizeof(T) == 4) {
-        auto* word = reinterpret_cast<unsigned*>(&accumulator);
+        auto* word = static_cast<unsigned*>(target);
         const auto bits = static_cast<unsigned>(v);
         if constexpr (op_is<Op, T, plus>) atomicAdd(word, bits);
         else if constexpr (op_is<Op, T, bit_or>) atomicOr(word, bits);
         else atomicXor(word, bits);
     } else {
-        auto* word = reinterpret_cast<unsigned long long*>(&accumulator);
+        auto* word = static_cast<unsigned long long*>(target);
         const auto bits = static_cast<unsigned long long>(v);
         if constexpr (op_is<Op, T, plus>) atomicAdd(word, bits); // two's complement: signed sums too
         else if constexpr (op_is<Op, T, bit_or>) atomicOr(word, bits);
@@ -151,9 +151,9 @@ template <typename T, typename Op> __device__ void atomic_fold(std::uint64_t& ac
     }
 }
 
-// In the kernel's launch: the block's value into the accumulator or the block's slot.
-template <typename T, typename Op>
-__device__ void leave(bool has, T value, const device_reduction<T, Op>& r, reduction_counters& counters,
+// In the kernel's launch: the block's value into the result (`Direct`), the accumulator or the block's slot.
+template <bool Direct, typename T, typename Op>
+__device__ void leave(bool has, T value, const device_reduction<T, Op>& r, reduction_counters* counters,
                       reduction_slot<T>* slots) {
     // A known identity is always there (sycl::reduction takes it); another given one is known at run time only,
     // the same for every thread.
@@ -164,8 +164,10 @@ __device__ void leave(bool has, T value, const device_reduction<T, Op>& r, reduc
         block_fold(has, value, r.op);
     }
     if (thread_in_block() != 0) return;
-    if constexpr (folds_atomically<T, Op>()) {
-        if (has) atomic_fold<T, Op>(counters.accumulator, value);
+    if constexpr (Direct) {
+        if (has) atomic_fold<T, Op>(r.result, value);
+    } else if constexpr (folds_atomically<T, Op>()) {
+        if (has) atomic_fold<T, Op>(&counters->accumulator, value);
     } else {
         store_slot(slots[blockIdx.x + gridDim.x * (blockIdx.y + gridDim.y * blockIdx.z)], has, value);
     }
@@ -264,8 +266,11 @@ __device__ void run(const reduction_call<K, R...>& call, const ::encore::gpu::ge
     reducers<R...> mine(call.reductions);
     if (active) call_kernel<Launch, D>(call.k, static_cast<const encore::work_item&>(item), at<I>(mine)...);
     const unsigned groups = gridDim.x * gridDim.y * gridDim.z;
-    (leave(at<I>(mine).ext_encore_has_value(), at<I>(mine).ext_encore_value(), at<I>(call.reductions),
-           counters_of<R...>(scratch)[I], slots_of<I, R...>(scratch, groups)),
+    // Every reduction folds atomically: straight into the results, no scratch, no finishing launch.
+    constexpr bool direct = reduction_call<K, R...>::direct;
+    (leave<direct>(at<I>(mine).ext_encore_has_value(), at<I>(mine).ext_encore_value(), at<I>(call.reductions),
+                   direct ? nullptr : counters_of<R...>(scratch) + I,
+                   direct ? nullptr : slots_of<I, R...>(scratch, groups)),
      ...);
 }
 
