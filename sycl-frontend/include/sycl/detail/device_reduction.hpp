@@ -9,7 +9,9 @@
 // block, after it on the same stream or graph edge) folds the slots, writes the result (with its previous value
 // unless property::reduction::initialize_to_identity was given) and zeroes the accumulators again, as the
 // scratch's contract asks (gpu::device_code::scratch_bytes; the layout is in sycl/reduction.hpp). No block waits
-// for another and none counts itself done: each retires as soon as its value is in. Values are folded in no fixed
+// for another and none counts itself done: each retires as soon as its value is in. When every reduction of the
+// kernel folds atomically (reduction_call::direct), the blocks add straight into the results, which the launch
+// zeroes first where they start from their identity: then there is neither scratch nor a finishing launch. Values are folded in no fixed
 // order: as SYCL allows, the operation is taken to be associative and commutative.
 #pragma once
 
