@@ -9,8 +9,8 @@
 #include "encore/backends/gpu/gpu_event.hpp"
 #include "encore/backends/gpu/gpu_graph_lowering.hpp"
 #include "encore/backends/gpu/gpu_recording.hpp"
-#include "encore/cache/program_cache.hpp"
 #include "encore/backends/gpu/gpu_queue.hpp"
+#include "encore/cache/program_cache.hpp"
 #include "encore/graph/error.hpp"
 
 namespace encore::gpu {

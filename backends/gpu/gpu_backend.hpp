@@ -59,9 +59,9 @@ public:
     gpu::driver_context context(std::uint32_t device) const { return devices_.at(device).context; }
     // The function of kernel `k` on `device`, loading its module on first use. Throws
     // errc::kernel_not_supported naming the kernel when it has no code for this API. Sets `*code` to its record.
+    driver_function function_of(std::uint32_t device, const kernel& k, const device_code** code);
     // Another entry of the image `code` names (a kernel's finishing entry, device_code::finish_entry).
     driver_function image_entry(std::uint32_t device, const kernel& k, const device_code& code, const char* entry);
-    driver_function function_of(std::uint32_t device, const kernel& k, const device_code** code);
     // The built-in kernel that fills memory with a pattern of up to 256 bytes (driver::load_fill_module).
     driver_function fill_function(std::uint32_t device);
     // The kind of the backend's allocation that holds `p`, or nullopt for memory it did not allocate.

@@ -131,14 +131,19 @@ driver_command driver_command::from(gpu_backend& backend, std::uint32_t device, 
 
 namespace {
 
+// The kernel and its finishing launch, if any.
+void launch_with_finisher(driver& d, driver_stream s, const kernel_launch& launch) {
+    d.launch_kernel(s, launch.params());
+    if (launch.finisher) d.launch_kernel(s, launch.finisher->params());
+}
+
 // A launch's own scratch, stream-ordered: taken before the launch, zeroed, given back after it.
 void launch_with_scratch(driver& d, driver_stream s, kernel_launch& launch) {
     void* scratch = d.allocate_async(s, launch.scratch_bytes);
     try {
         if (launch.scratch_zero_bytes != 0) d.set(s, {scratch, 0, 1, launch.scratch_zero_bytes});
         launch.set_scratch(scratch);
-        d.launch_kernel(s, launch.params());
-        if (launch.finisher) d.launch_kernel(s, launch.finisher->params());
+        launch_with_finisher(d, s, launch);
     } catch (...) {
         d.free_async(s, scratch);
         throw;
@@ -169,12 +174,10 @@ void driver_command::enqueue(driver& d, driver_stream s, std::uint32_t device) {
     case form::kernel:
         for (const memset_params& m : launch_.zero_first)
             d.set(s, m);
-        if (launch_.scratch_bytes != 0 && !launch_.owned_scratch) {
+        if (launch_.scratch_bytes != 0 && !launch_.owned_scratch)
             launch_with_scratch(d, s, launch_);
-        } else {
-            d.launch_kernel(s, launch_.params());
-            if (launch_.finisher) d.launch_kernel(s, launch_.finisher->params());
-        }
+        else
+            launch_with_finisher(d, s, launch_);
         break;
     case form::memcpy:
         d.copy(s, copy_);

@@ -63,7 +63,7 @@ public:
     std::shared_ptr<void> scratch() const noexcept { return launch_.owned_scratch; }
     // A kernel with memsets before it or its finishing launch after it: several graph nodes, of which add_to returns
     // the last (set_in cannot update such a group: the graph is rebuilt).
-    bool two_nodes() const noexcept {
+    bool several_nodes() const noexcept {
         return form_ == form::kernel && (launch_.finisher != nullptr || !launch_.zero_first.empty());
     }
 

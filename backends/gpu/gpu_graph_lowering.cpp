@@ -38,7 +38,7 @@ void gpu_executable::build_template() {
     std::vector<driver_command::form> forms(count);
     std::vector<driver_graph_node> nodes(count);
     std::vector<std::shared_ptr<void>> scratch(count);
-    std::vector<bool> two_nodes(count);
+    std::vector<bool> several_nodes(count);
     std::vector<std::pair<std::uint32_t, driver_command>> host_copies;
     const graph::storage& s = graph_.boost_graph();
     std::vector<driver_graph_node> dependencies;
@@ -55,7 +55,7 @@ void gpu_executable::build_template() {
             nodes[i] = lowered.add_to(api_, built.get(), dependencies, context_);
             forms[i] = lowered.how();
             scratch[i] = lowered.scratch();
-            two_nodes[i] = lowered.two_nodes();
+            several_nodes[i] = lowered.several_nodes();
             if (forms[i] == driver_command::form::host_copy) host_copies.emplace_back(i, std::move(lowered));
         } catch (const error& e) {
             throw error(e.code(), std::string(backend_.name()) + " lowering of " + graph_.describe(v) + ": " + e.what());
@@ -65,7 +65,7 @@ void gpu_executable::build_template() {
     forms_ = std::move(forms);
     nodes_ = std::move(nodes);
     scratch_ = std::move(scratch);
-    two_nodes_ = std::move(two_nodes);
+    several_nodes_ = std::move(several_nodes);
     host_copies_ = std::move(host_copies);
 }
 
@@ -108,8 +108,8 @@ void gpu_executable::update(std::uint32_t node, const command& c) {
     const std::uint32_t i = local(node);
     context_scope scope(api_, context_);
     auto updated = driver_command::from(backend_, device_, c, true); // throws before anything changed
-    if (updated.how() != forms_[i] || updated.how() == driver_command::form::child_graph || updated.two_nodes() ||
-        two_nodes_[i]) {
+    if (updated.how() != forms_[i] || updated.how() == driver_command::form::child_graph || updated.several_nodes() ||
+        several_nodes_[i]) {
         pending_ = pending::rebuild; // from graph_, which holds `c` by the next launch (backend.hpp)
         return;
     }

@@ -61,7 +61,7 @@ private:
     std::vector<driver_graph_node> nodes_;                                 // in template_
     std::vector<std::pair<std::uint32_t, driver_command>> host_copies_; // (local index, its command), sorted
     std::vector<std::shared_ptr<void>> scratch_; // per local index: its kernel's scratch (reductions), or null
-    std::vector<bool> two_nodes_; // per local index: a kernel and its finishing launch (updates rebuild the graph)
+    std::vector<bool> several_nodes_; // per local index: a kernel with memsets or a finishing launch (updates rebuild)
     graph_handle template_;
     graph_exec_handle exec_;
     pending pending_ = pending::none;

@@ -205,13 +205,9 @@ kernel_launch prepare_kernel_launch(gpu_backend& backend, std::uint32_t device, 
         if (code->local_layout)
             launch.add_parameter({reinterpret_cast<const std::byte*>(&locals), sizeof locals}, alignof(local_layout));
         const std::size_t blocks = std::size_t{launch.grid[0]} * launch.grid[1] * launch.grid[2];
-        if (code->scratch_bytes != 0 || code->scratch_bytes_per_block != 0) {
+        if (code->scratch_parameter || code->scratch_bytes != 0 || code->scratch_bytes_per_block != 0)
             launch.add_scratch_parameter(code->scratch_bytes + code->scratch_bytes_per_block * blocks,
-                                         code->scratch_bytes);
-        } else if (code->scratch_parameter) {
-            void* none = nullptr;
-            launch.add_parameter({reinterpret_cast<const std::byte*>(&none), sizeof none}, alignof(void*));
-        }
+                                         code->scratch_bytes); // 0 bytes: the parameter is null, nothing is taken
         for (std::size_t i = 0; i < code->zero_first_count; ++i)
             launch.zero_first.push_back({code->zero_first[i].pointer, 0, 1, code->zero_first[i].bytes});
         if (code->finish_entry) {

@@ -90,9 +90,24 @@ template <typename T, typename Op> struct reduction_descriptor {
     bool initialize;
 };
 
+// Whether the GPU folds the groups' values with one atomic operation per group into the accumulator: additions,
+// bitwise ors and xors of the types the hardware does atomically (whose identity is all zero bytes).
+template <typename T, typename Op> constexpr bool folds_atomically() {
+    constexpr bool word = std::is_integral_v<T> && !std::is_same_v<T, bool> && (sizeof(T) == 4 || sizeof(T) == 8);
+    if constexpr (op_is<Op, T, plus>)
+        return word || std::is_same_v<T, float> || std::is_same_v<T, double>;
+    else if constexpr (op_is<Op, T, bit_or> || op_is<Op, T, bit_xor>)
+        return word;
+    else
+        return false;
+}
+
 // What a GPU launch of a kernel with reductions carries for each (trivially copyable; the same bytes on both
 // sides): where the result goes, the identity, the operation, and whether the result's value takes part.
 template <typename T, typename Op> struct device_reduction {
+    using value_type = T;
+    using operation = Op;
+    static constexpr bool atomic = folds_atomically<T, Op>();
     T* result;
     T identity;
     Op op;
@@ -110,15 +125,10 @@ template <typename H, typename... R> struct reduction_list<H, R...> {
     H head;
     reduction_list<R...> tail;
 };
-template <typename T, typename Op> constexpr bool folds_atomically();
-template <typename R> struct device_reduction_traits;
-template <typename T, typename Op> struct device_reduction_traits<device_reduction<T, Op>> {
-    static constexpr bool atomic = folds_atomically<T, Op>();
-};
 template <typename K, typename... R> struct reduction_call {
     // Every reduction folds atomically (folds_atomically): the groups add their values straight into the results,
     // whose identity is all zero bytes (the launch zeroes those that start from it): no scratch, no finishing launch.
-    static constexpr bool direct = (device_reduction_traits<R>::atomic && ...);
+    static constexpr bool direct = (R::atomic && ...);
     K k;
     reduction_list<R...> reductions;
 };
@@ -137,17 +147,6 @@ template <typename T> struct reduction_slot {
     std::uint32_t has_value;
     std::uint32_t words[(sizeof(T) + 3) / 4];
 };
-// Whether the GPU folds the groups' values with one atomic operation per group into the accumulator: additions,
-// bitwise ors and xors of the types the hardware does atomically (whose identity is all zero bytes).
-template <typename T, typename Op> constexpr bool folds_atomically() {
-    constexpr bool word = std::is_integral_v<T> && !std::is_same_v<T, bool> && (sizeof(T) == 4 || sizeof(T) == 8);
-    if constexpr (op_is<Op, T, plus>)
-        return word || std::is_same_v<T, float> || std::is_same_v<T, double>;
-    else if constexpr (op_is<Op, T, bit_or> || op_is<Op, T, bit_xor>)
-        return word;
-    else
-        return false;
-}
 template <typename T, typename Op> constexpr std::size_t slot_bytes_per_group() {
     return folds_atomically<T, Op>() ? 0 : sizeof(reduction_slot<T>);
 }
@@ -222,7 +221,6 @@ public:
     std::optional<T> partial() const { return has_value_ ? std::optional<T>(value_) : std::nullopt; }
     ENCORE_HOST_DEVICE bool ext_encore_has_value() const noexcept { return has_value_; }
     ENCORE_HOST_DEVICE const T& ext_encore_value() const noexcept { return value_; }
-    ENCORE_HOST_DEVICE const Op& ext_encore_operation() const noexcept { return op_; }
 
 private:
     T value_{};

@@ -213,10 +213,7 @@ __device__ void finish(const device_reduction<T, Op>& r, reduction_counters& cou
     }
 }
 
-template <typename R> struct reducer_of;
-template <typename T, typename Op> struct reducer_of<device_reduction<T, Op>> {
-    using type = reducer<T, Op>;
-};
+template <typename R> using reducer_of = reducer<typename R::value_type, typename R::operation>;
 
 template <std::size_t I, std::size_t N> constexpr std::size_t offset_of(const std::size_t (&sizes)[N]) {
     std::size_t at = 0;
@@ -237,7 +234,7 @@ template <typename... R> struct reducers {
 };
 template <typename H, typename... R> struct reducers<H, R...> {
     __device__ explicit reducers(const reduction_list<H, R...>& list) : head(list.head), tail(list.tail) {}
-    typename reducer_of<H>::type head;
+    reducer_of<H> head;
     reducers<R...> tail;
 };
 template <std::size_t I, typename H, typename... R> __device__ auto& at(reducers<H, R...>& list) {
@@ -253,8 +250,8 @@ template <typename... R> __device__ reduction_counters* counters_of(unsigned cha
 }
 template <std::size_t I, typename... R> __device__ auto* slots_of(unsigned char* scratch, unsigned groups) {
     constexpr std::size_t slot_bytes[] = {
-        slot_bytes_per_group<decltype(std::declval<R>().identity), decltype(std::declval<R>().op)>()...};
-    using T = decltype(std::declval<std::tuple_element_t<I, std::tuple<R...>>>().identity);
+        slot_bytes_per_group<typename R::value_type, typename R::operation>()...};
+    using T = typename std::tuple_element_t<I, std::tuple<R...>>::value_type;
     return reinterpret_cast<reduction_slot<T>*>(scratch + sizeof...(R) * sizeof(reduction_counters) +
                                                 std::size_t{groups} * offset_of<I>(slot_bytes));
 }
