@@ -1,7 +1,8 @@
 // Work-group local memory, group barriers and reductions together: per-group sums through local memory, a
 // reduction over a range that does not fill its last work-group, an nd_range reduction with work-groups of 40
-// (a partial warp on a GPU), and a recorded graph whose reductions start from their identities, replayed, then
-// updated to another graph of the same shape.
+// (a partial warp on a GPU), a recorded graph whose reductions start from their identities, replayed, then
+// updated to another graph of the same shape, and two sums in one kernel over 2-D work-groups, and a sum over
+// work-groups smaller than a warp.
 #include <sycl/sycl.hpp>
 
 #include <cstdio>
@@ -100,9 +101,36 @@ int main() {
     sycl::free(lo2, q);
     sycl::free(hi2, q);
 
+    // 6. Two sums of the same type in one kernel, over 2-D work-groups of 6 x 8 (48 items: a whole warp and a
+    //    partial one on a GPU), and a sum over work-groups of 16 (less than a warp).
+    int* pair = sycl::malloc_shared<int>(3, q);
+    pair[0] = pair[1] = pair[2] = 7;
+    q.parallel_for(sycl::nd_range<2>{{60, 80}, {6, 8}},
+                   sycl::reduction(pair, sycl::plus<int>(), sycl::property::reduction::initialize_to_identity{}),
+                   sycl::reduction(pair + 1, sycl::plus<int>(), sycl::property::reduction::initialize_to_identity{}),
+                   [=](sycl::nd_item<2> it, auto& a, auto& b) {
+                       const std::size_t i = it.get_global_linear_id();
+                       a += data[i];
+                       b += 2 * data[i] + 1;
+                   })
+        .wait_and_throw();
+    q.parallel_for(sycl::nd_range<1>{16 * 300, 16}, sycl::reduction(pair + 2, sycl::plus<int>()),
+                   [=](sycl::nd_item<1> it, auto& s) { s += data[it.get_global_id(0)]; })
+        .wait_and_throw();
+    int expected_a = 0, expected_b = 0, expected_small = 7;
+    for (std::size_t i = 0; i < 60 * 80; ++i) {
+        expected_a += data[i]; // the graph's replays changed some
+        expected_b += 2 * data[i] + 1;
+    }
+    for (std::size_t i = 0; i < 16 * 300; ++i) expected_small += data[i];
+    wrong += pair[0] != expected_a || pair[1] != expected_b || pair[2] != expected_small;
+
     std::printf("group_reduction: group sums %d, %d, ...; range sum %lld (expected %lld); nd_range sum %g "
-                "(expected %g); updated graph min %d max %d; %d wrong\n",
-                sums[0], sums[1], *total, expected_total, *nd_total, expected_nd, updated_lo, updated_hi, wrong);
+                "(expected %g); updated graph min %d max %d; 2-D sums %d, %d (expected %d, %d); small-group sum %d "
+                "(expected %d); %d wrong\n",
+                sums[0], sums[1], *total, expected_total, *nd_total, expected_nd, updated_lo, updated_hi, pair[0],
+                pair[1], expected_a, expected_b, pair[2], expected_small, wrong);
+    sycl::free(pair, q);
     for (void* p : {static_cast<void*>(data), static_cast<void*>(sums), static_cast<void*>(total),
                     static_cast<void*>(lo), static_cast<void*>(hi), static_cast<void*>(nd_total)})
         sycl::free(p, q);

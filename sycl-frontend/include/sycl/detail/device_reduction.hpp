@@ -32,11 +32,17 @@ inline namespace _V1 {
 namespace detail {
 namespace device {
 
-__device__ inline unsigned thread_in_block() {
-    return threadIdx.x + blockDim.x * (threadIdx.y + blockDim.y * threadIdx.z);
+// The thread's index in its block and the block's size. A kernel of D dimensions (1 to 3) runs on blocks of D
+// dimensions (gpu_kernel_launch.cpp), the others being 1; 0: not known (the finishing launch).
+template <int D = 0> __device__ unsigned thread_in_block() {
+    if constexpr (D == 1) return threadIdx.x;
+    else if constexpr (D == 2) return threadIdx.x + blockDim.x * threadIdx.y;
+    else return threadIdx.x + blockDim.x * (threadIdx.y + blockDim.y * threadIdx.z);
 }
-__device__ inline unsigned threads_in_block() {
-    return blockDim.x * blockDim.y * blockDim.z;
+template <int D = 0> __device__ unsigned threads_in_block() {
+    if constexpr (D == 1) return blockDim.x;
+    else if constexpr (D == 2) return blockDim.x * blockDim.y;
+    else return blockDim.x * blockDim.y * blockDim.z;
 }
 
 template <typename T> __device__ T shuffle_down(const T& v, unsigned delta, unsigned mask) {
@@ -88,8 +94,7 @@ template <typename T, typename Op> __device__ void block_fold(bool& has, T& valu
 // The same folds when the reduction has an identity (every SYCL operation's known one, or one given to
 // sycl::reduction): a work-item with no value holds the identity, so the folds carry no flags (half the shuffles
 // and a third of the instructions: with flags, a 2^24-int sum was bound by instruction issue on the H200).
-template <typename T, typename Op> __device__ T warp_fold(T value, const Op& op, unsigned lanes) {
-    const unsigned lane = thread_in_block() % 32;
+template <typename T, typename Op> __device__ T warp_fold(T value, const Op& op, unsigned lane, unsigned lanes) {
     const unsigned mask = lanes == 32 ? 0xffffffffu : (1u << lanes) - 1u;
     for (unsigned delta = 16; delta > 0; delta /= 2) {
         const T other = shuffle_down(value, delta, mask);
@@ -97,19 +102,35 @@ template <typename T, typename Op> __device__ T warp_fold(T value, const Op& op,
     }
     return value;
 }
-template <typename T, typename Op> __device__ T block_fold(T value, const T& identity, const Op& op) {
+// A whole warp's values into lane 0, with no bounds to check: a lane whose source lies past the warp reads its own
+// value back, and lane 0's fold never takes in such a lane's.
+template <typename T, typename Op> __device__ T full_warp_fold(T value, const Op& op) {
+    for (unsigned delta = 16; delta > 0; delta /= 2)
+        value = op(value, shuffle_down(value, delta, 0xffffffffu));
+    return value;
+}
+// Every thread's value into thread 0's, on blocks of D dimensions (see thread_in_block). `Last`: no other fold of
+// the same type follows in this launch, so per_warp need not be freed.
+template <int D, bool Last, typename T, typename Op>
+__device__ T block_fold(T value, const T& identity, const Op& op) {
     __shared__ __align__(16) unsigned char per_warp[32 * sizeof(T)];
-    const unsigned thread = thread_in_block(), threads = threads_in_block();
-    const unsigned warp = thread / 32, lane = thread % 32, warps = (threads + 31) / 32;
-    value = warp_fold(value, op, threads - warp * 32 < 32 ? threads - warp * 32 : 32);
+    const unsigned thread = thread_in_block<D>(), threads = threads_in_block<D>();
+    const unsigned warp = thread / 32, lane = thread % 32;
+    // Both branches are the same for the whole block.
+    if (threads % 32 == 0)
+        value = full_warp_fold(value, op);
+    else
+        value = warp_fold(value, op, lane, threads - warp * 32 < 32 ? threads - warp * 32 : 32);
+    if (threads <= 32) return value;
     if (lane == 0) std::memcpy(per_warp + warp * sizeof(T), &value, sizeof(T));
     __syncthreads();
     if (warp == 0) {
+        // More than 32 threads: warp 0 is whole; lanes past the block's warps hold the identity.
         value = identity;
-        if (lane < warps) std::memcpy(&value, per_warp + lane * sizeof(T), sizeof(T));
-        value = warp_fold(value, op, threads < 32 ? threads : 32);
+        if (lane < (threads + 31) / 32) std::memcpy(&value, per_warp + lane * sizeof(T), sizeof(T));
+        value = full_warp_fold(value, op);
     }
-    __syncthreads(); // per_warp is free again for the next reduction
+    if constexpr (!Last) __syncthreads(); // per_warp is free again for the next reduction
     return value;
 }
 
@@ -153,19 +174,20 @@ template <typename T, typename Op> __device__ void atomic_fold(void* target, con
     }
 }
 
-// In the kernel's launch: the block's value into the result (`Direct`), the accumulator or the block's slot.
-template <bool Direct, typename T, typename Op>
+// In the kernel's launch (blocks of D dimensions): the block's value into the result (`Direct`), the accumulator or
+// the block's slot. `Last`: the launch's last reduction.
+template <int D, bool Last, bool Direct, typename T, typename Op>
 __device__ void leave(bool has, T value, const device_reduction<T, Op>& r, reduction_counters* counters,
                       reduction_slot<T>* slots) {
     // A known identity is always there (sycl::reduction takes it); another given one is known at run time only,
     // the same for every thread.
     if (has_known_identity_v<Op, T> || r.has_identity) {
-        value = block_fold(has ? value : r.identity, r.identity, r.op);
+        value = block_fold<D, Last>(has ? value : r.identity, r.identity, r.op);
         has = true; // folding in the identity changes nothing
     } else {
         block_fold(has, value, r.op);
     }
-    if (thread_in_block() != 0) return;
+    if (thread_in_block<D>() != 0) return;
     if constexpr (Direct) {
         if (has) atomic_fold<T, Op>(r.result, value);
     } else if constexpr (folds_atomically<T, Op>()) {
@@ -267,7 +289,7 @@ __device__ void run(const reduction_call<K, R...>& call, const ::encore::gpu::ge
     const unsigned groups = gridDim.x * gridDim.y * gridDim.z;
     // Every reduction folds atomically: straight into the results, no scratch, no finishing launch.
     constexpr bool direct = reduction_call<K, R...>::direct;
-    (leave<direct>(at<I>(mine).ext_encore_has_value(), at<I>(mine).ext_encore_value(), at<I>(call.reductions),
+    (leave<(D > 0 ? D : 1), I + 1 == sizeof...(R), direct>(at<I>(mine).ext_encore_has_value(), at<I>(mine).ext_encore_value(), at<I>(call.reductions),
                    direct ? nullptr : counters_of<R...>(scratch) + I,
                    direct ? nullptr : slots_of<I, R...>(scratch, groups)),
      ...);
