@@ -14,19 +14,65 @@ struct pending_callback {
 };
 } // namespace
 
+void queue_link::flush_through(const detail::api& cl, std::uint64_t number) noexcept {
+    if (!queue || flushed_through.load(std::memory_order_acquire) >= number) return;
+    // Every event numbered up to `made` was made after its command was enqueued: this flush covers them all.
+    const std::uint64_t made = events_made.load(std::memory_order_acquire);
+    cl.clFlush(queue.get());
+    std::uint64_t known = flushed_through.load(std::memory_order_relaxed);
+    while (known < made && !flushed_through.compare_exchange_weak(known, made, std::memory_order_acq_rel)) {
+    }
+}
+
+namespace {
+struct marker_pending {
+    const detail::api* cl = nullptr;
+    std::shared_ptr<std::atomic<std::uint64_t>> completed_through;
+    std::uint64_t covers = 0; // the events numbered up to this one were made before the marker
+};
+
+void CL_CALLBACK marker_reached(cl_event marker, cl_int status, void* data) {
+    std::unique_ptr<marker_pending> pending(static_cast<marker_pending*>(data));
+    // A failure stays to be found (and reported) through the failed command's own event.
+    if (status == CL_COMPLETE) {
+        auto& done = *pending->completed_through;
+        std::uint64_t known = done.load(std::memory_order_relaxed);
+        while (known < pending->covers &&
+               !done.compare_exchange_weak(known, pending->covers, std::memory_order_acq_rel)) {
+        }
+    }
+    pending->cl->clReleaseEvent(marker);
+}
+} // namespace
+
+void queue_link::mark(const detail::api& cl, const std::shared_ptr<queue_link>& link) noexcept {
+    const std::uint64_t covers = link->events_made.load(std::memory_order_acquire);
+    cl_event marker = nullptr;
+    if (cl.clEnqueueMarkerWithWaitList(link->queue.get(), 0, nullptr, &marker) != CL_SUCCESS) return;
+    try {
+        auto pending = std::make_unique<marker_pending>(marker_pending{&cl, link->completed_through, covers});
+        if (cl.clSetEventCallback(marker, CL_COMPLETE, &marker_reached, pending.get()) == CL_SUCCESS) {
+            static_cast<void>(pending.release()); // the callback owns it and the marker now
+            return;
+        }
+    } catch (const std::bad_alloc&) {
+    }
+    cl.clReleaseEvent(marker);
+}
+
 opencl_event::opencl_event(const detail::api& cl, cl_event e, std::shared_ptr<queue_link> queue,
                            bool profiling, std::shared_ptr<error_sink> errors, std::uint64_t submitted_ns,
                            std::uint64_t queued_ns)
     : cl_(cl), event_(e), queue_(std::move(queue)), profiling_(profiling), errors_(std::move(errors)),
-      submitted_ns_(submitted_ns), queued_ns_(queued_ns) {}
+      submitted_ns_(submitted_ns), queued_ns_(queued_ns),
+      number_(queue_ ? queue_->events_made.fetch_add(1, std::memory_order_acq_rel) + 1 : 0) {}
 
 opencl_event::~opencl_event() {
     cl_.clReleaseEvent(event_);
 }
 
-void opencl_event::flush_once() const noexcept {
-    if (!flushed_.exchange(true, std::memory_order_acq_rel) && queue_ && queue_->queue)
-        cl_.clFlush(queue_->queue.get());
+void opencl_event::flush() const noexcept {
+    if (queue_) queue_->flush_through(cl_, number_);
 }
 
 void opencl_event::report_failure(cl_int status) const noexcept {
@@ -37,6 +83,8 @@ void opencl_event::report_failure(cl_int status) const noexcept {
 }
 
 event_status opencl_event::status() const noexcept {
+    if (queue_ && number_ <= queue_->completed_through->load(std::memory_order_acquire))
+        return event_status::complete; // a marker after it completed: no need to ask
     cl_int s = CL_QUEUED;
     if (cl_.clGetEventInfo(event_, CL_EVENT_COMMAND_EXECUTION_STATUS, sizeof s, &s, nullptr) != CL_SUCCESS)
         return event_status::complete;
@@ -45,12 +93,12 @@ event_status opencl_event::status() const noexcept {
         return event_status::complete;
     }
     if (s == CL_COMPLETE) return event_status::complete;
-    flush_once();
+    flush();
     return s == CL_RUNNING ? event_status::running : event_status::submitted;
 }
 
 void opencl_event::wait() {
-    flush_once();
+    flush();
     const cl_int r = cl_.clWaitForEvents(1, &event_);
     if (r == CL_SUCCESS) return;
     cl_int s = CL_COMPLETE;
@@ -82,13 +130,13 @@ void opencl_event::on_complete(std::function<void()> callback) {
     const cl_int r = cl_.clSetEventCallback(event_, CL_COMPLETE, &opencl_event::on_status, pending.get());
     if (r != CL_SUCCESS) {
         // The driver cannot tell us: wait here instead (a failure path; callbacks must still run once).
-        flush_once();
+        flush();
         cl_.clWaitForEvents(1, &event_);
         pending->callback();
         return;
     }
     static_cast<void>(pending.release()); // the driver's callback owns it now
-    flush_once();
+    flush();
 }
 
 profiling_timestamps opencl_event::timestamps() const {

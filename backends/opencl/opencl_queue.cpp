@@ -89,7 +89,10 @@ event_ptr opencl_queue::submit(command c, std::span<const event_ptr> wait_list) 
         done->complete();
         return done;
     }
-    return wrap(e, link_, handed, handed);
+    auto made = wrap(e, link_, handed, handed);
+    if (!properties_.in_order && link_->events_made.load(std::memory_order_relaxed) % marker_interval == 0)
+        queue_link::mark(backend_.cl(), link_);
+    return made;
 }
 
 opencl_queue& as_opencl_queue(backend_queue& queue, const opencl_backend& backend, std::uint32_t device,

@@ -240,6 +240,44 @@ TEST_CASE("an OpenCL kernel waits for a native host task it depends on (a user e
     CHECK(seen.load() == 43);
 }
 
+// An out-of-order queue enqueues a marker every 64 commands; events before a completed marker answer their
+// status without asking the driver. A command still waiting must never be taken for complete that way.
+TEST_CASE("an out-of-order queue's statuses stay true over hundreds of commands while one of them waits") {
+    queue native(native_device());
+    queue q(opencl_device(), {.in_order = false});
+    usm<int> a(64), b(64);
+    for (std::size_t i = 0; i < 64; ++i)
+        a[i] = b[i] = 0;
+    std::atomic<bool> release{false};
+    auto gate = native.host_task([&] {
+        while (!release.load())
+            std::this_thread::sleep_for(std::chrono::milliseconds(1));
+    });
+    const kernel_command add_a{test_kernel("add_one"), {kernel_argument::from_pointer(a.data())}, range(64)};
+    const kernel_command add_b{test_kernel("add_one"), {kernel_argument::from_pointer(b.data())}, range(64)};
+    auto waiting = q.submit(add_a, {gate});
+    std::vector<event> chain;
+    for (int i = 0; i < 300; ++i) // several markers' worth, every one after `waiting`
+        chain.push_back(i == 0 ? q.submit(add_b) : q.submit(add_b, {chain.back()}));
+    auto after_waiting = q.submit(add_a, {waiting});
+    chain.back().wait();
+    CHECK(b[0] == 300);
+    CHECK(b[63] == 300);
+    std::this_thread::sleep_for(std::chrono::milliseconds(20)); // time for any marker to (wrongly) complete
+    for (int i = 0; i < 300; ++i) q.submit(add_b, {chain.back()}).wait(); // prunes ask about `waiting` again
+    CHECK(!waiting.is_complete());
+    CHECK(!after_waiting.is_complete());
+    CHECK(a[0] == 0);
+    release.store(true);
+    q.wait();
+    CHECK(waiting.is_complete());
+    CHECK(after_waiting.is_complete());
+    CHECK(a[0] == 2);
+    CHECK(b[63] == 600);
+    for (const auto& e : chain)
+        CHECK(e.is_complete());
+}
+
 TEST_CASE("profiling timestamps of commands on a profiling queue") {
     queue q(opencl_device(), {.in_order = true, .enable_profiling = true});
     usm<int> a(1 << 16);
