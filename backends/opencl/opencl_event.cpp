@@ -83,8 +83,7 @@ void opencl_event::report_failure(cl_int status) const noexcept {
 }
 
 event_status opencl_event::status() const noexcept {
-    if (queue_ && number_ <= queue_->completed_through->load(std::memory_order_acquire))
-        return event_status::complete; // a marker after it completed: no need to ask
+    if (known_complete()) return event_status::complete; // a marker after it completed: no need to ask
     cl_int s = CL_QUEUED;
     if (cl_.clGetEventInfo(event_, CL_EVENT_COMMAND_EXECUTION_STATUS, sizeof s, &s, nullptr) != CL_SUCCESS)
         return event_status::complete;
@@ -97,7 +96,12 @@ event_status opencl_event::status() const noexcept {
     return s == CL_RUNNING ? event_status::running : event_status::submitted;
 }
 
+bool opencl_event::known_complete() const noexcept {
+    return queue_ && number_ <= queue_->completed_through->load(std::memory_order_acquire);
+}
+
 void opencl_event::wait() {
+    if (known_complete()) return;
     flush();
     const cl_int r = cl_.clWaitForEvents(1, &event_);
     if (r == CL_SUCCESS) return;

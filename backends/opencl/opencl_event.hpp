@@ -72,6 +72,7 @@ public:
 
 private:
     void flush() const noexcept;
+    bool known_complete() const noexcept; // a marker enqueued after it completed
     void report_failure(cl_int status) const noexcept;
     static void CL_CALLBACK on_status(cl_event e, cl_int status, void* data);
 
