@@ -71,7 +71,8 @@ std::vector<const kernel_descriptor*> registered_kernels();
 
 // A device image of one translation unit's kernels for one backend ("cuda": a fat binary), embedded into the
 // program by encore++ (its offload wrapper) and registered when the program starts: all the unit's kernels, or
-// with -fsycl-device-code-split=per_kernel one kernel (`entry`). `id` is unique in the process (backends key
+// with -fsycl-device-code-split=per_kernel one kernel (`entry`), or with =off the whole program's device code,
+// registered once for each unit it holds. `id` is unique in the process for each image's bytes (backends key
 // loaded modules on it); a backend loads the image the first time one of its kernels runs there.
 struct device_image {
     const char* backend = "";

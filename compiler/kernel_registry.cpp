@@ -49,7 +49,12 @@ void register_image(const char* backend, const void* data, std::size_t size, con
     {
         registry& r = the_registry();
         std::lock_guard lock(r.mutex);
-        r.images.push_back({backend, data, size, gpu::next_image_id(), translation_unit, entry,
+        // One image registered for several translation units (encore++'s -fsycl-device-code-split=off: the
+        // program's device code linked into one) keeps one id: backends load it once.
+        std::uint64_t id = 0;
+        for (const device_image& known : r.images)
+            if (known.data == data && std::string_view(known.backend) == backend) id = known.id;
+        r.images.push_back({backend, data, size, id ? id : gpu::next_image_id(), translation_unit, entry,
                             architectures ? architectures : "", portable, portable_size});
     }
     note_program_device_code(backend, std::string("encore++ image of ") + translation_unit);

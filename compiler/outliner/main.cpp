@@ -2,7 +2,11 @@
 // need (docs/compiler.md).
 //
 //     encore-outliner app.cpp --header app.int.hpp --device app.device.cu [--check-layout app.layout.hpp] \
-//         -- -std=c++20 -I<front end>/include -I<encore>/include -DNDEBUG
+//         [--entry-suffix S] -- -std=c++20 -I<front end>/include -I<encore>/include -DNDEBUG
+//
+// --entry-suffix appends "_S" to every device entry's name: encore++ gives each source its own (a hash of its
+// path) when the program's device code is linked into one image (-fsycl-device-code-split=off), where a kernel
+// type seen by two sources would otherwise define one entry twice.
 //
 // Exit status: 0 when the outputs were written, 1 when an error was reported (nothing is written then), 2 for
 // a usage error.
@@ -15,6 +19,7 @@
 #include <clang/Tooling/CompilationDatabase.h>
 #include <clang/Tooling/Tooling.h>
 
+#include <cctype>
 #include <fstream>
 #include <iostream>
 #include <optional>
@@ -33,7 +38,7 @@ namespace {
 using namespace encore::outliner;
 
 struct options {
-    std::string source, header, device, check_layout;
+    std::string source, header, device, check_layout, entry_suffix;
     std::vector<std::string> compiler_flags;
 };
 
@@ -73,8 +78,10 @@ public:
         clang::DiagnosticsEngine& diagnostics = context.getDiagnostics();
         if (diagnostics.hasErrorOccurred()) return;
         found_kernels found = find_kernels(context);
-        for (kernel_info& k : found.kernels)
+        for (kernel_info& k : found.kernels) {
+            if (!options_.entry_suffix.empty()) k.entry += "_" + options_.entry_suffix;
             decompose(context, k);
+        }
         device_rules rules(context, found.frontend_root);
         for (kernel_info& k : found.kernels)
             rules.check(k);
@@ -133,8 +140,7 @@ private:
 int usage(const std::string& problem) {
     std::cerr << "encore-outliner: " << problem << "\n"
               << "usage: encore-outliner <source.cpp> --header <out.hpp> --device <out.cu> [--check-layout "
-                 "<out.hpp>] "
-                 "-- <compiler flags>\n";
+                 "<out.hpp>] [--entry-suffix <identifier>] -- <compiler flags>\n";
     return 2;
 }
 
@@ -158,6 +164,12 @@ int main(int argc, char** argv) {
         if (a == "--header" || a == "--device" || a == "--check-layout") {
             if (i + 1 >= argc) return usage(a + " needs a file name");
             (a == "--header" ? o.header : a == "--device" ? o.device : o.check_layout) = argv[++i];
+        } else if (a == "--entry-suffix") {
+            if (i + 1 >= argc) return usage(a + " needs a value");
+            o.entry_suffix = argv[++i];
+            for (char c : o.entry_suffix)
+                if (!std::isalnum(static_cast<unsigned char>(c)) && c != '_')
+                    return usage("--entry-suffix: '" + o.entry_suffix + "' is not made of letters, digits and _");
         } else if (!a.empty() && a[0] == '-') {
             return usage("unknown option '" + a + "'");
         } else if (o.source.empty()) {

@@ -1,7 +1,9 @@
-// A plain SYCL program built by encore++ (tests/compiler/meson.build) for `native` alone, for
-// `cuda:sm_90,native` and with -fsycl-device-code-split=per_kernel. It runs its kernels (on the native backend
-// in CI) and checks what encore++ embedded: the integration header's kernels, one CUDA image per source or per
-// kernel, and that the program says it carries CUDA code. Argument: native | per_source | per_kernel.
+// A plain SYCL program of two sources (this one and driver_second.cpp) built by encore++
+// (tests/compiler/meson.build) for `native` alone, for `cuda:sm_90,native`, with -fsycl-device-code-split=
+// per_kernel, and with =off in one command and in steps (objects, an archive, a link with no split flag). It
+// runs its kernels (on the native backend in CI) and checks what encore++ embedded: the integration header's
+// kernels, one CUDA image per source, per kernel or for the whole program, and that the program says it carries
+// CUDA code. Argument: native | per_source | per_kernel | split_off | split_off_steps.
 #include <sycl/sycl.hpp>
 
 #include <cstdio>
@@ -9,12 +11,18 @@
 #include <string_view>
 #include <typeinfo>
 
+#include "driver_shared.hpp"
 #include "encore/backends/program_device_code.hpp"
 #include "encore/compiler/kernel_descriptor.hpp"
+
+const encore::compiler::kernel_descriptor* second_source(sycl::queue& q, float* y, std::size_t n);
 
 namespace {
 
 int failures = 0;
+bool one_image(const std::string& build) {
+    return build.rfind("split_off", 0) == 0;
+}
 void expect(bool ok, const std::string& what) {
     if (!ok) {
         std::printf("FAILED: %s\n", what.c_str());
@@ -22,20 +30,27 @@ void expect(bool ok, const std::string& what) {
     }
 }
 
-template <typename K> void check_kernel(const std::string& build, const char* name) {
-    const auto* d = encore::compiler::find_kernel(typeid(K).name());
+// The CUDA image of the kernel `d` describes (nullptr: none is expected to be registered).
+const encore::compiler::device_image* check_kernel(const std::string& build, const char* name,
+                                                   const encore::compiler::kernel_descriptor* d) {
     if (build == "native") {
         expect(d == nullptr, std::string(name) + ": no kernel is registered without a GPU target");
-        return;
+        return nullptr;
     }
     expect(d != nullptr, std::string(name) + ": the integration header registered the kernel");
-    if (!d) return;
+    if (!d) return nullptr;
     expect(d->entry != nullptr, std::string(name) + ": it has a device entry");
     const auto* image = encore::compiler::find_image("cuda", *d);
     expect(image != nullptr && image->size > 0, std::string(name) + ": its CUDA image is registered");
-    if (!image || !d->entry) return;
-    // SASS for sm_90 and the PTX of the same compile (compiled through the kernel cache on other GPUs).
+    if (!image || !d->entry) return image;
     expect(std::string(image->architectures) == "sm_90", std::string(name) + ": its image names sm_90");
+    if (one_image(build)) {
+        // nvcc's device link gives machine code only.
+        expect(image->portable == nullptr && image->entry == nullptr,
+               std::string(name) + ": the program's image, with no PTX");
+        return image;
+    }
+    // SASS for sm_90 and the PTX of the same compile (compiled through the kernel cache on other GPUs).
     const auto* ptx = static_cast<const char*>(image->portable);
     expect(ptx && image->portable_size > 0 && ptx[image->portable_size] == '\0' &&
                std::string_view(ptx, image->portable_size).find(d->entry) != std::string_view::npos,
@@ -44,6 +59,10 @@ template <typename K> void check_kernel(const std::string& build, const char* na
         expect(image->entry && std::string(image->entry) == d->entry, std::string(name) + ": an image of its own");
     else
         expect(image->entry == nullptr, std::string(name) + ": the image of its source");
+    return image;
+}
+template <typename K> const encore::compiler::device_image* check_kernel(const std::string& build, const char* name) {
+    return check_kernel(build, name, encore::compiler::find_kernel(typeid(K).name()));
 }
 
 } // namespace
@@ -62,12 +81,23 @@ int main(int argc, char** argv) {
     auto saxpy = [=](sycl::item<1> it) { y[it] = a * x[it] + y[it]; };
     q.parallel_for(sycl::range<1>{n}, fill).wait();
     q.parallel_for(sycl::range<1>{n}, saxpy).wait();
+    const auto* second = second_source(q, y, n);      // y = 2 * (a * i + 2)
+    q.parallel_for(sycl::range<1>{n}, scale_by{y, 0.5f}).wait();
     std::size_t wrong = 0;
     for (std::size_t i = 0; i < n; ++i)
-        wrong += y[i] != a * static_cast<float>(i) + 1.0f;
+        wrong += y[i] != a * static_cast<float>(i) + 2.0f;
     expect(wrong == 0, std::to_string(wrong) + " wrong results");
-    check_kernel<decltype(fill)>(build, "fill");
+    const auto* fill_image = check_kernel<decltype(fill)>(build, "fill");
     check_kernel<decltype(saxpy)>(build, "saxpy");
+    check_kernel<scale_by>(build, "scale_by (launched by both sources)");
+    const auto* second_image = check_kernel(build, "the second source's kernel", second);
+    if (fill_image && second_image) {
+        if (one_image(build))
+            expect(fill_image->data == second_image->data && fill_image->id == second_image->id,
+                   "both sources' kernels are in the program's one image (loaded once)");
+        else
+            expect(fill_image->data != second_image->data, "each source has images of its own");
+    }
     expect(encore::program_has_device_code("cuda") == (build != "native"),
            "the program says whether it carries CUDA code");
     sycl::free(x, q);
