@@ -14,50 +14,44 @@ struct pending_callback {
 };
 } // namespace
 
+queue_link::~queue_link() {
+    if (marker_) marker_api_->clReleaseEvent(marker_);
+}
+
 void queue_link::flush_through(const detail::api& cl, std::uint64_t number) noexcept {
-    if (!queue || flushed_through.load(std::memory_order_acquire) >= number) return;
+    if (!queue || flushed_through_.load(std::memory_order_acquire) >= number) return;
     // Every event numbered up to `made` was made after its command was enqueued: this flush covers them all.
     const std::uint64_t made = events_made.load(std::memory_order_acquire);
     cl.clFlush(queue.get());
-    std::uint64_t known = flushed_through.load(std::memory_order_relaxed);
-    while (known < made && !flushed_through.compare_exchange_weak(known, made, std::memory_order_acq_rel)) {
+    std::uint64_t known = flushed_through_.load(std::memory_order_relaxed);
+    while (known < made && !flushed_through_.compare_exchange_weak(known, made, std::memory_order_acq_rel)) {
     }
 }
 
-namespace {
-struct marker_pending {
-    const detail::api* cl = nullptr;
-    std::shared_ptr<std::atomic<std::uint64_t>> completed_through;
-    std::uint64_t covers = 0; // the events numbered up to this one were made before the marker
-};
-
-void CL_CALLBACK marker_reached(cl_event marker, cl_int status, void* data) {
-    std::unique_ptr<marker_pending> pending(static_cast<marker_pending*>(data));
-    // A failure stays to be found (and reported) through the failed command's own event.
-    if (status == CL_COMPLETE) {
-        auto& done = *pending->completed_through;
-        std::uint64_t known = done.load(std::memory_order_relaxed);
-        while (known < pending->covers &&
-               !done.compare_exchange_weak(known, pending->covers, std::memory_order_acq_rel)) {
-        }
-    }
-    pending->cl->clReleaseEvent(marker);
-}
-} // namespace
-
-void queue_link::mark(const detail::api& cl, const std::shared_ptr<queue_link>& link) noexcept {
-    const std::uint64_t covers = link->events_made.load(std::memory_order_acquire);
+void queue_link::mark(const detail::api& cl) noexcept {
+    std::lock_guard lock(marker_mutex_);
+    if (marker_ || !queue) return;
+    const std::uint64_t covers = events_made.load(std::memory_order_acquire);
     cl_event marker = nullptr;
-    if (cl.clEnqueueMarkerWithWaitList(link->queue.get(), 0, nullptr, &marker) != CL_SUCCESS) return;
-    try {
-        auto pending = std::make_unique<marker_pending>(marker_pending{&cl, link->completed_through, covers});
-        if (cl.clSetEventCallback(marker, CL_COMPLETE, &marker_reached, pending.get()) == CL_SUCCESS) {
-            static_cast<void>(pending.release()); // the callback owns it and the marker now
-            return;
-        }
-    } catch (const std::bad_alloc&) {
-    }
-    cl.clReleaseEvent(marker);
+    if (cl.clEnqueueMarkerWithWaitList(queue.get(), 0, nullptr, &marker) != CL_SUCCESS) return;
+    marker_api_ = &cl;
+    marker_ = marker;
+    marker_covers_ = covers;
+}
+
+bool queue_link::known_complete(std::uint64_t number) noexcept {
+    if (number <= completed_through_.load(std::memory_order_acquire)) return true;
+    std::lock_guard lock(marker_mutex_);
+    if (!marker_ || number > marker_covers_) return false;
+    cl_int s = CL_QUEUED;
+    if (marker_api_->clGetEventInfo(marker_, CL_EVENT_COMMAND_EXECUTION_STATUS, sizeof s, &s, nullptr) != CL_SUCCESS)
+        s = CL_INVALID_EVENT;
+    if (s > CL_COMPLETE) return false; // still pending
+    // Completed, or failed: a failure stays to be found (and reported) through the failed command's own event.
+    if (s == CL_COMPLETE) completed_through_.store(marker_covers_, std::memory_order_release);
+    marker_api_->clReleaseEvent(marker_);
+    marker_ = nullptr;
+    return s == CL_COMPLETE && number <= marker_covers_;
 }
 
 opencl_event::opencl_event(const detail::api& cl, cl_event e, std::shared_ptr<queue_link> queue,
@@ -97,7 +91,7 @@ event_status opencl_event::status() const noexcept {
 }
 
 bool opencl_event::known_complete() const noexcept {
-    return queue_ && number_ <= queue_->completed_through->load(std::memory_order_acquire);
+    return queue_ && queue_->known_complete(number_);
 }
 
 void opencl_event::wait() {

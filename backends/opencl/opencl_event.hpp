@@ -6,9 +6,9 @@
 // someone waits, polls or registers, unless a flush of that queue came after the event's command: work reaches
 // the device without a flush per command, and a poll of many events (an out-of-order queue pruning the ones
 // that completed) costs one flush, not one each. An out-of-order queue also enqueues a marker every
-// marker_interval commands (queue_link::mark); once one completes, the events before it answer their status
-// without asking the driver (on NVIDIA's OpenCL each status query costs about as much as an enqueue, and the
-// runtime's queue asks about every command it submitted once). A command that
+// marker_interval commands (queue_link::mark); once it has completed, the events before it answer status and
+// wait without asking the driver (on NVIDIA's OpenCL each status query cost about as much as an enqueue, and the
+// runtime's queue asks about each command it submitted). A command that
 // ends with a negative execution status (the driver's failure, found after submission) is reported once to
 // the queue's error_sink as errc::backend_failure. Profiling timestamps are on the host's clock (as every
 // backend's): the submission is Encore's, start and end the device's distances from the command's queueing.
@@ -21,30 +21,43 @@
 #include <cstdint>
 #include <functional>
 #include <memory>
+#include <mutex>
 
 #include "encore/backends/backend.hpp"
 #include "encore/backends/opencl/detail/api.hpp"
 
 namespace encore::opencl {
 
-// A command queue shared by the queue (or executable) that owns it and its events, which flush it.
-struct queue_link {
+// A command queue shared by the queue (or executable) that owns it and its events, which flush it. Events made
+// for its commands are numbered in order, each after its command was enqueued: a flush covers every event made
+// before it, and so does a marker enqueued after them once it completed.
+class queue_link {
+public:
     detail::queue_handle queue;
     cl_context context = nullptr;
-    // Events made for this queue's commands, each numbered when made (after its command was enqueued), the
-    // number of the last one a clFlush is known to have covered, and of the last one known to have completed
-    // (by a marker: queue_link::mark).
     std::atomic<std::uint64_t> events_made{0};
-    std::atomic<std::uint64_t> flushed_through{0};
-    // Shared with the markers' callbacks, which must not keep the queue alive.
-    std::shared_ptr<std::atomic<std::uint64_t>> completed_through = std::make_shared<std::atomic<std::uint64_t>>(0);
+
+    queue_link() = default;
+    ~queue_link();
+    queue_link(const queue_link&) = delete;
+    queue_link& operator=(const queue_link&) = delete;
 
     // clFlush, unless a flush after the command of event `number` was made already.
     void flush_through(const detail::api& cl, std::uint64_t number) noexcept;
-    // Enqueues a marker after every command so far (no wait list: all of them, on an out-of-order queue too);
-    // when it completes without an error, completed_through covers the events made before it. Best effort: a
-    // marker the driver refuses changes nothing.
-    static void mark(const detail::api& cl, const std::shared_ptr<queue_link>& link) noexcept;
+    // Enqueues a marker after every command so far (no wait list: all of them, on an out-of-order queue too),
+    // unless the last one is still pending. Best effort: a marker the driver refuses changes nothing.
+    void mark(const detail::api& cl) noexcept;
+    // Whether the command of event `number` is known to have completed without an error: a marker enqueued after
+    // it did (its status asked once per poll, instead of one event's each). False says nothing.
+    bool known_complete(std::uint64_t number) noexcept;
+
+private:
+    std::atomic<std::uint64_t> flushed_through_{0};
+    std::atomic<std::uint64_t> completed_through_{0};
+    std::mutex marker_mutex_;
+    const detail::api* marker_api_ = nullptr;
+    cl_event marker_ = nullptr; // pending; covers the events made up to marker_covers_
+    std::uint64_t marker_covers_ = 0;
 };
 
 // How many commands an out-of-order opencl_queue submits between two markers.

@@ -91,7 +91,7 @@ event_ptr opencl_queue::submit(command c, std::span<const event_ptr> wait_list) 
     }
     auto made = wrap(e, link_, handed, handed);
     if (!properties_.in_order && link_->events_made.load(std::memory_order_relaxed) % marker_interval == 0)
-        queue_link::mark(backend_.cl(), link_);
+        link_->mark(backend_.cl());
     return made;
 }
 
