@@ -105,8 +105,8 @@ void queue_state::record(const event_ptr& e) {
     outstanding.push_back(e);
     if (outstanding.size() >= prune_at) {
         // Oldest first, until a few are found still running: what was submitted after them mostly is too, and
-        // asking about work still queued is what costs (each such query on NVIDIA's OpenCL cost about as much
-        // as an enqueue). The rest stay until the next prune.
+        // each question costs (on NVIDIA's OpenCL a status query cost about as much as an enqueue, unless a
+        // marker answers it: opencl_event.hpp). The rest stay until the next prune.
         std::size_t kept = 0, running = 0, i = 0;
         for (; i < outstanding.size() && running < 4; ++i) {
             if (outstanding[i]->status() == event_status::complete) continue;

@@ -109,8 +109,8 @@ template <typename T, typename Op> __device__ T full_warp_fold(T value, const Op
         value = op(value, shuffle_down(value, delta, 0xffffffffu));
     return value;
 }
-// Every thread's value into thread 0's, on blocks of D dimensions (see thread_in_block). `Last`: no other fold of
-// the same type follows in this launch, so per_warp need not be freed.
+// Every thread's value into thread 0's, on blocks of D dimensions (see thread_in_block). `Last`: the launch's last
+// fold, after which nothing reuses per_warp (no barrier to free it).
 template <int D, bool Last, typename T, typename Op>
 __device__ T block_fold(T value, const T& identity, const Op& op) {
     __shared__ __align__(16) unsigned char per_warp[32 * sizeof(T)];
