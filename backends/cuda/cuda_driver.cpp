@@ -181,8 +181,16 @@ public:
             CUlinkState s;
             ~destroy() { cuLinkDestroy(s); }
         } guard{state};
-        check(cuLinkAddData(state, CU_JIT_INPUT_PTX, const_cast<void*>(code), bytes, "kernels.ptx", 0, nullptr, nullptr),
-              "cuLinkAddData", what);
+        // One module per NUL-terminated piece (relocatable PTX of several sources: their device link).
+        const char* text = static_cast<const char*>(code);
+        for (std::size_t at = 0; at < bytes;) {
+            const std::size_t length = std::char_traits<char>::length(text + at);
+            if (length > 0)
+                check(cuLinkAddData(state, CU_JIT_INPUT_PTX, const_cast<char*>(text + at), length + 1, "kernels.ptx", 0,
+                                    nullptr, nullptr),
+                      "cuLinkAddData", what);
+            at += length + 1;
+        }
         void* cubin = nullptr;
         std::size_t size = 0;
         check(cuLinkComplete(state, &cubin, &size), "cuLinkComplete", what);

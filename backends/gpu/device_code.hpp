@@ -66,7 +66,8 @@ struct device_code {
     const char* entry = nullptr;
     // Images of encore++ (compiler/kernel_descriptor.hpp's device_image): the architectures `image` has machine
     // code for ("sm_90,sm_80"), and the same kernels as portable code (PTX, NUL-terminated, `portable_bytes`
-    // without the NUL). On a device of another architecture the backend compiles the portable code through the
+    // without the last NUL; with -fsycl-device-code-split=off one module per source, separated by NULs, which the
+    // backend links together). On a device of another architecture the backend compiles the portable code through the
     // kernel/program cache (key: the code, the device's architecture and the driver's version) and loads that:
     // once per device and process, and from the persistent cache in later processes.
     const char* architectures = nullptr;

@@ -112,8 +112,9 @@ public:
 
     // --- modules: a PTX / cubin / code-object image ---
     virtual driver_module load_module(const void* image, const std::string& what) = 0;
-    // Portable code (CUDA: PTX text, NUL-terminated) compiled for the current context's device, as bytes
-    // load_module takes (what the kernel/program cache keeps). HIP has none: feature_not_supported.
+    // Portable code (CUDA: PTX text, NUL-terminated; several modules one after the other, each NUL-terminated,
+    // are linked together) compiled for the current context's device, as bytes load_module takes (what the
+    // kernel/program cache keeps). HIP has none: feature_not_supported.
     virtual std::string compile_portable(const void* code, std::size_t bytes, const std::string& what) = 0;
     virtual void unload_module(driver_module m) noexcept = 0;
     virtual driver_function get_function(driver_module m, const char* entry, const std::string& what) = 0;

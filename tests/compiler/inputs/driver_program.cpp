@@ -44,13 +44,8 @@ const encore::compiler::device_image* check_kernel(const std::string& build, con
     expect(image != nullptr && image->size > 0, std::string(name) + ": its CUDA image is registered");
     if (!image || !d->entry) return image;
     expect(std::string(image->architectures) == "sm_90", std::string(name) + ": its image names sm_90");
-    if (one_image(build)) {
-        // nvcc's device link gives machine code only.
-        expect(image->portable == nullptr && image->entry == nullptr,
-               std::string(name) + ": the program's image, with no PTX");
-        return image;
-    }
-    // SASS for sm_90 and the PTX of the same compile (compiled through the kernel cache on other GPUs).
+    // SASS for sm_90 and the PTX of the same compile (compiled through the kernel cache on other GPUs); with one
+    // image for the program, every source's PTX one after the other (NUL-separated), linked there.
     const auto* ptx = static_cast<const char*>(image->portable);
     expect(ptx && image->portable_size > 0 && ptx[image->portable_size] == '\0' &&
                std::string_view(ptx, image->portable_size).find(d->entry) != std::string_view::npos,
@@ -58,7 +53,8 @@ const encore::compiler::device_image* check_kernel(const std::string& build, con
     if (build == "per_kernel")
         expect(image->entry && std::string(image->entry) == d->entry, std::string(name) + ": an image of its own");
     else
-        expect(image->entry == nullptr, std::string(name) + ": the image of its source");
+        expect(image->entry == nullptr,
+               std::string(name) + (one_image(build) ? ": the program's image" : ": the image of its source"));
     return image;
 }
 template <typename K> const encore::compiler::device_image* check_kernel(const std::string& build, const char* name) {
