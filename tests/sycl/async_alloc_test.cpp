@@ -15,7 +15,8 @@ namespace syclex = sycl::ext::oneapi::experimental;
 
 using encore::testing::require_sycl_error;
 
-TEST_CASE("async_malloc on an in-order queue: the memory is usable by the next commands, freed after them") {
+TEST_CASE("async_malloc on an in-order queue: the memory is usable by the next commands, freed after them"
+          * doctest::test_suite("native")) {
     sycl::queue q{sycl::property::queue::in_order{}};
     CHECK(q.get_device().has(sycl::aspect::ext_oneapi_async_memory_alloc));
     const std::size_t n = 1000;

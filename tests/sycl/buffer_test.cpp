@@ -12,7 +12,7 @@
 
 #include "order_log.hpp"
 
-TEST_CASE("a buffer over host data writes the results back when it goes away") {
+TEST_CASE("a buffer over host data writes the results back when it goes away" * doctest::test_suite("native")) {
     std::vector<int> v(100);
     std::iota(v.begin(), v.end(), 0);
     sycl::queue q;
@@ -42,7 +42,8 @@ TEST_CASE("a buffer over host data writes the results back when it goes away") {
     CHECK(raw[7] == 80);
 }
 
-TEST_CASE("buffers over const data, iterator ranges and owning storage write nothing back") {
+TEST_CASE("buffers over const data, iterator ranges and owning storage write nothing back"
+          * doctest::test_suite("native")) {
     const std::vector<int> input(10, 3);
     sycl::queue q;
     sycl::buffer<int> out{sycl::range<1>{10}};
@@ -73,7 +74,7 @@ TEST_CASE("buffers over const data, iterator ranges and owning storage write not
     CHECK(z[3][3] == 0.0f);
 }
 
-TEST_CASE("set_final_data and set_write_back choose where the contents go") {
+TEST_CASE("set_final_data and set_write_back choose where the contents go" * doctest::test_suite("native")) {
     std::vector<int> v(4, 1), elsewhere(4, 0);
     sycl::queue q;
     {
@@ -102,7 +103,7 @@ TEST_CASE("set_final_data and set_write_back choose where the contents go") {
     CHECK(v[0] == 1);
 }
 
-TEST_CASE("2-D and 3-D accessors index row-major, by id and by chained subscripts") {
+TEST_CASE("2-D and 3-D accessors index row-major, by id and by chained subscripts" * doctest::test_suite("native")) {
     sycl::queue q;
     sycl::buffer<int, 2> m{sycl::range<2>{3, 5}};
     q.submit([&](sycl::handler& h) {
@@ -123,7 +124,7 @@ TEST_CASE("2-D and 3-D accessors index row-major, by id and by chained subscript
     CHECK(c[sycl::id<3>{1, 0, 0}] == 12);
 }
 
-TEST_CASE("ranged accessors: subscripts are relative to the offset") {
+TEST_CASE("ranged accessors: subscripts are relative to the offset" * doctest::test_suite("native")) {
     std::vector<int> v(10, 0);
     sycl::queue q;
     {
@@ -147,7 +148,7 @@ TEST_CASE("ranged accessors: subscripts are relative to the offset") {
     CHECK(v == std::vector<int>{0, 0, 0, 1, 1, 1, 1, 0, 0, 0});
 }
 
-TEST_CASE("sub-buffers are regions of their parent") {
+TEST_CASE("sub-buffers are regions of their parent" * doctest::test_suite("native")) {
     std::vector<int> v(12, 0);
     sycl::queue q;
     {
@@ -176,7 +177,7 @@ TEST_CASE("sub-buffers are regions of their parent") {
     CHECK(v == std::vector<int>{1, 1, 1, 1, 1, 1, 2, 3, 4, 5, 6, 7});
 }
 
-TEST_CASE("placeholder accessors are bound with handler::require") {
+TEST_CASE("placeholder accessors are bound with handler::require" * doctest::test_suite("native")) {
     sycl::queue q;
     sycl::buffer<int> b{sycl::range<1>{8}};
     sycl::accessor placeholder{b, sycl::write_only};
@@ -189,7 +190,7 @@ TEST_CASE("placeholder accessors are bound with handler::require") {
     CHECK(r[7] == 3);
 }
 
-TEST_CASE("host_task reads buffers through host_task accessors") {
+TEST_CASE("host_task reads buffers through host_task accessors" * doctest::test_suite("native")) {
     sycl::queue q;
     sycl::buffer<int> b{sycl::range<1>{16}};
     int sum = 0;
@@ -377,7 +378,7 @@ TEST_CASE("buffer properties") {
     CHECK_THROWS_AS((void)c.get_property<sycl::property::buffer::use_host_ptr>(), sycl::exception);
 }
 
-TEST_CASE("buffer::reinterpret views the same memory with another type and range") {
+TEST_CASE("buffer::reinterpret views the same memory with another type and range" * doctest::test_suite("native")) {
     sycl::queue q;
     std::vector<std::uint32_t> words(8, 0);
     {

@@ -3,7 +3,7 @@
 
 #include <sycl/sycl.hpp>
 
-TEST_CASE("the default device is the native CPU and it supports graphs") {
+TEST_CASE("the default device is the native CPU and it supports graphs" * doctest::test_suite("native")) {
     sycl::device d;
     CHECK(d.is_cpu());
     CHECK_FALSE(d.is_gpu());
@@ -33,7 +33,7 @@ TEST_CASE("selectors") {
     CHECK_THROWS_AS(sycl::device(sycl::aspect_selector({sycl::aspect::gpu})), sycl::exception);
 }
 
-TEST_CASE("platforms list their devices") {
+TEST_CASE("platforms list their devices" * doctest::test_suite("native")) {
     auto platforms = sycl::platform::get_platforms();
     REQUIRE(platforms.size() == 1);
     auto devices = platforms[0].get_devices();

@@ -53,7 +53,8 @@
 
 namespace exp_ext = sycl::ext::oneapi::experimental;
 
-TEST_CASE("DPC++'s vendor queue properties are accepted, and the queue works as without them") {
+TEST_CASE("DPC++'s vendor queue properties are accepted, and the queue works as without them"
+          * doctest::test_suite("native")) {
     sycl::queue in_order_immediate{sycl::property_list{sycl::property::queue::in_order{},
                                                        sycl::ext::intel::property::queue::no_immediate_command_list{}}};
     sycl::queue discarding{sycl::property_list{sycl::ext::oneapi::property::queue::discard_events{},
@@ -79,7 +80,8 @@ TEST_CASE("DPC++'s vendor queue properties are accepted, and the queue works as 
     discarding.single_task([] {}).wait();
 }
 
-TEST_CASE("a graph recorded from a queue with vendor properties replays like any other") {
+TEST_CASE("a graph recorded from a queue with vendor properties replays like any other"
+          * doctest::test_suite("native")) {
     sycl::queue q{sycl::property_list{sycl::property::queue::in_order{},
                                       sycl::ext::intel::property::queue::no_immediate_command_list{},
                                       sycl::ext::oneapi::property::queue::discard_events{}}};
@@ -98,7 +100,7 @@ TEST_CASE("a graph recorded from a queue with vendor properties replays like any
     sycl::free(x, q);
 }
 
-TEST_CASE("buffer, accessor and context properties DPC++ programs pass") {
+TEST_CASE("buffer, accessor and context properties DPC++ programs pass" * doctest::test_suite("native")) {
     sycl::queue q;
     std::mutex m;
     std::vector<int> host(8, 1);
@@ -135,7 +137,8 @@ template <typename T, typename Op> T reduce_with(sycl::queue& q, const std::vect
 }
 } // namespace
 
-TEST_CASE("reductions with the standard library's operators and transparent SYCL operators give += and friends") {
+TEST_CASE("reductions with the standard library's operators and transparent SYCL operators give += and friends"
+          * doctest::test_suite("native")) {
     sycl::queue q;
     constexpr std::size_t n = 1000;
     float* sum = sycl::malloc_shared<float>(1, q);
@@ -192,7 +195,8 @@ TEST_CASE("reductions with the standard library's operators and transparent SYCL
     CHECK(reduce_with(q, truth, 0, std::logical_or<>(), 0) == 1);
 }
 
-TEST_CASE("initialize_to_identity with a standard operator, from reduction_properties.hpp") {
+TEST_CASE("initialize_to_identity with a standard operator, from reduction_properties.hpp"
+          * doctest::test_suite("native")) {
     sycl::queue q;
     double* sum = sycl::malloc_shared<double>(1, q);
     *sum = 1e9;
@@ -237,7 +241,8 @@ struct seen_errors {
 };
 } // namespace
 
-TEST_CASE("what kernels and host tasks throw reaches the async handler as sycl::exception, eagerly and in graphs") {
+TEST_CASE("what kernels and host tasks throw reaches the async handler as sycl::exception, eagerly and in graphs"
+          * doctest::test_suite("native")) {
     seen_errors seen;
     sycl::queue q{seen.handler()};
     q.parallel_for(sycl::range<1>{8}, [=](sycl::id<1> i) {
@@ -271,7 +276,8 @@ TEST_CASE("what kernels and host tasks throw reaches the async handler as sycl::
     sycl::free(x, q);
 }
 
-TEST_CASE("without a handler wait_and_throw rethrows the first error as sycl::exception; a context's handler serves its queues") {
+TEST_CASE("without a handler wait_and_throw rethrows the first error as sycl::exception; a context's handler serves its queues"
+          * doctest::test_suite("native")) {
     sycl::queue q;
     q.single_task([] { throw std::runtime_error("first"); });
     q.wait();
@@ -292,7 +298,8 @@ TEST_CASE("without a handler wait_and_throw rethrows the first error as sycl::ex
     CHECK(seen.nested[0] == "to the context's handler");
 }
 
-TEST_CASE("a queue that goes away with an error nobody took hands it to its handler: never lost") {
+TEST_CASE("a queue that goes away with an error nobody took hands it to its handler: never lost"
+          * doctest::test_suite("native")) {
     seen_errors seen;
     {
         sycl::queue q{seen.handler()};
@@ -304,7 +311,8 @@ TEST_CASE("a queue that goes away with an error nobody took hands it to its hand
     CHECK(seen.nested[0] == "nobody waited");
 }
 
-TEST_CASE("buffers in a graph made without assume_buffer_outlives_graph, destroyed before the graph's last run") {
+TEST_CASE("buffers in a graph made without assume_buffer_outlives_graph, destroyed before the graph's last run"
+          * doctest::test_suite("native")) {
     sycl::queue q;
     constexpr std::size_t n = 64;
     int* out = sycl::malloc_shared<int>(n, q);
@@ -357,7 +365,8 @@ TEST_CASE("a buffer destroyed while a graph that uses it runs waits for it and w
     CHECK(host[0] == 42);
 }
 
-TEST_CASE("whole-graph update from a graph whose buffer is gone: the executable graph keeps that buffer") {
+TEST_CASE("whole-graph update from a graph whose buffer is gone: the executable graph keeps that buffer"
+          * doctest::test_suite("native")) {
     sycl::queue q;
     int* out = sycl::malloc_shared<int>(1, q);
     auto build = [&](exp_ext::command_graph<>& g, sycl::buffer<int>& b) {
@@ -382,7 +391,8 @@ TEST_CASE("whole-graph update from a graph whose buffer is gone: the executable 
     sycl::free(out, q);
 }
 
-TEST_CASE("raw kernel arguments (sycl_ext_oneapi_raw_kernel_arg), eagerly and as a graph's dynamic parameter") {
+TEST_CASE("raw kernel arguments (sycl_ext_oneapi_raw_kernel_arg), eagerly and as a graph's dynamic parameter"
+          * doctest::test_suite("native")) {
     struct params {
         int scale;
         int offset;

@@ -7,7 +7,8 @@
 #include <chrono>
 #include <thread>
 
-TEST_CASE("an event's status moves from submitted or running to complete; wait blocks until then") {
+TEST_CASE("an event's status moves from submitted or running to complete; wait blocks until then"
+          * doctest::test_suite("native")) {
     sycl::queue q;
     std::atomic<bool> release{false};
     auto e = q.submit([&](sycl::handler& h) {
@@ -29,7 +30,7 @@ TEST_CASE("an event's status moves from submitted or running to complete; wait b
     CHECK(e.get_backend() == sycl::backend::ext_oneapi_native_cpu);
 }
 
-TEST_CASE("a default-constructed event is complete; static wait takes a list") {
+TEST_CASE("a default-constructed event is complete; static wait takes a list" * doctest::test_suite("native")) {
     sycl::event none;
     CHECK(none.get_info<sycl::info::event::command_execution_status>() == sycl::info::event_command_status::complete);
     none.wait();
@@ -46,7 +47,7 @@ TEST_CASE("a default-constructed event is complete; static wait takes a list") {
     sycl::free(p, q);
 }
 
-TEST_CASE("profiling: submit <= start <= end on a queue with enable_profiling") {
+TEST_CASE("profiling: submit <= start <= end on a queue with enable_profiling" * doctest::test_suite("native")) {
     sycl::queue q{sycl::property::queue::enable_profiling{}};
     int* p = sycl::malloc_shared<int>(1 << 16, q);
     auto e = q.parallel_for(sycl::range<1>{1 << 16}, [=](sycl::id<1> i) { p[i] = static_cast<int>(i[0]); });
@@ -63,7 +64,7 @@ TEST_CASE("profiling: submit <= start <= end on a queue with enable_profiling") 
     sycl::free(p, q);
 }
 
-TEST_CASE("profiling information without enable_profiling is errc::invalid") {
+TEST_CASE("profiling information without enable_profiling is errc::invalid" * doctest::test_suite("native")) {
     sycl::queue q;
     auto e = q.single_task([] {});
     e.wait();
@@ -80,7 +81,7 @@ TEST_CASE("profiling information without enable_profiling is errc::invalid") {
     CHECK_THROWS_AS((void)none.get_profiling_info<sycl::info::event_profiling::command_end>(), sycl::exception);
 }
 
-TEST_CASE("event::wait_and_throw hands the queue's errors to its async handler") {
+TEST_CASE("event::wait_and_throw hands the queue's errors to its async handler" * doctest::test_suite("native")) {
     int handled = 0;
     sycl::queue q{[&](sycl::exception_list errors) { handled += static_cast<int>(errors.size()); }};
     auto e = q.single_task([] { throw sycl::exception(sycl::errc::kernel, "from the kernel"); });

@@ -43,7 +43,7 @@ struct collected_errors {
 };
 } // namespace
 
-TEST_CASE("faults in eager commands reach the async handler once; the queue goes on") {
+TEST_CASE("faults in eager commands reach the async handler once; the queue goes on" * doctest::test_suite("native")) {
     collected_errors errors;
     sycl::queue q{sycl::default_selector_v, errors.handler()};
     const std::size_t n = 64;
@@ -64,7 +64,8 @@ TEST_CASE("faults in eager commands reach the async handler once; the queue goes
     sycl::free(data, q);
 }
 
-TEST_CASE("faults in graph nodes: each replay reports once, the other nodes run, the graph replays again") {
+TEST_CASE("faults in graph nodes: each replay reports once, the other nodes run, the graph replays again"
+          * doctest::test_suite("native")) {
     collected_errors errors;
     sycl::queue q{sycl::default_selector_v, errors.handler(), sycl::property::queue::in_order{}};
     const std::size_t n = 32;
@@ -88,7 +89,8 @@ TEST_CASE("faults in graph nodes: each replay reports once, the other nodes run,
     sycl::free(data, q);
 }
 
-TEST_CASE("without an async handler: the first fault is rethrown once as a sycl::exception") {
+TEST_CASE("without an async handler: the first fault is rethrown once as a sycl::exception"
+          * doctest::test_suite("native")) {
     sycl::queue q;
     q.single_task([] { throw std::bad_alloc(); }).wait();
     try {

@@ -61,7 +61,8 @@ TEST_CASE("buffer: the allocator forms keep the allocator, and get_allocator ret
     CHECK(error_of([&] { (void)without.get_allocator(); }) == sycl::errc::invalid);
 }
 
-TEST_CASE("buffer: shared_ptr host data is copied in, co-owned, and receives the results") {
+TEST_CASE("buffer: shared_ptr host data is copied in, co-owned, and receives the results"
+          * doctest::test_suite("native")) {
     sycl::queue q;
     auto data = std::make_shared<int>(7);
     std::shared_ptr<int[]> array(new int[3]{1, 2, 3});
@@ -133,7 +134,8 @@ TEST_CASE("buffer: set_final_data takes a weak_ptr, a shared_ptr or an output it
     CHECK(kept[0] == 4);
 }
 
-TEST_CASE("buffer: get_access and get_host_access with tags, and the deprecated host forms") {
+TEST_CASE("buffer: get_access and get_host_access with tags, and the deprecated host forms"
+          * doctest::test_suite("native")) {
     sycl::queue q;
     sycl::buffer<int> b{sycl::range<1>{8}};
     q.submit([&](sycl::handler& h) {
@@ -167,7 +169,7 @@ TEST_CASE("buffer: get_access and get_host_access with tags, and the deprecated 
           sycl::errc::invalid);
 }
 
-TEST_CASE("buffer, queue, event, device, context and platform hash like they compare") {
+TEST_CASE("buffer, queue, event, device, context and platform hash like they compare" * doctest::test_suite("native")) {
     sycl::queue q;
     sycl::buffer<int> b{sycl::range<1>{4}};
     auto copy = b;
@@ -186,7 +188,7 @@ TEST_CASE("buffer, queue, event, device, context and platform hash like they com
 
 // --- accessor, host_accessor, local_accessor ---------------------------------------------------------------
 
-TEST_CASE("accessor: static members, member types, size queries and properties") {
+TEST_CASE("accessor: static members, member types, size queries and properties" * doctest::test_suite("native")) {
     using acc = sycl::accessor<float, 2, sycl::access_mode::read_write>;
     static_assert(acc::access_mode == sycl::access_mode::read_write);
     static_assert(acc::access_target == sycl::target::device);
@@ -231,7 +233,8 @@ TEST_CASE("accessor: static members, member types, size queries and properties")
     CHECK(h[3][2] == 11.0f);
 }
 
-TEST_CASE("accessor and host_accessor iterate their region row-major; ranged ones only the range") {
+TEST_CASE("accessor and host_accessor iterate their region row-major; ranged ones only the range"
+          * doctest::test_suite("native")) {
     sycl::queue q;
     std::vector<int> v(12);
     std::iota(v.begin(), v.end(), 0);
@@ -265,7 +268,8 @@ TEST_CASE("accessor and host_accessor iterate their region row-major; ranged one
     sycl::free(sum, q);
 }
 
-TEST_CASE("accessor: the placeholder forms with a range or a target tag, bound by require") {
+TEST_CASE("accessor: the placeholder forms with a range or a target tag, bound by require"
+          * doctest::test_suite("native")) {
     sycl::queue q;
     sycl::buffer<int> b{sycl::range<1>{10}};
     sycl::accessor ranged{b, sycl::range<1>{4}};
@@ -294,7 +298,8 @@ TEST_CASE("accessor: the placeholder forms with a range or a target tag, bound b
     CHECK(error_of([&] { sycl::accessor bad{b, sycl::range<1>{4}, sycl::id<1>{8}}; }) == sycl::errc::invalid);
 }
 
-TEST_CASE("accessor: read-only views convert implicitly, and const elements read a non-const buffer") {
+TEST_CASE("accessor: read-only views convert implicitly, and const elements read a non-const buffer"
+          * doctest::test_suite("native")) {
     sycl::queue q;
     std::vector<int> v{1, 2, 3};
     sycl::buffer b{v};
@@ -313,7 +318,8 @@ TEST_CASE("accessor: read-only views convert implicitly, and const elements read
     CHECK(hr[0] == 6);
 }
 
-TEST_CASE("accessors compare equal to their copies, swap, and default-construct empty") {
+TEST_CASE("accessors compare equal to their copies, swap, and default-construct empty"
+          * doctest::test_suite("native")) {
     sycl::queue q;
     sycl::buffer<int> b{sycl::range<1>{4}}, c{sycl::range<1>{2}};
     sycl::accessor x{b}, y{c};
@@ -348,7 +354,7 @@ TEST_CASE("accessors compare equal to their copies, swap, and default-construct 
     CHECK(none.size() == 4);
 }
 
-TEST_CASE("local_accessor: iterators, max_size, const view, in an nd_range kernel") {
+TEST_CASE("local_accessor: iterators, max_size, const view, in an nd_range kernel" * doctest::test_suite("native")) {
     sycl::queue q;
     int* out = sycl::malloc_shared<int>(2, q);
     q.submit([&](sycl::handler& h) {
@@ -370,7 +376,8 @@ TEST_CASE("local_accessor: iterators, max_size, const view, in an nd_range kerne
     sycl::free(out, q);
 }
 
-TEST_CASE("zero-dimensional accessor, host_accessor and local_accessor reach one element") {
+TEST_CASE("zero-dimensional accessor, host_accessor and local_accessor reach one element"
+          * doctest::test_suite("native")) {
     sycl::queue q;
     sycl::buffer<int> b{sycl::range<1>{3}};
     q.submit([&](sycl::handler& h) {
@@ -413,7 +420,8 @@ TEST_CASE("zero-dimensional accessor, host_accessor and local_accessor reach one
           }) == sycl::errc::invalid);
 }
 
-TEST_CASE("the deprecated constant_buffer target and discard modes work as read, write and read_write") {
+TEST_CASE("the deprecated constant_buffer target and discard modes work as read, write and read_write"
+          * doctest::test_suite("native")) {
     sycl::queue q;
     std::vector<int> in{1, 2, 3, 4};
     sycl::buffer<int> source{in};
@@ -431,7 +439,8 @@ TEST_CASE("the deprecated constant_buffer target and discard modes work as read,
     CHECK(std::vector<int>(r.begin(), r.end()) == std::vector<int>{11, 21, 31, 41});
 }
 
-TEST_CASE("local_accessor::get_pointer gives this work-group's array inside the kernel") {
+TEST_CASE("local_accessor::get_pointer gives this work-group's array inside the kernel"
+          * doctest::test_suite("native")) {
     sycl::queue q;
     int* out = sycl::malloc_shared<int>(1, q);
     q.submit([&](sycl::handler& h) {
@@ -497,7 +506,7 @@ TEST_CASE("handler::copy with shared_ptr host memory, and the queue's placeholde
     CHECK(error_of([&] { q.fill(sycl::accessor<int>{}, 1); }) == sycl::errc::invalid);
 }
 
-TEST_CASE("queue: a context and selector with an async handler") {
+TEST_CASE("queue: a context and selector with an async handler" * doctest::test_suite("native")) {
     int handled = 0;
     sycl::context c;
     sycl::queue q{c, sycl::default_selector_v,
@@ -543,7 +552,8 @@ TEST_CASE("queue::submit with a secondary queue: a submission the primary refuse
           }) == sycl::errc::invalid);
 }
 
-TEST_CASE("queue::khr_empty and ext_oneapi_empty tell whether everything submitted has completed") {
+TEST_CASE("queue::khr_empty and ext_oneapi_empty tell whether everything submitted has completed"
+          * doctest::test_suite("native")) {
     static_assert(SYCL_KHR_QUEUE_EMPTY_QUERY == 1);
     for (bool in_order : {false, true}) {
         sycl::queue q = in_order ? sycl::queue{sycl::property::queue::in_order{}} : sycl::queue{};
@@ -568,7 +578,7 @@ TEST_CASE("queue::khr_empty and ext_oneapi_empty tell whether everything submitt
 
 // --- event -------------------------------------------------------------------------------------------------
 
-TEST_CASE("event::get_wait_list lists what the command group waited for") {
+TEST_CASE("event::get_wait_list lists what the command group waited for" * doctest::test_suite("native")) {
     sycl::queue q;
     CHECK(sycl::event{}.get_wait_list().empty());
     auto a = q.single_task([] {});
@@ -602,7 +612,8 @@ TEST_CASE("event::get_wait_list lists what the command group waited for") {
 
 // --- device ------------------------------------------------------------------------------------------------
 
-TEST_CASE("device: the remaining info descriptors answer what the native CPU device is") {
+TEST_CASE("device: the remaining info descriptors answer what the native CPU device is"
+          * doctest::test_suite("native")) {
     sycl::device d;
     using namespace sycl::info;
     CHECK(d.get_info<device::max_work_item_dimensions>() == 3);

@@ -13,7 +13,8 @@
 
 #include "order_log.hpp"
 
-TEST_CASE("queues are made from the default device, a selector, a device or a context and device") {
+TEST_CASE("queues are made from the default device, a selector, a device or a context and device"
+          * doctest::test_suite("native")) {
     sycl::queue by_default;
     CHECK(by_default.get_device() == sycl::device());
     CHECK(by_default.get_backend() == sycl::backend::ext_oneapi_native_cpu);
@@ -98,7 +99,8 @@ TEST_CASE("depends_on orders command groups of an out-of-order queue") {
     CHECK(log.order == std::vector<int>{1, 2, 3});
 }
 
-TEST_CASE("queue shortcuts: memset, fill, memcpy, copy, single_task and parallel_for with dependencies") {
+TEST_CASE("queue shortcuts: memset, fill, memcpy, copy, single_task and parallel_for with dependencies"
+          * doctest::test_suite("native")) {
     sycl::queue q;
     constexpr std::size_t n = 1000;
     int* a = sycl::malloc_shared<int>(n, q);
@@ -179,7 +181,7 @@ TEST_CASE("a command group holds one command") {
     sycl::free(p, q);
 }
 
-TEST_CASE("host tasks, with and without an interop_handle") {
+TEST_CASE("host tasks, with and without an interop_handle" * doctest::test_suite("native")) {
     sycl::queue q;
     std::atomic<int> ran{0};
     sycl::backend seen = sycl::backend::opencl;
@@ -226,7 +228,7 @@ TEST_CASE("ext_oneapi_submit_barrier waits for everything before it, or for the 
     (void)a;
 }
 
-TEST_CASE("errors thrown by kernels and host tasks reach the queue's async handler") {
+TEST_CASE("errors thrown by kernels and host tasks reach the queue's async handler" * doctest::test_suite("native")) {
     std::vector<std::string> seen;
     sycl::async_handler handler = [&](sycl::exception_list errors) {
         for (const auto& e : errors) try {
@@ -256,7 +258,8 @@ TEST_CASE("errors thrown by kernels and host tasks reach the queue's async handl
     CHECK(seen[0] == "a kernel or host task threw: in the context"); // a sycl::exception, the original nested
 }
 
-TEST_CASE("without an async handler, wait_and_throw rethrows what the work threw as sycl::exception (Encore's choice)") {
+TEST_CASE("without an async handler, wait_and_throw rethrows what the work threw as sycl::exception (Encore's choice)"
+          * doctest::test_suite("native")) {
     sycl::queue q;
     q.single_task([] { throw std::runtime_error("lost?"); });
     CHECK_THROWS_WITH_AS(q.wait_and_throw(), "a kernel or host task threw: lost?", sycl::exception);

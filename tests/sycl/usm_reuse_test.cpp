@@ -25,7 +25,8 @@ TEST_CASE("the issue's program: free USM, copy from a std::vector, fifty times")
     }
 }
 
-TEST_CASE("host memory at freed USM addresses works with memcpy, fill, memset, kernels and graph nodes") {
+TEST_CASE("host memory at freed USM addresses works with memcpy, fill, memset, kernels and graph nodes"
+          * doctest::test_suite("native")) {
     sycl::queue q{sycl::property::queue::in_order()};
     // Free many USM blocks of a few sizes, then take host memory of the same sizes: the system allocator reuses
     // what it can, so some of these vectors sit where USM memory was (the test does not depend on which).

@@ -68,7 +68,7 @@ TEST_CASE("zero-byte and impossible allocations return nullptr") {
     sycl::free(nullptr, q); // ignored
 }
 
-TEST_CASE("kernels read and write device, host and shared memory") {
+TEST_CASE("kernels read and write device, host and shared memory" * doctest::test_suite("native")) {
     sycl::queue q{sycl::property::queue::in_order{}};
     constexpr std::size_t n = 512;
     int* d = sycl::malloc_device<int>(n, q);
@@ -94,7 +94,7 @@ TEST_CASE("queues of one device share the default context, so they share allocat
     sycl::free(p, b);
 }
 
-TEST_CASE("usm_allocator backs standard containers with shared or host memory") {
+TEST_CASE("usm_allocator backs standard containers with shared or host memory" * doctest::test_suite("native")) {
     sycl::queue q;
     sycl::usm_allocator<int, sycl::usm::alloc::shared> alloc{q};
     std::vector<int, sycl::usm_allocator<int, sycl::usm::alloc::shared>> v(100, 1, alloc);

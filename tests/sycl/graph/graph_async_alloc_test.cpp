@@ -17,7 +17,8 @@ namespace syclex = sycl::ext::oneapi::experimental;
 using encore::testing::require_sycl_error;
 
 TEST_CASE(
-    "graph-owned allocations, explicit API: the pointer is valid at once, the memory lives with the graph") {
+    "graph-owned allocations, explicit API: the pointer is valid at once, the memory lives with the graph"
+          * doctest::test_suite("native")) {
     sycl::queue q{sycl::property::queue::in_order{}};
     syclex::command_graph g{q};
     const std::size_t n = 512;
@@ -61,7 +62,7 @@ TEST_CASE(
 }
 
 TEST_CASE("graph-owned allocations, recorded: queue and handler forms, zero_init pools, memory back with the "
-          "graph") {
+          "graph" * doctest::test_suite("native")) {
     sycl::queue q{sycl::property::queue::in_order{}};
     syclex::memory_pool pool(q, sycl::usm::alloc::device, syclex::properties{syclex::zero_init{}});
     const std::size_t n = 256;
@@ -131,7 +132,8 @@ TEST_CASE("graph-owned allocations: what is refused, leaving the graph as it was
     sycl::free(plain, q);
 }
 
-TEST_CASE("an executable graph destroyed while its launch runs: the launch finishes, its memory outlives it") {
+TEST_CASE("an executable graph destroyed while its launch runs: the launch finishes, its memory outlives it"
+          * doctest::test_suite("native")) {
     // The graph's own allocation and a buffer the program destroyed before the launch are used by the launch after
     // the executable graph is gone: both must outlive the launch (ASan sees a use after free otherwise).
     sycl::queue q{sycl::property::queue::in_order{}};

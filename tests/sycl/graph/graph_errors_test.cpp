@@ -39,7 +39,7 @@ TEST_CASE("edges: cycles, self edges, duplicates and nodes of other graphs") {
     check_invalid([&] { (void)unchecked.finalize(); }, "cycle");
 }
 
-TEST_CASE("recording: what the specification forbids") {
+TEST_CASE("recording: what the specification forbids" * doctest::test_suite("native")) {
     sycl::queue q;
     int* v = sycl::malloc_shared<int>(4, q);
     sycl_ext::command_graph g{q};
@@ -74,7 +74,7 @@ TEST_CASE("recording: what the specification forbids") {
     sycl::free(v, q);
 }
 
-TEST_CASE("buffers: host accessors wait for the recording's end") {
+TEST_CASE("buffers: host accessors wait for the recording's end" * doctest::test_suite("native")) {
     sycl::queue q;
     sycl::buffer<int> buf{sycl::range<1>{8}};
     sycl_ext::command_graph g{q.get_context(), q.get_device(), {sycl_ext::property::graph::assume_buffer_outlives_graph{}}};
@@ -147,7 +147,8 @@ TEST_CASE("a queue destroyed while recording ends its recording") {
 
 // sycl_ext_oneapi_graph, "Exception Safety": when the last copy of a modifiable graph goes, recording ends on the
 // queues recording into it. Found by the API fuzzer (tests/fuzz): the queues kept recording a graph nobody held.
-TEST_CASE("the last copy of a graph destroyed while queues record into it ends their recording") {
+TEST_CASE("the last copy of a graph destroyed while queues record into it ends their recording"
+          * doctest::test_suite("native")) {
     sycl::queue q, q2{q.get_context(), q.get_device()};
     int* v = sycl::malloc_shared<int>(1, q);
     v[0] = 0;

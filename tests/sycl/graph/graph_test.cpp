@@ -16,7 +16,7 @@ namespace {
 constexpr build_style styles[] = {build_style::explicit_api, build_style::record};
 }
 
-TEST_CASE("a diamond of kernels runs in dependency order and replays") {
+TEST_CASE("a diamond of kernels runs in dependency order and replays" * doctest::test_suite("native")) {
     for (auto style : styles) {
         CAPTURE(to_string(style));
         sycl::queue q;
@@ -56,7 +56,8 @@ TEST_CASE("a diamond of kernels runs in dependency order and replays") {
     }
 }
 
-TEST_CASE("a host task between two kernel groups sees the first group's results and precedes the second") {
+TEST_CASE("a host task between two kernel groups sees the first group's results and precedes the second"
+          * doctest::test_suite("native")) {
     for (auto style : styles) {
         CAPTURE(to_string(style));
         sycl::queue q;
@@ -81,7 +82,7 @@ TEST_CASE("a host task between two kernel groups sees the first group's results 
     }
 }
 
-TEST_CASE("every command kind becomes the node type the specification names") {
+TEST_CASE("every command kind becomes the node type the specification names" * doctest::test_suite("native")) {
     for (auto style : styles) {
         CAPTURE(to_string(style));
         sycl::queue q;
@@ -113,7 +114,8 @@ TEST_CASE("every command kind becomes the node type the specification names") {
     }
 }
 
-TEST_CASE("buffer accessors order nodes: read after write, write after read, write after write") {
+TEST_CASE("buffer accessors order nodes: read after write, write after read, write after write"
+          * doctest::test_suite("native")) {
     for (auto style : styles) {
         CAPTURE(to_string(style));
         sycl::queue q;
@@ -148,7 +150,7 @@ TEST_CASE("buffer accessors order nodes: read after write, write after read, wri
     }
 }
 
-TEST_CASE("a sub-graph node runs an executable graph inside another graph") {
+TEST_CASE("a sub-graph node runs an executable graph inside another graph" * doctest::test_suite("native")) {
     for (auto style : styles) {
         CAPTURE(to_string(style));
         sycl::queue q;
@@ -173,7 +175,8 @@ TEST_CASE("a sub-graph node runs an executable graph inside another graph") {
     }
 }
 
-TEST_CASE("recording: in-order queues chain their submissions, shortcuts record too, events cross queues") {
+TEST_CASE("recording: in-order queues chain their submissions, shortcuts record too, events cross queues"
+          * doctest::test_suite("native")) {
     sycl::queue in_order{sycl::property::queue::in_order{}};
     sycl::queue other{in_order.get_context(), in_order.get_device()};
     int* v = sycl::malloc_shared<int>(4, in_order);
@@ -203,7 +206,7 @@ TEST_CASE("recording: in-order queues chain their submissions, shortcuts record 
     sycl::free(v, in_order);
 }
 
-TEST_CASE("empty nodes, depends_on_all_leaves and make_edge") {
+TEST_CASE("empty nodes, depends_on_all_leaves and make_edge" * doctest::test_suite("native")) {
     sycl::queue q;
     int* v = sycl::malloc_shared<int>(2, q);
     sycl_ext::command_graph g{q.get_context(), q.get_device()};

@@ -20,7 +20,7 @@ sycl::kernel scale_kernel() {
 }
 } // namespace
 
-TEST_CASE("dynamic_parameter: a pointer and a scalar change between replays") {
+TEST_CASE("dynamic_parameter: a pointer and a scalar change between replays" * doctest::test_suite("native")) {
     for (auto style : styles) {
         CAPTURE(to_string(style));
         sycl::queue q;
@@ -59,7 +59,8 @@ TEST_CASE("dynamic_parameter: a pointer and a scalar change between replays") {
     }
 }
 
-TEST_CASE("node::update_range and update_nd_range change the launch of the next update") {
+TEST_CASE("node::update_range and update_nd_range change the launch of the next update"
+          * doctest::test_suite("native")) {
     sycl::queue q;
     int* v = sycl::malloc_shared<int>(64, q);
     sycl_ext::command_graph g{q};
@@ -96,7 +97,8 @@ TEST_CASE("node::update_range and update_nd_range change the launch of the next 
     sycl::free(v, q);
 }
 
-TEST_CASE("whole-graph update swaps the input buffers of a graph of the same topology") {
+TEST_CASE("whole-graph update swaps the input buffers of a graph of the same topology"
+          * doctest::test_suite("native")) {
     for (auto style : styles) {
         CAPTURE(to_string(style));
         sycl::queue q;
@@ -138,7 +140,7 @@ TEST_CASE("whole-graph update swaps the input buffers of a graph of the same top
     }
 }
 
-TEST_CASE("update needs property::graph::updatable and nodes of the source graph") {
+TEST_CASE("update needs property::graph::updatable and nodes of the source graph" * doctest::test_suite("native")) {
     sycl::queue q;
     int* v = sycl::malloc_shared<int>(4, q);
     sycl_ext::command_graph g{q};
@@ -156,7 +158,8 @@ TEST_CASE("update needs property::graph::updatable and nodes of the source graph
 }
 
 // Found by the API fuzzer (tests/fuzz): the first node was updated before the second was refused.
-TEST_CASE("a refused node update changes nothing, also for the nodes listed before the refused one") {
+TEST_CASE("a refused node update changes nothing, also for the nodes listed before the refused one"
+          * doctest::test_suite("native")) {
     sycl::queue q;
     int* v = sycl::malloc_shared<int>(8, q);
     std::fill(v, v + 8, 0);
@@ -178,7 +181,8 @@ TEST_CASE("a refused node update changes nothing, also for the nodes listed befo
 
 // Found by the API fuzzer (tests/fuzz): the sub-graph node embedded the executable graph as finalized, so it ran
 // other commands than a launch of that same executable graph.
-TEST_CASE("a sub-graph made from an updated executable graph runs the updated commands") {
+TEST_CASE("a sub-graph made from an updated executable graph runs the updated commands"
+          * doctest::test_suite("native")) {
     sycl::queue q;
     int* v = sycl::malloc_shared<int>(2, q);
     v[0] = v[1] = 0;
@@ -220,7 +224,7 @@ TEST_CASE("a sub-graph made from an updated executable graph runs the updated co
     sycl::free(v, q);
 }
 
-TEST_CASE("a reduction node whose range is updated reduces over the new range") {
+TEST_CASE("a reduction node whose range is updated reduces over the new range" * doctest::test_suite("native")) {
     sycl::queue q;
     int* data = sycl::malloc_shared<int>(64, q);
     int* sum = sycl::malloc_shared<int>(1, q);
@@ -256,7 +260,8 @@ TEST_CASE("a reduction node whose range is updated reduces over the new range") 
     sycl::free(sum, q);
 }
 
-TEST_CASE("dynamic_command_group: switching the active kernel (other dimensions too) and host task") {
+TEST_CASE("dynamic_command_group: switching the active kernel (other dimensions too) and host task"
+          * doctest::test_suite("native")) {
     for (auto style : {build_style::explicit_api}) { // add(dynamic_command_group) exists only in the explicit API
         CAPTURE(to_string(style));
         sycl::queue q;
@@ -352,7 +357,8 @@ TEST_CASE("host tasks in dynamic command groups, and graphs made from a device")
     CHECK(seen == 2);
 }
 
-TEST_CASE("profiling the submissions of a graph needs property::graph::enable_profiling") {
+TEST_CASE("profiling the submissions of a graph needs property::graph::enable_profiling"
+          * doctest::test_suite("native")) {
     sycl::queue q{sycl::property::queue::enable_profiling{}};
     int* v = sycl::malloc_shared<int>(4, q);
     sycl_ext::command_graph g{q};
@@ -373,7 +379,8 @@ TEST_CASE("profiling the submissions of a graph needs property::graph::enable_pr
     sycl::free(v, q);
 }
 
-TEST_CASE("dynamic_parameter of an accessor: the node switches buffers, and ordering follows the new buffer") {
+TEST_CASE("dynamic_parameter of an accessor: the node switches buffers, and ordering follows the new buffer"
+          * doctest::test_suite("native")) {
     for (auto style : styles) {
         CAPTURE(to_string(style));
         sycl::queue q;
@@ -437,7 +444,7 @@ TEST_CASE("dynamic_parameter of an accessor: misuse is errc::invalid") {
     expect_invalid([&] { g.add([&](sycl::handler& h) { h.require(scalar); }); });
 }
 
-TEST_CASE("dynamic_local_accessor: the local memory of a node is resized by update") {
+TEST_CASE("dynamic_local_accessor: the local memory of a node is resized by update" * doctest::test_suite("native")) {
     sycl::queue q;
     constexpr std::size_t n = 64;
     std::size_t* seen = sycl::malloc_shared<std::size_t>(n, q);

@@ -68,7 +68,8 @@ class kernel_d;
 class kernel_e;
 } // namespace
 
-TEST_CASE("in-order: a second recording session into the same graph follows the first (issue 23's program)") {
+TEST_CASE("in-order: a second recording session into the same graph follows the first (issue 23's program)"
+          * doctest::test_suite("native")) {
     sycl::queue q{in_order};
     modifiable_graph g{q.get_context(), q.get_device()};
     int* p = sycl::malloc_shared<int>(1, q);
@@ -88,7 +89,8 @@ TEST_CASE("in-order: a second recording session into the same graph follows the 
     sycl::free(p, q);
 }
 
-TEST_CASE("in-order: an eager submission between two sessions adds no edge; the second session follows the first") {
+TEST_CASE("in-order: an eager submission between two sessions adds no edge; the second session follows the first"
+          * doctest::test_suite("native")) {
     sycl::queue q{in_order};
     modifiable_graph g{q};
     int* p = sycl::malloc_shared<int>(2, q);
@@ -180,7 +182,7 @@ TEST_CASE("in-order: a queue's chain survives end_recording(q) while another que
     CHECK(node_of(b).get_predecessors() == nodes({a}));
 }
 
-TEST_CASE("transitive queue recording: a queue joins through each of the four routes") {
+TEST_CASE("transitive queue recording: a queue joins through each of the four routes" * doctest::test_suite("native")) {
     enum class route { depends_on, shortcut, barrier_wait_list, external_event };
     for (auto r : {route::depends_on, route::shortcut, route::barrier_wait_list, route::external_event}) {
         CAPTURE(static_cast<int>(r));
@@ -312,7 +314,8 @@ TEST_CASE("transitive queue recording: fork and join across queues with barriers
     }
 }
 
-TEST_CASE("transitive queue recording: events of two graphs are refused, and the queue's state is unchanged") {
+TEST_CASE("transitive queue recording: events of two graphs are refused, and the queue's state is unchanged"
+          * doctest::test_suite("native")) {
     sycl::queue qa, qb{qa.get_context(), qa.get_device()};
     sycl::queue idle{qa.get_context(), qa.get_device()};
     modifiable_graph a{qa}, b{qa};
@@ -367,7 +370,8 @@ TEST_CASE("ext_oneapi_set_external_event orders eager work too, and queue::wait 
     CHECK(log.order == std::vector{1, 2, 3});
 }
 
-TEST_CASE("recording across sessions and queues gives the graph the explicit API builds (print_graph)") {
+TEST_CASE("recording across sessions and queues gives the graph the explicit API builds (print_graph)"
+          * doctest::test_suite("native")) {
     sycl::queue q1{in_order};
     sycl::queue q2{q1.get_context(), q1.get_device()};
     int* p = sycl::malloc_shared<int>(8, q1);
