@@ -1,7 +1,9 @@
 #include "support/test_kernels.hpp"
 
+#include <cctype>
 #include <map>
 #include <mutex>
+#include <tuple>
 #include <span>
 #include <string>
 #include <utility>
@@ -152,6 +154,47 @@ const test_kernels& kernels_for(const device& d) {
     throw error(errc::feature_not_supported,
                 "tests/support/test_kernels: no test kernels for the " + std::string(d.backend_name()) +
                     " backend in this build");
+}
+
+std::string opencl_c_test_kernel(const std::string& name, const std::string& params, const std::string& body) {
+    // params is the parenthesized C++ list: each pointer parameter gets OpenCL C's `global`.
+    std::string list;
+    std::size_t start = params.find('(') + 1;
+    const std::size_t end = params.rfind(')');
+    while (start < end) {
+        std::size_t comma = params.find(',', start);
+        if (comma == std::string::npos || comma > end) comma = end;
+        std::string parameter = params.substr(start, comma - start);
+        while (!parameter.empty() && std::isspace(static_cast<unsigned char>(parameter.front())))
+            parameter.erase(0, 1);
+        if (!list.empty()) list += ", ";
+        list += (parameter.find('*') != std::string::npos ? "global " : "") + parameter;
+        start = comma + 1;
+    }
+    // SYCL's linear id: its dimension d-1 is OpenCL's dimension 0, so OpenCL's dimension 0 varies fastest.
+    return "kernel void " + name + "(" + list +
+           ") {\n    size_t i = ((get_global_id(2) - get_global_offset(2)) * get_global_size(1)"
+           " + (get_global_id(1) - get_global_offset(1))) * get_global_size(0)"
+           " + (get_global_id(0) - get_global_offset(0));\n    " +
+           body + "\n}\n";
+}
+
+std::shared_ptr<const kernel> source_kernel(const device& d, const std::string& source, const std::string& name) {
+#ifdef ENCORE_TESTS_OPENCL
+    if (d.backend_name() == "opencl") {
+        static std::mutex mutex;
+        static std::map<std::tuple<std::string, std::uint32_t, std::string>, std::shared_ptr<const opencl::program>>
+            built;
+        std::lock_guard lock(mutex);
+        auto& program = built[{std::string(d.backend_name()), d.index(), source}];
+        if (!program)
+            program = opencl::program::load(opencl::build_program(d, opencl::program_source::opencl_c(source)));
+        return opencl::get_kernel(program, name);
+    }
+#endif
+    throw error(errc::feature_not_supported, "tests/support/test_kernels: no OpenCL C test kernel '" + name +
+                                                 "' for the " + std::string(d.backend_name()) +
+                                                 " backend in this build");
 }
 
 } // namespace encore::testing

@@ -11,12 +11,24 @@
 #include <sstream>
 
 #include "graph_builder.hpp"
+#include "support/sycl_test_kernel.hpp"
 
 namespace {
 constexpr build_style styles[] = {build_style::explicit_api, build_style::record};
-}
+using namespace encore::testing::sycl_kernels;
 
-TEST_CASE("a diamond of kernels runs in dependency order and replays" * doctest::test_suite("native")) {
+ENCORE_SYCL_TEST_KERNEL(diamond_init, (float* x, float* y, float* z), {
+    x[i] = 1.0f;
+    y[i] = 2.0f;
+    z[i] = 3.0f;
+});
+ENCORE_SYCL_TEST_KERNEL(add_into, (float* dst, const float* src), { dst[i] += src[i]; });
+ENCORE_SYCL_TEST_KERNEL(sum_into, (float* dst, const float* a, const float* b), { dst[i] = a[i] + b[i]; });
+ENCORE_SYCL_TEST_KERNEL(scaled_copy, (int* dst, const int* src, int f), { dst[i] = src[i] * f; });
+ENCORE_SYCL_TEST_KERNEL(add_second_to_first, (int* v), { v[0] += v[1]; });
+} // namespace
+
+TEST_CASE("a diamond of kernels runs in dependency order and replays") {
     for (auto style : styles) {
         CAPTURE(to_string(style));
         sycl::queue q;
@@ -26,16 +38,11 @@ TEST_CASE("a diamond of kernels runs in dependency order and replays" * doctest:
         float* z = sycl::malloc_shared<float>(n, q);
         graph_builder b(style, q);
         // The specification's first example: A initialises, B and C read A's output, D joins them.
-        auto a = b.add([&](sycl::handler& h) {
-            h.parallel_for(n, [=](sycl::id<1> i) {
-                x[i] = 1.0f;
-                y[i] = 2.0f;
-                z[i] = 3.0f;
-            });
-        });
-        auto bn = b.add([&](sycl::handler& h) { h.parallel_for(n, [=](sycl::id<1> i) { x[i] += y[i]; }); }, {a});
-        auto c = b.add([&](sycl::handler& h) { h.parallel_for(n, [=](sycl::id<1> i) { z[i] += y[i]; }); }, {a});
-        auto d = b.add([&](sycl::handler& h) { h.parallel_for(n, [=](sycl::id<1> i) { y[i] = x[i] + z[i]; }); }, {bn, c});
+        const sycl::range<1> r{n};
+        auto a = b.add([&](sycl::handler& h) { diamond_init.parallel_for(h, r, x, y, z); });
+        auto bn = b.add([&](sycl::handler& h) { add_into.parallel_for(h, r, x, y); }, {a});
+        auto c = b.add([&](sycl::handler& h) { add_into.parallel_for(h, r, z, y); }, {a});
+        auto d = b.add([&](sycl::handler& h) { sum_into.parallel_for(h, r, y, x, z); }, {bn, c});
         auto& g = b.done();
 
         CHECK(g.get_nodes().size() == 4);
@@ -56,8 +63,7 @@ TEST_CASE("a diamond of kernels runs in dependency order and replays" * doctest:
     }
 }
 
-TEST_CASE("a host task between two kernel groups sees the first group's results and precedes the second"
-          * doctest::test_suite("native")) {
+TEST_CASE("a host task between two kernel groups sees the first group's results and precedes the second") {
     for (auto style : styles) {
         CAPTURE(to_string(style));
         sycl::queue q;
@@ -65,12 +71,13 @@ TEST_CASE("a host task between two kernel groups sees the first group's results 
         int* data = sycl::malloc_shared<int>(n, q);
         std::atomic<long> seen{0};
         graph_builder b(style, q);
-        auto k1 = b.add([&](sycl::handler& h) { h.parallel_for(n, [=](sycl::id<1> i) { data[i] = 1; }); });
-        auto k2 = b.add([&](sycl::handler& h) { h.parallel_for(n, [=](sycl::id<1> i) { data[i] += 1; }); }, {k1});
+        const sycl::range<1> r{n};
+        auto k1 = b.add([&](sycl::handler& h) { set_to.parallel_for(h, r, data, 1); });
+        auto k2 = b.add([&](sycl::handler& h) { add_to.parallel_for(h, r, data, 1); }, {k1});
         auto host = b.add([&](sycl::handler& h) {
             h.host_task([=, &seen] { seen = std::accumulate(data, data + n, 0L); });
         }, {k2});
-        auto k3 = b.add([&](sycl::handler& h) { h.parallel_for(n, [=](sycl::id<1> i) { data[i] *= 10; }); }, {host});
+        auto k3 = b.add([&](sycl::handler& h) { multiply_by.parallel_for(h, r, data, 10); }, {host});
         auto& g = b.done();
         CHECK(host.node.get_type() == sycl_ext::node_type::host_task);
         CHECK(k3.node.get_predecessors() == std::vector{host.node});
@@ -82,7 +89,7 @@ TEST_CASE("a host task between two kernel groups sees the first group's results 
     }
 }
 
-TEST_CASE("every command kind becomes the node type the specification names" * doctest::test_suite("native")) {
+TEST_CASE("every command kind becomes the node type the specification names") {
     for (auto style : styles) {
         CAPTURE(to_string(style));
         sycl::queue q;
@@ -94,7 +101,7 @@ TEST_CASE("every command kind becomes the node type the specification names" * d
         auto set = b.add([&](sycl::handler& h) { h.memset(a, 0, 16 * sizeof(int)); }, {copy});
         auto pre = b.add([&](sycl::handler& h) { h.prefetch(c, 16 * sizeof(int)); }, {set});
         auto adv = b.add([&](sycl::handler& h) { h.mem_advise(c, 16 * sizeof(int), 0); }, {pre});
-        auto task = b.add([&](sycl::handler& h) { h.single_task([=] { c[0] += 1; }); }, {adv});
+        auto task = b.add([&](sycl::handler& h) { add_to.single_task(h, c, 1); }, {adv});
         auto empty = b.add([](sycl::handler&) {}, {task});
         auto& g = b.done();
         CHECK(fill.node.get_type() == sycl_ext::node_type::memfill);
@@ -114,8 +121,7 @@ TEST_CASE("every command kind becomes the node type the specification names" * d
     }
 }
 
-TEST_CASE("buffer accessors order nodes: read after write, write after read, write after write"
-          * doctest::test_suite("native")) {
+TEST_CASE("buffer accessors order nodes: read after write, write after read, write after write") {
     for (auto style : styles) {
         CAPTURE(to_string(style));
         sycl::queue q;
@@ -127,16 +133,16 @@ TEST_CASE("buffer accessors order nodes: read after write, write after read, wri
             graph_builder b(style, q, {sycl_ext::property::graph::assume_buffer_outlives_graph{}});
             auto w1 = b.add([&](sycl::handler& h) {
                 sycl::accessor a{buf, h, sycl::read_write};
-                h.parallel_for(n, [=](sycl::id<1> i) { a[i] += 1; });
+                add_to.parallel_for(h, sycl::range<1>{n}, a, 1);
             });
             auto r1 = b.add([&](sycl::handler& h) {
                 sycl::accessor a{buf, h, sycl::read_only};
                 sycl::accessor o{other, h, sycl::write_only, sycl::no_init};
-                h.parallel_for(n, [=](sycl::id<1> i) { o[i] = a[i] * 10; });
+                scaled_copy.parallel_for(h, sycl::range<1>{n}, o, a, 10);
             });
             auto w2 = b.add([&](sycl::handler& h) {
                 sycl::accessor a{buf, h, sycl::write_only};
-                h.parallel_for(n, [=](sycl::id<1> i) { a[i] = 5; });
+                set_to.parallel_for(h, sycl::range<1>{n}, a, 5);
             });
             auto& g = b.done();
             CHECK(r1.node.get_predecessors() == std::vector{w1.node});     // read after write
@@ -150,21 +156,22 @@ TEST_CASE("buffer accessors order nodes: read after write, write after read, wri
     }
 }
 
-TEST_CASE("a sub-graph node runs an executable graph inside another graph" * doctest::test_suite("native")) {
+TEST_CASE("a sub-graph node runs an executable graph inside another graph") {
     for (auto style : styles) {
         CAPTURE(to_string(style));
         sycl::queue q;
         int* v = sycl::malloc_shared<int>(8, q);
         sycl_ext::command_graph inner{q.get_context(), q.get_device()};
-        auto i1 = inner.add([&](sycl::handler& h) { h.parallel_for(8, [=](sycl::id<1> i) { v[i] *= 2; }); });
-        inner.add([&](sycl::handler& h) { h.parallel_for(8, [=](sycl::id<1> i) { v[i] += 1; }); },
+        const sycl::range<1> r{8};
+        auto i1 = inner.add([&](sycl::handler& h) { multiply_by.parallel_for(h, r, v, 2); });
+        inner.add([&](sycl::handler& h) { add_to.parallel_for(h, r, v, 1); },
                   {sycl_ext::property::node::depends_on(i1)});
         auto inner_exec = inner.finalize();
 
         graph_builder b(style, q);
         auto init = b.add([&](sycl::handler& h) { h.fill(v, 1, 8); });
         auto sub = b.add([&](sycl::handler& h) { h.ext_oneapi_graph(inner_exec); }, {init});
-        auto last = b.add([&](sycl::handler& h) { h.parallel_for(8, [=](sycl::id<1> i) { v[i] *= 100; }); }, {sub});
+        auto last = b.add([&](sycl::handler& h) { multiply_by.parallel_for(h, r, v, 100); }, {sub});
         auto& g = b.done();
         CHECK(sub.node.get_type() == sycl_ext::node_type::subgraph);
         CHECK(last.node.get_predecessors() == std::vector{sub.node});
@@ -175,6 +182,7 @@ TEST_CASE("a sub-graph node runs an executable graph inside another graph" * doc
     }
 }
 
+// The queue shortcuts take SYCL lambdas only (host-compiled): native.
 TEST_CASE("recording: in-order queues chain their submissions, shortcuts record too, events cross queues"
           * doctest::test_suite("native")) {
     sycl::queue in_order{sycl::property::queue::in_order{}};
@@ -206,16 +214,16 @@ TEST_CASE("recording: in-order queues chain their submissions, shortcuts record 
     sycl::free(v, in_order);
 }
 
-TEST_CASE("empty nodes, depends_on_all_leaves and make_edge" * doctest::test_suite("native")) {
+TEST_CASE("empty nodes, depends_on_all_leaves and make_edge") {
     sycl::queue q;
     int* v = sycl::malloc_shared<int>(2, q);
     sycl_ext::command_graph g{q.get_context(), q.get_device()};
-    auto a = g.add([&](sycl::handler& h) { h.single_task([=] { v[0] = 1; }); });
-    auto b = g.add([&](sycl::handler& h) { h.single_task([=] { v[1] = 2; }); });
+    auto a = g.add([&](sycl::handler& h) { set_to.single_task(h, v, 1); });
+    auto b = g.add([&](sycl::handler& h) { set_to.single_task(h, v + 1, 2); });
     auto join = g.add({sycl_ext::property::node::depends_on_all_leaves{}});
     CHECK(join.get_type() == sycl_ext::node_type::empty);
     CHECK(join.get_predecessors() == std::vector{a, b});
-    auto last = g.add([&](sycl::handler& h) { h.single_task([=] { v[0] += v[1]; }); });
+    auto last = g.add([&](sycl::handler& h) { add_second_to_first.single_task(h, v); });
     g.make_edge(join, last);
     CHECK(last.get_predecessors() == std::vector{join});
     auto exec = g.finalize();
