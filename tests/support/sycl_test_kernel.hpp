@@ -5,6 +5,7 @@
 //     ENCORE_SYCL_TEST_KERNEL(add_to, (int* v, int x), { v[i] += x; });
 //     q.submit([&](sycl::handler& h) { add_to.parallel_for(h, sycl::range<1>{n}, v, 2); });
 //     q.submit([&](sycl::handler& h) { add_to.single_task(h, v, 2); });       // i is 0
+//     q.submit([&](sycl::handler& h) { add_to.parallel_for(h, sycl::nd_range<1>{{n}, {8}}, v, 2); });
 //     add_to.parallel_for(q, sycl::range<1>{n}, {e}, v, 2);                    // submits, after the events e
 //     sycl::kernel k = add_to.object(q.get_device());                          // for set_arg(s), dynamic parameters
 //
@@ -47,6 +48,19 @@ public:
         if (runs_host_kernels(d)) {
             h.parallel_for(r, [f = function_, ... a = pass<P>(std::forward<A>(args))](sycl::item<D> it) {
                 f(it.get_linear_id(), parameter<P>(a)...);
+            });
+        } else {
+            h.set_args(pass<P>(std::forward<A>(args))...);
+            h.parallel_for(r, object(d));
+        }
+    }
+
+    template <int D, typename... A> void parallel_for(sycl::handler& h, sycl::nd_range<D> r, A&&... args) const {
+        static_assert(sizeof...(A) == sizeof...(P), "one argument per kernel parameter");
+        const device d = h.encore_device().engine();
+        if (runs_host_kernels(d)) {
+            h.parallel_for(r, [f = function_, ... a = pass<P>(std::forward<A>(args))](sycl::nd_item<D> it) {
+                f(it.get_global_linear_id(), parameter<P>(a)...);
             });
         } else {
             h.set_args(pass<P>(std::forward<A>(args))...);

@@ -5,22 +5,18 @@
 
 #include "encore/backends/kernel_function.hpp"
 #include "graph_builder.hpp"
+#include "support/sycl_test_kernel.hpp"
 
 namespace {
 constexpr build_style styles[] = {build_style::explicit_api, build_style::record};
+using namespace encore::testing::sycl_kernels;
 
-// A kernel object for set_arg: out[i] = in[i] * factor, its arguments (out, in, factor) read at run time.
-sycl::kernel scale_kernel() {
-    return sycl::ext::encore::make_kernel(encore::make_kernel(
-        "scale", [](const encore::work_item& it, std::span<const encore::kernel_argument> args) {
-            auto* out = static_cast<int*>(args[0].pointer());
-            auto* in = static_cast<const int*>(args[1].pointer());
-            out[it.global_id[0]] = in[it.global_id[0]] * args[2].scalar<int>();
-        }));
-}
+// As a kernel object (scale_from.object(device)), its arguments are read at run time: for set_arg.
+ENCORE_SYCL_TEST_KERNEL(scale_from, (int* out, const int* in, int factor), { out[i] = in[i] * factor; });
+ENCORE_SYCL_TEST_KERNEL(index_times, (int* v, int factor), { v[i] = (int)i * factor; });
 } // namespace
 
-TEST_CASE("dynamic_parameter: a pointer and a scalar change between replays" * doctest::test_suite("native")) {
+TEST_CASE("dynamic_parameter: a pointer and a scalar change between replays") {
     for (auto style : styles) {
         CAPTURE(to_string(style));
         sycl::queue q;
@@ -35,7 +31,7 @@ TEST_CASE("dynamic_parameter: a pointer and a scalar change between replays" * d
         graph_builder b(style, q);
         sycl_ext::dynamic_parameter input(b.graph(), in_a);
         sycl_ext::dynamic_parameter factor(b.graph(), 2);
-        auto k = scale_kernel();
+        auto k = scale_from.object(q.get_device());
         auto node = b.add([&](sycl::handler& h) {
             h.set_arg(0, out);
             h.set_arg(1, input);
@@ -59,17 +55,15 @@ TEST_CASE("dynamic_parameter: a pointer and a scalar change between replays" * d
     }
 }
 
-TEST_CASE("node::update_range and update_nd_range change the launch of the next update"
-          * doctest::test_suite("native")) {
+TEST_CASE("node::update_range and update_nd_range change the launch of the next update") {
     sycl::queue q;
     int* v = sycl::malloc_shared<int>(64, q);
     sycl_ext::command_graph g{q};
     auto reset = g.add([&](sycl::handler& h) { h.fill(v, 0, 64); });
-    auto k = g.add([&](sycl::handler& h) { h.parallel_for(sycl::range<1>{16}, [=](sycl::id<1> i) { v[i] = 1; }); },
+    auto k = g.add([&](sycl::handler& h) { set_to.parallel_for(h, sycl::range<1>{16}, v, 1); },
                    {sycl_ext::property::node::depends_on(reset)});
-    auto nd = g.add([&](sycl::handler& h) {
-        h.parallel_for(sycl::nd_range<1>{{8}, {4}}, [=](sycl::nd_item<1> it) { v[32 + it.get_global_id(0)] = 2; });
-    }, {sycl_ext::property::node::depends_on(k)});
+    auto nd = g.add([&](sycl::handler& h) { set_to.parallel_for(h, sycl::nd_range<1>{{8}, {4}}, v + 32, 2); },
+                    {sycl_ext::property::node::depends_on(k)});
     auto exec = g.finalize({sycl_ext::property::graph::updatable{}});
     q.ext_oneapi_graph(exec).wait();
     CHECK(v[15] == 1);
@@ -97,8 +91,7 @@ TEST_CASE("node::update_range and update_nd_range change the launch of the next 
     sycl::free(v, q);
 }
 
-TEST_CASE("whole-graph update swaps the input buffers of a graph of the same topology"
-          * doctest::test_suite("native")) {
+TEST_CASE("whole-graph update swaps the input buffers of a graph of the same topology") {
     for (auto style : styles) {
         CAPTURE(to_string(style));
         sycl::queue q;
@@ -113,7 +106,7 @@ TEST_CASE("whole-graph update swaps the input buffers of a graph of the same top
         auto build = [&](int* in) {
             graph_builder b(style, q);
             auto copy = b.add([&](sycl::handler& h) { h.memcpy(out, in, n * sizeof(int)); });
-            b.add([&](sycl::handler& h) { h.parallel_for(n, [=](sycl::id<1> i) { out[i] *= 2; }); }, {copy});
+            b.add([&](sycl::handler& h) { multiply_by.parallel_for(h, sycl::range<1>{n}, out, 2); }, {copy});
             return b.done();
         };
         auto first = build(in1);
@@ -140,33 +133,32 @@ TEST_CASE("whole-graph update swaps the input buffers of a graph of the same top
     }
 }
 
-TEST_CASE("update needs property::graph::updatable and nodes of the source graph" * doctest::test_suite("native")) {
+TEST_CASE("update needs property::graph::updatable and nodes of the source graph") {
     sycl::queue q;
     int* v = sycl::malloc_shared<int>(4, q);
     sycl_ext::command_graph g{q};
-    auto k = g.add([&](sycl::handler& h) { h.single_task([=] { v[0] = 1; }); });
+    auto k = g.add([&](sycl::handler& h) { set_to.single_task(h, v, 1); });
     auto plain = g.finalize();
     CHECK_THROWS_WITH_AS(plain.update(k), doctest::Contains("updatable"), sycl::exception);
     CHECK_THROWS_WITH_AS(plain.update(g), doctest::Contains("updatable"), sycl::exception);
     auto updatable = g.finalize({sycl_ext::property::graph::updatable{}});
     sycl_ext::command_graph other{q};
-    auto foreign = other.add([&](sycl::handler& h) { h.single_task([=] { v[1] = 1; }); });
+    auto foreign = other.add([&](sycl::handler& h) { set_to.single_task(h, v + 1, 1); });
     CHECK_THROWS_WITH_AS(updatable.update(foreign), doctest::Contains("another graph"), sycl::exception);
-    auto added_later = g.add([&](sycl::handler& h) { h.single_task([=] { v[2] = 1; }); });
+    auto added_later = g.add([&](sycl::handler& h) { set_to.single_task(h, v + 2, 1); });
     CHECK_THROWS_AS(updatable.update(added_later), sycl::exception); // not in the finalized graph
     sycl::free(v, q);
 }
 
 // Found by the API fuzzer (tests/fuzz): the first node was updated before the second was refused.
-TEST_CASE("a refused node update changes nothing, also for the nodes listed before the refused one"
-          * doctest::test_suite("native")) {
+TEST_CASE("a refused node update changes nothing, also for the nodes listed before the refused one") {
     sycl::queue q;
     int* v = sycl::malloc_shared<int>(8, q);
     std::fill(v, v + 8, 0);
     sycl_ext::command_graph g{q};
-    auto k = g.add([&](sycl::handler& h) { h.parallel_for(sycl::range<1>{8}, [=](sycl::id<1> i) { v[i] += 1; }); });
+    auto k = g.add([&](sycl::handler& h) { add_to.parallel_for(h, sycl::range<1>{8}, v, 1); });
     auto exec = g.finalize({sycl_ext::property::graph::updatable{}});
-    auto added_later = g.add([&](sycl::handler& h) { h.single_task([=] { v[0] = 100; }); });
+    auto added_later = g.add([&](sycl::handler& h) { set_to.single_task(h, v, 100); });
     k.update_range(sycl::range<1>{2});
     CHECK_THROWS_WITH_AS(exec.update({k, added_later}), doctest::Contains("after this executable graph was finalized"),
                          sycl::exception);
@@ -181,15 +173,11 @@ TEST_CASE("a refused node update changes nothing, also for the nodes listed befo
 
 // Found by the API fuzzer (tests/fuzz): the sub-graph node embedded the executable graph as finalized, so it ran
 // other commands than a launch of that same executable graph.
-TEST_CASE("a sub-graph made from an updated executable graph runs the updated commands"
-          * doctest::test_suite("native")) {
+TEST_CASE("a sub-graph made from an updated executable graph runs the updated commands") {
     sycl::queue q;
     int* v = sycl::malloc_shared<int>(2, q);
     v[0] = v[1] = 0;
-    auto k = sycl::ext::encore::make_kernel(encore::make_kernel(
-        "set", [](const encore::work_item&, std::span<const encore::kernel_argument> args) {
-            *static_cast<int*>(args[0].pointer()) = args[1].scalar<int>();
-        }));
+    auto k = set_to.object(q.get_device()); // a single task: *v = x
     sycl_ext::command_graph g{q};
     sycl_ext::dynamic_parameter value(g, 1);
     auto n = g.add([&](sycl::handler& h) {
@@ -224,6 +212,7 @@ TEST_CASE("a sub-graph made from an updated executable graph runs the updated co
     sycl::free(v, q);
 }
 
+// Reductions and local memory are launched by lambda kernels (host-compiled): native.
 TEST_CASE("a reduction node whose range is updated reduces over the new range" * doctest::test_suite("native")) {
     sycl::queue q;
     int* data = sycl::malloc_shared<int>(64, q);
@@ -260,8 +249,7 @@ TEST_CASE("a reduction node whose range is updated reduces over the new range" *
     sycl::free(sum, q);
 }
 
-TEST_CASE("dynamic_command_group: switching the active kernel (other dimensions too) and host task"
-          * doctest::test_suite("native")) {
+TEST_CASE("dynamic_command_group: switching the active kernel (other dimensions too) and host task") {
     for (auto style : {build_style::explicit_api}) { // add(dynamic_command_group) exists only in the explicit API
         CAPTURE(to_string(style));
         sycl::queue q;
@@ -269,17 +257,13 @@ TEST_CASE("dynamic_command_group: switching the active kernel (other dimensions 
         std::fill(v, v + 16, 0);
         sycl_ext::command_graph g{q};
         sycl_ext::dynamic_parameter factor(g, 3);
-        auto times = sycl::ext::encore::make_kernel(encore::make_kernel(
-            "times", [v](const encore::work_item& it, std::span<const encore::kernel_argument> args) {
-                v[it.global_id[0]] = static_cast<int>(it.global_id[0]) * args[0].scalar<int>();
-            }));
+        auto times = index_times.object(q.get_device());
         sycl_ext::dynamic_command_group group(g, {
-            [&](sycl::handler& h) { h.parallel_for(sycl::range<1>{16}, [=](sycl::id<1> i) { v[i] = 1; }); },
+            [&](sycl::handler& h) { set_to.parallel_for(h, sycl::range<1>{16}, v, 1); },
+            [&](sycl::handler& h) { set_to.parallel_for(h, sycl::range<2>{4, 4}, v, 2); }, // i: the linear id
             [&](sycl::handler& h) {
-                h.parallel_for(sycl::range<2>{4, 4}, [=](sycl::item<2> it) { v[it.get_linear_id()] = 2; });
-            },
-            [&](sycl::handler& h) {
-                h.set_arg(0, factor);
+                h.set_arg(0, v);
+                h.set_arg(1, factor);
                 h.parallel_for(sycl::range<1>{16}, times);
             },
         });
@@ -357,12 +341,11 @@ TEST_CASE("host tasks in dynamic command groups, and graphs made from a device")
     CHECK(seen == 2);
 }
 
-TEST_CASE("profiling the submissions of a graph needs property::graph::enable_profiling"
-          * doctest::test_suite("native")) {
+TEST_CASE("profiling the submissions of a graph needs property::graph::enable_profiling") {
     sycl::queue q{sycl::property::queue::enable_profiling{}};
     int* v = sycl::malloc_shared<int>(4, q);
     sycl_ext::command_graph g{q};
-    g.add([&](sycl::handler& h) { h.single_task([=] { v[0] = 1; }); });
+    g.add([&](sycl::handler& h) { set_to.single_task(h, v, 1); });
     auto plain = g.finalize();
     auto profiled = g.finalize({sycl_ext::property::graph::enable_profiling{}});
     auto e1 = q.ext_oneapi_graph(plain);
@@ -379,8 +362,7 @@ TEST_CASE("profiling the submissions of a graph needs property::graph::enable_pr
     sycl::free(v, q);
 }
 
-TEST_CASE("dynamic_parameter of an accessor: the node switches buffers, and ordering follows the new buffer"
-          * doctest::test_suite("native")) {
+TEST_CASE("dynamic_parameter of an accessor: the node switches buffers, and ordering follows the new buffer") {
     for (auto style : styles) {
         CAPTURE(to_string(style));
         sycl::queue q;
@@ -393,7 +375,7 @@ TEST_CASE("dynamic_parameter of an accessor: the node switches buffers, and orde
             sycl::accessor<int, 1, sycl::access_mode::read_write> acc_a{a}, acc_b{b}; // placeholders
             sycl_ext::dynamic_parameter input(builder.graph(), acc_a);
             sycl_ext::dynamic_parameter factor(builder.graph(), 2);
-            auto k = scale_kernel();
+            auto k = scale_from.object(q.get_device());
             auto node = builder.add([&](sycl::handler& h) {
                 h.require(input);
                 h.set_arg(0, out);
@@ -410,9 +392,7 @@ TEST_CASE("dynamic_parameter of an accessor: the node switches buffers, and orde
             // Eager work writing b first: the graph's launch now uses b, so it runs after this write.
             q.submit([&](sycl::handler& h) {
                 sycl::accessor w{b, h, sycl::write_only};
-                h.single_task([=] {
-                    for (std::size_t i = 0; i < n; ++i) w[i] = 7;
-                });
+                set_to.parallel_for(h, sycl::range<1>{n}, w, 7);
             });
             q.ext_oneapi_graph(exec).wait();
             CHECK(out[3] == 14);
