@@ -162,4 +162,5 @@ namespace encore::testing::sycl_kernels {
 ENCORE_SYCL_TEST_KERNEL(set_to, (int* v, int x), { v[i] = x; });
 ENCORE_SYCL_TEST_KERNEL(add_to, (int* v, int x), { v[i] += x; });
 ENCORE_SYCL_TEST_KERNEL(multiply_by, (int* v, int x), { v[i] *= x; });
+ENCORE_SYCL_TEST_KERNEL(index_times, (int* v, int x), { v[i] = (int)i * x; });
 } // namespace encore::testing::sycl_kernels

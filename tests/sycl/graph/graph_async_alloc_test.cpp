@@ -11,14 +11,22 @@
 #include <thread>
 
 #include "../../support/sycl_error.hpp"
+#include "support/sycl_test_kernel.hpp"
 
 namespace syclex = sycl::ext::oneapi::experimental;
 
 using encore::testing::require_sycl_error;
+using namespace encore::testing::sycl_kernels;
+
+namespace {
+ENCORE_SYCL_TEST_KERNEL(bump_and_scale, (int* a, int* b), {
+    a[i] += 1;
+    b[i] = a[i] * 10;
+});
+} // namespace
 
 TEST_CASE(
-    "graph-owned allocations, explicit API: the pointer is valid at once, the memory lives with the graph"
-          * doctest::test_suite("native")) {
+    "graph-owned allocations, explicit API: the pointer is valid at once, the memory lives with the graph") {
     sycl::queue q{sycl::property::queue::in_order{}};
     syclex::command_graph g{q};
     const std::size_t n = 512;
@@ -31,7 +39,7 @@ TEST_CASE(
     auto fill =
         g.add([&](sycl::handler& h) { h.fill(p, 3, n); }, {syclex::property::node::depends_on(alloc)});
     auto twice =
-        g.add([&](sycl::handler& h) { h.parallel_for(sycl::range<1>{n}, [=](sycl::id<1> i) { p[i] *= 2; }); },
+        g.add([&](sycl::handler& h) { multiply_by.parallel_for(h, sycl::range<1>{n}, p, 2); },
               {syclex::property::node::depends_on(fill)});
     int* out = sycl::malloc_shared<int>(n, q);
     auto copy = g.add([&](sycl::handler& h) { h.memcpy(out, p, n * sizeof(int)); },
@@ -62,7 +70,7 @@ TEST_CASE(
 }
 
 TEST_CASE("graph-owned allocations, recorded: queue and handler forms, zero_init pools, memory back with the "
-          "graph" * doctest::test_suite("native")) {
+          "graph") {
     sycl::queue q{sycl::property::queue::in_order{}};
     syclex::memory_pool pool(q, sycl::usm::alloc::device, syclex::properties{syclex::zero_init{}});
     const std::size_t n = 256;
@@ -73,10 +81,7 @@ TEST_CASE("graph-owned allocations, recorded: queue and handler forms, zero_init
         int* a = static_cast<int*>(
             syclex::async_malloc_from_pool(q, n * sizeof(int), pool)); // zeroed at every run
         int* b = static_cast<int*>(syclex::async_malloc(q, sycl::usm::alloc::shared, n * sizeof(int)));
-        q.parallel_for(sycl::range<1>{n}, [=](sycl::id<1> i) {
-            a[i] += 1;
-            b[i] = a[i] * 10;
-        });
+        bump_and_scale.parallel_for(q, sycl::range<1>{n}, {}, a, b);
         q.memcpy(out, b, n * sizeof(int));
         syclex::async_free(q, a);
         syclex::async_free(q, b);
@@ -132,8 +137,7 @@ TEST_CASE("graph-owned allocations: what is refused, leaving the graph as it was
     sycl::free(plain, q);
 }
 
-TEST_CASE("an executable graph destroyed while its launch runs: the launch finishes, its memory outlives it"
-          * doctest::test_suite("native")) {
+TEST_CASE("an executable graph destroyed while its launch runs: the launch finishes, its memory outlives it") {
     // The graph's own allocation and a buffer the program destroyed before the launch are used by the launch after
     // the executable graph is gone: both must outlive the launch (ASan sees a use after free otherwise).
     sycl::queue q{sycl::property::queue::in_order{}};
@@ -152,14 +156,14 @@ TEST_CASE("an executable graph destroyed while its launch runs: the launch finis
                 while (!release.load()) std::this_thread::yield();
             });
         });
-        q.parallel_for(sycl::range<1>{n}, [=](sycl::id<1> i) { p[i] = static_cast<int>(i[0]); });
+        index_times.parallel_for(q, sycl::range<1>{n}, {}, p, 1);
         q.memcpy(out, p, n * sizeof(int));
         syclex::async_free(q, p);
         {
             sycl::buffer<int> b{sycl::range<1>{n}};
             q.submit([&](sycl::handler& h) {
                 sycl::accessor acc{b, h, sycl::write_only};
-                h.parallel_for(sycl::range<1>{n}, [=](sycl::id<1> i) { acc[i] = 2 * static_cast<int>(i[0]); });
+                index_times.parallel_for(h, sycl::range<1>{n}, acc, 2);
             });
             q.submit([&](sycl::handler& h) {
                 sycl::accessor acc{b, h, sycl::read_only};

@@ -4,8 +4,11 @@
 #include <optional>
 
 #include "graph_builder.hpp"
+#include "support/sycl_test_kernel.hpp"
 
 namespace {
+using encore::testing::sycl_kernels::set_to;
+
 template <typename F> void check_invalid(F&& f, const char* words) {
     try {
         f();
@@ -39,7 +42,7 @@ TEST_CASE("edges: cycles, self edges, duplicates and nodes of other graphs") {
     check_invalid([&] { (void)unchecked.finalize(); }, "cycle");
 }
 
-TEST_CASE("recording: what the specification forbids" * doctest::test_suite("native")) {
+TEST_CASE("recording: what the specification forbids") {
     sycl::queue q;
     int* v = sycl::malloc_shared<int>(4, q);
     sycl_ext::command_graph g{q};
@@ -57,31 +60,31 @@ TEST_CASE("recording: what the specification forbids" * doctest::test_suite("nat
     check_invalid([&] { g.begin_recording(foreign_context); }, "device and context");
     check_invalid([&] { other.end_recording(q); }, "another graph");
     check_invalid([&] { g.add(); }, "recorded");
-    auto e = q.single_task([=] { v[0] = 1; });
+    auto e = set_to.single_task(q, {}, v, 1);
     check_invalid([&] { q.wait(); }, "recording");
     check_invalid([&] { e.wait(); }, "graph");
     check_invalid([&] { (void)e.get_info<sycl::info::event::command_execution_status>(); }, "graph");
     g.end_recording();
 
     // The graph-limited event cannot order eager work, nor nodes of another graph.
-    check_invalid([&] { q.single_task(e, [=] { v[1] = 1; }); }, "recording a graph");
+    check_invalid([&] { set_to.single_task(q, {e}, v + 1, 1); }, "recording a graph");
     other.begin_recording(q);
-    check_invalid([&] { q.single_task(e, [=] { v[1] = 1; }); }, "another graph");
+    check_invalid([&] { set_to.single_task(q, {e}, v + 1, 1); }, "another graph");
     other.end_recording();
     check_invalid([&] { (void)q.ext_oneapi_get_graph(); }, "not recording");
-    check_invalid([&] { (void)sycl_ext::node::get_node_from_event(q.single_task([=] { v[2] = 1; })); }, "recorded");
+    check_invalid([&] { (void)sycl_ext::node::get_node_from_event(set_to.single_task(q, {}, v + 2, 1)); }, "recorded");
     q.wait();
     sycl::free(v, q);
 }
 
-TEST_CASE("buffers: host accessors wait for the recording's end" * doctest::test_suite("native")) {
+TEST_CASE("buffers: host accessors wait for the recording's end") {
     sycl::queue q;
     sycl::buffer<int> buf{sycl::range<1>{8}};
     sycl_ext::command_graph g{q.get_context(), q.get_device(), {sycl_ext::property::graph::assume_buffer_outlives_graph{}}};
     g.begin_recording(q);
     q.submit([&](sycl::handler& h) {
         sycl::accessor a{buf, h, sycl::write_only};
-        h.single_task([=] { a[0] = 42; });
+        set_to.single_task(h, a, 42);
     });
     check_invalid([&] { sycl::host_accessor h{buf}; }, "recording");
     g.end_recording();
@@ -147,8 +150,7 @@ TEST_CASE("a queue destroyed while recording ends its recording") {
 
 // sycl_ext_oneapi_graph, "Exception Safety": when the last copy of a modifiable graph goes, recording ends on the
 // queues recording into it. Found by the API fuzzer (tests/fuzz): the queues kept recording a graph nobody held.
-TEST_CASE("the last copy of a graph destroyed while queues record into it ends their recording"
-          * doctest::test_suite("native")) {
+TEST_CASE("the last copy of a graph destroyed while queues record into it ends their recording") {
     sycl::queue q, q2{q.get_context(), q.get_device()};
     int* v = sycl::malloc_shared<int>(1, q);
     v[0] = 0;
@@ -156,7 +158,7 @@ TEST_CASE("the last copy of a graph destroyed while queues record into it ends t
     {
         sycl_ext::command_graph g{q};
         g.begin_recording({q, q2});
-        q.single_task([=] { v[0] = 1; });
+        set_to.single_task(q, {}, v, 1);
         {
             auto copy = q.ext_oneapi_get_graph(); // a copy made by the queue is a copy like any other
             CHECK(copy == g);

@@ -13,7 +13,6 @@ using namespace encore::testing::sycl_kernels;
 
 // As a kernel object (scale_from.object(device)), its arguments are read at run time: for set_arg.
 ENCORE_SYCL_TEST_KERNEL(scale_from, (int* out, const int* in, int factor), { out[i] = in[i] * factor; });
-ENCORE_SYCL_TEST_KERNEL(index_times, (int* v, int factor), { v[i] = (int)i * factor; });
 } // namespace
 
 TEST_CASE("dynamic_parameter: a pointer and a scalar change between replays") {
