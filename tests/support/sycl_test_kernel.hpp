@@ -11,7 +11,8 @@
 //
 // The body sees its parameters and `i`, the work-item's linear id (SYCL's get_linear_id()); it must be C that
 // C++ and OpenCL C both read: `(int)i`, not static_cast. Parameters are scalars and pointers (OpenCL C gets
-// them as `global` pointers); a pointer's argument is a USM pointer or an accessor of a buffer. The kernel's name is its OpenCL C name: not an OpenCL C built-in.
+// them as `global` pointers); a pointer's argument is a USM pointer or an accessor of a buffer, which the body
+// sees as set_arg passes it: the start of the buffer (so subscripts of a ranged accessor are not shifted). The kernel's name is its OpenCL C name: not an OpenCL C built-in.
 #pragma once
 
 #include <cstddef>
@@ -121,11 +122,13 @@ private:
         else
             return std::decay_t<A>(std::forward<A>(a));
     }
+    // The accessor's get_pointer(): what set_arg gives a kernel object (the start of its buffer, also for a
+    // ranged accessor).
     template <typename T, typename A> static T parameter(const A& a) {
         if constexpr (std::is_convertible_v<const A&, T>)
             return static_cast<T>(a);
         else
-            return &a[0];
+            return a.get_pointer();
     }
     template <typename T> static T argument(const kernel_argument& a) {
         if constexpr (std::is_pointer_v<T>)
@@ -163,4 +166,5 @@ ENCORE_SYCL_TEST_KERNEL(set_to, (int* v, int x), { v[i] = x; });
 ENCORE_SYCL_TEST_KERNEL(add_to, (int* v, int x), { v[i] += x; });
 ENCORE_SYCL_TEST_KERNEL(multiply_by, (int* v, int x), { v[i] *= x; });
 ENCORE_SYCL_TEST_KERNEL(index_times, (int* v, int x), { v[i] = (int)i * x; });
+ENCORE_SYCL_TEST_KERNEL(set_at, (int* v, int at, int x), { v[at + (int)i] = x; });
 } // namespace encore::testing::sycl_kernels

@@ -11,8 +11,18 @@
 #include <vector>
 
 #include "order_log.hpp"
+#include "support/sycl_test_kernel.hpp"
 
-TEST_CASE("a buffer over host data writes the results back when it goes away" * doctest::test_suite("native")) {
+using namespace encore::testing::sycl_kernels;
+
+namespace {
+ENCORE_SYCL_TEST_KERNEL(plus_of, (int* out, const int* in, int x), { out[i] = in[i] + x; });
+ENCORE_SYCL_TEST_KERNEL(index_plus, (int* v, int x), { v[i] = (int)i + x; });
+ENCORE_SYCL_TEST_KERNEL(first_byte_of_words, (unsigned char* bytes), { bytes[i] = (i % 4 == 0) ? 1 : 0; });
+ENCORE_SYCL_TEST_KERNEL(add_row, (unsigned* grid, unsigned width), { grid[i] += (unsigned)(i / width); });
+} // namespace
+
+TEST_CASE("a buffer over host data writes the results back when it goes away") {
     std::vector<int> v(100);
     std::iota(v.begin(), v.end(), 0);
     sycl::queue q;
@@ -24,7 +34,7 @@ TEST_CASE("a buffer over host data writes the results back when it goes away" * 
         CHECK_FALSE(b.is_sub_buffer());
         q.submit([&](sycl::handler& h) {
             sycl::accessor a{b, h, sycl::read_write};
-            h.parallel_for(sycl::range<1>{100}, [=](sycl::id<1> i) { a[i] *= 2; });
+            multiply_by.parallel_for(h, sycl::range<1>{100}, a, 2);
         });
         CHECK(v[99] == 99); // the buffer works on its own copy until it goes away
     }
@@ -36,14 +46,13 @@ TEST_CASE("a buffer over host data writes the results back when it goes away" * 
         sycl::buffer<int, 1> b(raw, sycl::range<1>{8});
         q.submit([&](sycl::handler& h) {
             auto a = b.get_access<sycl::access_mode::read_write>(h);
-            h.single_task([=] { a[7] = 80; });
+            set_at.single_task(h, a, 7, 80);
         });
     }
     CHECK(raw[7] == 80);
 }
 
-TEST_CASE("buffers over const data, iterator ranges and owning storage write nothing back"
-          * doctest::test_suite("native")) {
+TEST_CASE("buffers over const data, iterator ranges and owning storage write nothing back") {
     const std::vector<int> input(10, 3);
     sycl::queue q;
     sycl::buffer<int> out{sycl::range<1>{10}};
@@ -52,7 +61,7 @@ TEST_CASE("buffers over const data, iterator ranges and owning storage write not
         q.submit([&](sycl::handler& h) {
             sycl::accessor i{in, h, sycl::read_only};
             sycl::accessor o{out, h, sycl::write_only, sycl::no_init};
-            h.parallel_for(10, [=](sycl::id<1> k) { o[k] = i[k] + 1; });
+            plus_of.parallel_for(h, sycl::range<1>{10}, o, i, 1);
         });
     }
     {
@@ -74,7 +83,7 @@ TEST_CASE("buffers over const data, iterator ranges and owning storage write not
     CHECK(z[3][3] == 0.0f);
 }
 
-TEST_CASE("set_final_data and set_write_back choose where the contents go" * doctest::test_suite("native")) {
+TEST_CASE("set_final_data and set_write_back choose where the contents go") {
     std::vector<int> v(4, 1), elsewhere(4, 0);
     sycl::queue q;
     {
@@ -82,7 +91,7 @@ TEST_CASE("set_final_data and set_write_back choose where the contents go" * doc
         b.set_final_data(elsewhere.data());
         q.submit([&](sycl::handler& h) {
             sycl::accessor a{b, h};
-            h.parallel_for(4, [=](sycl::id<1> i) { a[i] = 5; });
+            set_to.parallel_for(h, sycl::range<1>{4}, a, 5);
         });
     }
     CHECK(v[0] == 1);
@@ -103,6 +112,7 @@ TEST_CASE("set_final_data and set_write_back choose where the contents go" * doc
     CHECK(v[0] == 1);
 }
 
+// Subscripts of accessors inside kernels are SYCL lambdas' (host-compiled): native.
 TEST_CASE("2-D and 3-D accessors index row-major, by id and by chained subscripts" * doctest::test_suite("native")) {
     sycl::queue q;
     sycl::buffer<int, 2> m{sycl::range<2>{3, 5}};
@@ -124,6 +134,7 @@ TEST_CASE("2-D and 3-D accessors index row-major, by id and by chained subscript
     CHECK(c[sycl::id<3>{1, 0, 0}] == 12);
 }
 
+// As above: the subscripts under test are those of the lambda kernel's accessors (native).
 TEST_CASE("ranged accessors: subscripts are relative to the offset" * doctest::test_suite("native")) {
     std::vector<int> v(10, 0);
     sycl::queue q;
@@ -148,7 +159,7 @@ TEST_CASE("ranged accessors: subscripts are relative to the offset" * doctest::t
     CHECK(v == std::vector<int>{0, 0, 0, 1, 1, 1, 1, 0, 0, 0});
 }
 
-TEST_CASE("sub-buffers are regions of their parent" * doctest::test_suite("native")) {
+TEST_CASE("sub-buffers are regions of their parent") {
     std::vector<int> v(12, 0);
     sycl::queue q;
     {
@@ -159,11 +170,11 @@ TEST_CASE("sub-buffers are regions of their parent" * doctest::test_suite("nativ
         CHECK(right.size() == 6);
         q.submit([&](sycl::handler& h) {
             sycl::accessor a{left, h};
-            h.parallel_for(6, [=](sycl::id<1> i) { a[i] = 1; });
+            set_to.parallel_for(h, sycl::range<1>{6}, a, 1);
         });
         q.submit([&](sycl::handler& h) {
             sycl::accessor a{right, h};
-            h.parallel_for(6, [=](sycl::id<1> i) { a[i] = 2 + static_cast<int>(i); });
+            index_plus.parallel_for(h, sycl::range<1>{6}, a, 2);
         });
         sycl::buffer<int, 2> grid{sycl::range<2>{4, 3}};
         sycl::buffer<int, 2> rows{grid, sycl::id<2>{2, 0}, sycl::range<2>{2, 3}};
@@ -177,26 +188,26 @@ TEST_CASE("sub-buffers are regions of their parent" * doctest::test_suite("nativ
     CHECK(v == std::vector<int>{1, 1, 1, 1, 1, 1, 2, 3, 4, 5, 6, 7});
 }
 
-TEST_CASE("placeholder accessors are bound with handler::require" * doctest::test_suite("native")) {
+TEST_CASE("placeholder accessors are bound with handler::require") {
     sycl::queue q;
     sycl::buffer<int> b{sycl::range<1>{8}};
     sycl::accessor placeholder{b, sycl::write_only};
     CHECK(placeholder.is_placeholder());
     q.submit([&](sycl::handler& h) {
         h.require(placeholder);
-        h.parallel_for(8, [=](sycl::id<1> i) { placeholder[i] = 3; });
+        set_to.parallel_for(h, sycl::range<1>{8}, placeholder, 3);
     });
     sycl::host_accessor r{b, sycl::read_only};
     CHECK(r[7] == 3);
 }
 
-TEST_CASE("host_task reads buffers through host_task accessors" * doctest::test_suite("native")) {
+TEST_CASE("host_task reads buffers through host_task accessors") {
     sycl::queue q;
     sycl::buffer<int> b{sycl::range<1>{16}};
     int sum = 0;
     q.submit([&](sycl::handler& h) {
         sycl::accessor a{b, h, sycl::write_only};
-        h.parallel_for(16, [=](sycl::id<1> i) { a[i] = static_cast<int>(i); });
+        index_times.parallel_for(h, sycl::range<1>{16}, a, 1);
     });
     q.submit([&](sycl::handler& h) {
         sycl::accessor a{b, h, sycl::read_only_host_task};
@@ -378,7 +389,7 @@ TEST_CASE("buffer properties") {
     CHECK_THROWS_AS((void)c.get_property<sycl::property::buffer::use_host_ptr>(), sycl::exception);
 }
 
-TEST_CASE("buffer::reinterpret views the same memory with another type and range" * doctest::test_suite("native")) {
+TEST_CASE("buffer::reinterpret views the same memory with another type and range") {
     sycl::queue q;
     std::vector<std::uint32_t> words(8, 0);
     {
@@ -390,11 +401,11 @@ TEST_CASE("buffer::reinterpret views the same memory with another type and range
         CHECK(same.size() == 8);
         q.submit([&](sycl::handler& h) {
             sycl::accessor a{bytes, h, sycl::write_only};
-            h.parallel_for(sycl::range<1>{32}, [=](sycl::id<1> i) { a[i] = (i[0] % 4 == 0) ? 1 : 0; });
+            first_byte_of_words.parallel_for(h, sycl::range<1>{32}, a);
         });
         q.submit([&](sycl::handler& h) { // tracked with the byte view: runs after it
             sycl::accessor g{grid, h, sycl::read_write};
-            h.parallel_for(sycl::range<2>{2, 4}, [=](sycl::id<2> i) { g[i] += static_cast<std::uint32_t>(i[0]); });
+            add_row.parallel_for(h, sycl::range<2>{2, 4}, g, 4u); // g[i0][i1] += i0
         });
         sycl::host_accessor check{b, sycl::read_only};
         CHECK(check[0] == 1u); // little endian: byte 0 of each word
