@@ -16,7 +16,22 @@
 #include <unordered_set>
 #include <vector>
 
+#include "support/sycl_test_kernel.hpp"
+
+using namespace encore::testing::sycl_kernels;
+
 namespace {
+ENCORE_SYCL_TEST_KERNEL(double_first_set_third, (int* a, int* b), {
+    a[0] *= 2;
+    b[2] = 30;
+});
+ENCORE_SYCL_TEST_KERNEL(index_as_float, (float* a), { a[i] = (float)i; });
+ENCORE_SYCL_TEST_KERNEL(sum_of_three, (int* out, const int* a, const int* b, const int* c), {
+    out[0] = a[1] + b[2] + c[0];
+});
+ENCORE_SYCL_TEST_KERNEL(scaled_copy, (int* out, const int* in, int f), { out[i] = in[i] * f; });
+ENCORE_SYCL_TEST_KERNEL(read_first, (const int* r), { (void)r[0]; });
+
 template <typename F> sycl::errc error_of(F&& f) {
     try {
         f();
@@ -61,8 +76,7 @@ TEST_CASE("buffer: the allocator forms keep the allocator, and get_allocator ret
     CHECK(error_of([&] { (void)without.get_allocator(); }) == sycl::errc::invalid);
 }
 
-TEST_CASE("buffer: shared_ptr host data is copied in, co-owned, and receives the results"
-          * doctest::test_suite("native")) {
+TEST_CASE("buffer: shared_ptr host data is copied in, co-owned, and receives the results") {
     sycl::queue q;
     auto data = std::make_shared<int>(7);
     std::shared_ptr<int[]> array(new int[3]{1, 2, 3});
@@ -72,10 +86,7 @@ TEST_CASE("buffer: shared_ptr host data is copied in, co-owned, and receives the
         q.submit([&](sycl::handler& h) {
             sycl::accessor a{one, h};
             sycl::accessor b{three, h};
-            h.single_task([=] {
-                a[0] *= 2;
-                b[2] = 30;
-            });
+            double_first_set_third.single_task(h, a, b);
         });
     }
     CHECK(*data == 14);
@@ -134,14 +145,13 @@ TEST_CASE("buffer: set_final_data takes a weak_ptr, a shared_ptr or an output it
     CHECK(kept[0] == 4);
 }
 
-TEST_CASE("buffer: get_access and get_host_access with tags, and the deprecated host forms"
-          * doctest::test_suite("native")) {
+TEST_CASE("buffer: get_access and get_host_access with tags, and the deprecated host forms") {
     sycl::queue q;
     sycl::buffer<int> b{sycl::range<1>{8}};
     q.submit([&](sycl::handler& h) {
         auto w = b.get_access(h, sycl::write_only, sycl::no_init);
         static_assert(std::is_same_v<decltype(w), sycl::accessor<int, 1, sycl::access_mode::write>>);
-        h.parallel_for(8, [=](sycl::id<1> i) { w[i] = static_cast<int>(i[0]); });
+        index_times.parallel_for(h, sycl::range<1>{8}, w, 1);
     });
     {
         auto r = b.get_host_access(sycl::read_only);
@@ -169,14 +179,15 @@ TEST_CASE("buffer: get_access and get_host_access with tags, and the deprecated 
           sycl::errc::invalid);
 }
 
-TEST_CASE("buffer, queue, event, device, context and platform hash like they compare" * doctest::test_suite("native")) {
+TEST_CASE("buffer, queue, event, device, context and platform hash like they compare") {
     sycl::queue q;
     sycl::buffer<int> b{sycl::range<1>{4}};
     auto copy = b;
     CHECK(std::hash<sycl::buffer<int>>()(b) == std::hash<sycl::buffer<int>>()(copy));
     std::unordered_set<sycl::queue> queues{q, q, sycl::queue{}};
     CHECK(queues.size() == 2);
-    auto e = q.single_task([] {});
+    int* scratch = sycl::malloc_shared<int>(1, q);
+    auto e = set_to.single_task(q, {}, scratch, 0);
     CHECK(std::hash<sycl::event>()(e) == std::hash<sycl::event>()(sycl::event(e)));
     std::unordered_set<sycl::device> devices{q.get_device(), sycl::device{}};
     CHECK(devices.size() == 1);
@@ -184,11 +195,12 @@ TEST_CASE("buffer, queue, event, device, context and platform hash like they com
     CHECK(std::hash<sycl::platform>()(q.get_device().get_platform()) ==
           std::hash<sycl::platform>()(sycl::platform{}));
     e.wait();
+    sycl::free(scratch, q);
 }
 
 // --- accessor, host_accessor, local_accessor ---------------------------------------------------------------
 
-TEST_CASE("accessor: static members, member types, size queries and properties" * doctest::test_suite("native")) {
+TEST_CASE("accessor: static members, member types, size queries and properties") {
     using acc = sycl::accessor<float, 2, sycl::access_mode::read_write>;
     static_assert(acc::access_mode == sycl::access_mode::read_write);
     static_assert(acc::access_target == sycl::target::device);
@@ -219,8 +231,7 @@ TEST_CASE("accessor: static members, member types, size queries and properties" 
 #if defined(__GNUC__)
 #pragma GCC diagnostic pop
 #endif
-        h.parallel_for(sycl::range<2>{4, 3},
-                       [=](sycl::item<2> it) { a[it] = static_cast<float>(it.get_linear_id()); });
+        index_as_float.parallel_for(h, sycl::range<2>{4, 3}, a); // a[it] = its linear id
     });
     // no_init with a read-only accessor is errc::invalid.
     q.submit([&](sycl::handler& h) {
@@ -233,6 +244,7 @@ TEST_CASE("accessor: static members, member types, size queries and properties" 
     CHECK(h[3][2] == 11.0f);
 }
 
+// Iterators of accessors inside kernels are SYCL lambdas' (host-compiled): native.
 TEST_CASE("accessor and host_accessor iterate their region row-major; ranged ones only the range"
           * doctest::test_suite("native")) {
     sycl::queue q;
@@ -268,8 +280,7 @@ TEST_CASE("accessor and host_accessor iterate their region row-major; ranged one
     sycl::free(sum, q);
 }
 
-TEST_CASE("accessor: the placeholder forms with a range or a target tag, bound by require"
-          * doctest::test_suite("native")) {
+TEST_CASE("accessor: the placeholder forms with a range or a target tag, bound by require") {
     sycl::queue q;
     sycl::buffer<int> b{sycl::range<1>{10}};
     sycl::accessor ranged{b, sycl::range<1>{4}};
@@ -286,7 +297,7 @@ TEST_CASE("accessor: the placeholder forms with a range or a target tag, bound b
     CHECK(ranged_offset_tag.get_offset() == sycl::id<1>{8});
     q.submit([&](sycl::handler& h) {
         h.require(ranged_offset_tag);
-        h.single_task([=] { ranged_offset_tag[1] = 9; });
+        set_at.single_task(h, ranged_offset_tag, 9, 9); // the kernel gets the buffer's start: element 8 + 1
     });
     q.submit([&](sycl::handler& h) {
         sycl::accessor in_group{b, h, sycl::range<1>{3}, sycl::id<1>{1}, sycl::read_write_host_task};
@@ -298,8 +309,7 @@ TEST_CASE("accessor: the placeholder forms with a range or a target tag, bound b
     CHECK(error_of([&] { sycl::accessor bad{b, sycl::range<1>{4}, sycl::id<1>{8}}; }) == sycl::errc::invalid);
 }
 
-TEST_CASE("accessor: read-only views convert implicitly, and const elements read a non-const buffer"
-          * doctest::test_suite("native")) {
+TEST_CASE("accessor: read-only views convert implicitly, and const elements read a non-const buffer") {
     sycl::queue q;
     std::vector<int> v{1, 2, 3};
     sycl::buffer b{v};
@@ -310,7 +320,7 @@ TEST_CASE("accessor: read-only views convert implicitly, and const elements read
         sycl::accessor<const int, 1, sycl::access_mode::read> from_buffer{b, h};
         CHECK(ro == sycl::accessor<const int, 1, sycl::access_mode::read>(back));
         CHECK(from_buffer[2] == 3);
-        h.single_task([=] { rw[0] = ro[1] + back[2] + from_buffer[0]; });
+        sum_of_three.single_task(h, rw, ro, back, from_buffer);
     });
     sycl::host_accessor<int, 1, sycl::access_mode::read_write> h{b};
     CHECK(h[0] == 2 + 3 + 1);
@@ -318,8 +328,7 @@ TEST_CASE("accessor: read-only views convert implicitly, and const elements read
     CHECK(hr[0] == 6);
 }
 
-TEST_CASE("accessors compare equal to their copies, swap, and default-construct empty"
-          * doctest::test_suite("native")) {
+TEST_CASE("accessors compare equal to their copies, swap, and default-construct empty") {
     sycl::queue q;
     sycl::buffer<int> b{sycl::range<1>{4}}, c{sycl::range<1>{2}};
     sycl::accessor x{b}, y{c};
@@ -338,10 +347,12 @@ TEST_CASE("accessors compare equal to their copies, swap, and default-construct 
     CHECK_FALSE(x.empty());
     sycl::accessor zero_range{b, sycl::range<1>{0}};
     CHECK(zero_range.empty());
+    int* scratch = sycl::malloc_shared<int>(1, q);
     q.submit([&](sycl::handler& h) {
         h.require(zero_range); // an empty range is still a buffer's accessor
-        h.single_task([] {});
-    });
+        set_to.single_task(h, scratch, 0);
+    }).wait();
+    sycl::free(scratch, q);
 
     // Last: a live host accessor holds the buffer's later command groups back.
     sycl::host_accessor<int> none;
@@ -354,6 +365,7 @@ TEST_CASE("accessors compare equal to their copies, swap, and default-construct 
     CHECK(none.size() == 4);
 }
 
+// Local memory, group barriers and 0-dimensional accessors in SYCL lambda kernels (host-compiled): native.
 TEST_CASE("local_accessor: iterators, max_size, const view, in an nd_range kernel" * doctest::test_suite("native")) {
     sycl::queue q;
     int* out = sycl::malloc_shared<int>(2, q);
@@ -420,8 +432,7 @@ TEST_CASE("zero-dimensional accessor, host_accessor and local_accessor reach one
           }) == sycl::errc::invalid);
 }
 
-TEST_CASE("the deprecated constant_buffer target and discard modes work as read, write and read_write"
-          * doctest::test_suite("native")) {
+TEST_CASE("the deprecated constant_buffer target and discard modes work as read, write and read_write") {
     sycl::queue q;
     std::vector<int> in{1, 2, 3, 4};
     sycl::buffer<int> source{in};
@@ -429,16 +440,17 @@ TEST_CASE("the deprecated constant_buffer target and discard modes work as read,
     q.submit([&](sycl::handler& h) {
         sycl::accessor<int, 1, sycl::access_mode::read, sycl::target::constant_buffer> c{source, h};
         sycl::accessor<int, 1, sycl::access_mode::discard_write> w{target, h};
-        h.parallel_for(4, [=](sycl::id<1> i) { w[i] = c[i] * 10; });
+        scaled_copy.parallel_for(h, sycl::range<1>{4}, w, c, 10);
     });
     q.submit([&](sycl::handler& h) {
         sycl::accessor<int, 1, sycl::access_mode::discard_read_write> rw{target, h};
-        h.parallel_for(4, [=](sycl::id<1> i) { rw[i] += 1; });
+        add_to.parallel_for(h, sycl::range<1>{4}, rw, 1);
     });
     sycl::host_accessor r{target, sycl::read_only};
     CHECK(std::vector<int>(r.begin(), r.end()) == std::vector<int>{11, 21, 31, 41});
 }
 
+// Local memory in a SYCL lambda kernel (host-compiled): native.
 TEST_CASE("local_accessor::get_pointer gives this work-group's array inside the kernel"
           * doctest::test_suite("native")) {
     sycl::queue q;
@@ -506,6 +518,7 @@ TEST_CASE("handler::copy with shared_ptr host memory, and the queue's placeholde
     CHECK(error_of([&] { q.fill(sycl::accessor<int>{}, 1); }) == sycl::errc::invalid);
 }
 
+// A kernel that throws is host code (a SYCL lambda): native.
 TEST_CASE("queue: a context and selector with an async handler" * doctest::test_suite("native")) {
     int handled = 0;
     sycl::context c;
@@ -552,11 +565,11 @@ TEST_CASE("queue::submit with a secondary queue: a submission the primary refuse
           }) == sycl::errc::invalid);
 }
 
-TEST_CASE("queue::khr_empty and ext_oneapi_empty tell whether everything submitted has completed"
-          * doctest::test_suite("native")) {
+TEST_CASE("queue::khr_empty and ext_oneapi_empty tell whether everything submitted has completed") {
     static_assert(SYCL_KHR_QUEUE_EMPTY_QUERY == 1);
     for (bool in_order : {false, true}) {
         sycl::queue q = in_order ? sycl::queue{sycl::property::queue::in_order{}} : sycl::queue{};
+        int* scratch = sycl::malloc_shared<int>(1, q);
         CHECK(q.khr_empty());
         std::atomic<bool> release{false};
         auto blocked = q.submit([&](sycl::handler& h) {
@@ -566,27 +579,26 @@ TEST_CASE("queue::khr_empty and ext_oneapi_empty tell whether everything submitt
             });
         });
         CHECK_FALSE(q.khr_empty());
-        auto after = q.single_task(blocked, [] {});
+        auto after = set_to.single_task(q, {blocked}, scratch, 0);
         CHECK_FALSE(q.ext_oneapi_empty());
         release = true;
         after.wait();
         blocked.wait();
         CHECK(q.khr_empty());
         CHECK(q.ext_oneapi_empty());
+        sycl::free(scratch, q);
     }
 }
 
 // --- event -------------------------------------------------------------------------------------------------
 
-TEST_CASE("event::get_wait_list lists what the command group waited for" * doctest::test_suite("native")) {
+TEST_CASE("event::get_wait_list lists what the command group waited for") {
     sycl::queue q;
     CHECK(sycl::event{}.get_wait_list().empty());
-    auto a = q.single_task([] {});
-    auto b = q.single_task([] {});
-    auto c = q.submit([&](sycl::handler& h) {
-        h.depends_on({a, b, a});
-        h.single_task([] {});
-    });
+    int* scratch = sycl::malloc_shared<int>(3, q);
+    auto a = set_to.single_task(q, {}, scratch, 0);
+    auto b = set_to.single_task(q, {}, scratch + 1, 0);
+    auto c = set_to.single_task(q, {a, b, a}, scratch + 2, 0);
     auto waited = c.get_wait_list();
     CHECK(waited.size() == 2); // a once
     CHECK(std::find(waited.begin(), waited.end(), a) != waited.end());
@@ -597,17 +609,18 @@ TEST_CASE("event::get_wait_list lists what the command group waited for" * docte
     sycl::buffer<int> buf{sycl::range<1>{1}};
     auto writer = q.submit([&](sycl::handler& h) {
         sycl::accessor w{buf, h, sycl::write_only};
-        h.single_task([=] { w[0] = 1; });
+        set_to.single_task(h, w, 1);
     });
     auto reader = q.submit([&](sycl::handler& h) {
         sycl::accessor r{buf, h, sycl::read_only};
-        h.single_task([=] { (void)r[0]; });
+        read_first.single_task(h, r);
     });
     auto implied = reader.get_wait_list();
     REQUIRE(implied.size() == 1);
     CHECK(implied[0] == writer);
     implied[0].wait(); // a usable event
     q.wait();
+    sycl::free(scratch, q);
 }
 
 // --- device ------------------------------------------------------------------------------------------------
