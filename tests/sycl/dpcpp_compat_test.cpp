@@ -51,10 +51,17 @@
 #include <thread>
 #include <vector>
 
-namespace exp_ext = sycl::ext::oneapi::experimental;
+#include "support/sycl_test_kernel.hpp"
 
-TEST_CASE("DPC++'s vendor queue properties are accepted, and the queue works as without them"
-          * doctest::test_suite("native")) {
+namespace exp_ext = sycl::ext::oneapi::experimental;
+using namespace encore::testing::sycl_kernels;
+
+namespace {
+ENCORE_SYCL_TEST_KERNEL(add_index, (int* x), { x[i] += (int)i; });
+ENCORE_SYCL_TEST_KERNEL(copy_of, (int* out, const int* in), { out[i] = in[i]; });
+} // namespace
+
+TEST_CASE("DPC++'s vendor queue properties are accepted, and the queue works as without them") {
     sycl::queue in_order_immediate{sycl::property_list{sycl::property::queue::in_order{},
                                                        sycl::ext::intel::property::queue::no_immediate_command_list{}}};
     sycl::queue discarding{sycl::property_list{sycl::ext::oneapi::property::queue::discard_events{},
@@ -72,16 +79,15 @@ TEST_CASE("DPC++'s vendor queue properties are accepted, and the queue works as 
     for (sycl::queue* q : {&in_order_immediate, &discarding, &others}) {
         int* x = sycl::malloc_shared<int>(16, *q);
         q->fill(x, 1, 16).wait();
-        q->parallel_for(sycl::range<1>{16}, [=](sycl::id<1> i) { x[i] += static_cast<int>(i[0]); }).wait();
+        add_index.parallel_for(*q, sycl::range<1>{16}, {}, x).wait();
         for (int i = 0; i < 16; ++i) CHECK(x[i] == 1 + i);
+        if (q == &discarding) // events of a discard_events queue stay usable (a superset of what it promises)
+            set_to.single_task(*q, {}, x, 0).wait();
         sycl::free(x, *q);
     }
-    // Events of a discard_events queue stay usable (a superset of what the property promises).
-    discarding.single_task([] {}).wait();
 }
 
-TEST_CASE("a graph recorded from a queue with vendor properties replays like any other"
-          * doctest::test_suite("native")) {
+TEST_CASE("a graph recorded from a queue with vendor properties replays like any other") {
     sycl::queue q{sycl::property_list{sycl::property::queue::in_order{},
                                       sycl::ext::intel::property::queue::no_immediate_command_list{},
                                       sycl::ext::oneapi::property::queue::discard_events{}}};
@@ -89,8 +95,8 @@ TEST_CASE("a graph recorded from a queue with vendor properties replays like any
     int* x = sycl::malloc_shared<int>(4, q);
     std::fill(x, x + 4, 0);
     g.begin_recording(q);
-    q.parallel_for(sycl::range<1>{4}, [=](sycl::id<1> i) { x[i] += 1; });
-    q.parallel_for(sycl::range<1>{4}, [=](sycl::id<1> i) { x[i] *= 3; });
+    add_to.parallel_for(q, sycl::range<1>{4}, {}, x, 1);
+    multiply_by.parallel_for(q, sycl::range<1>{4}, {}, x, 3);
     g.end_recording(q);
     auto exec = g.finalize();
     q.ext_oneapi_graph(exec);
@@ -100,7 +106,7 @@ TEST_CASE("a graph recorded from a queue with vendor properties replays like any
     sycl::free(x, q);
 }
 
-TEST_CASE("buffer, accessor and context properties DPC++ programs pass" * doctest::test_suite("native")) {
+TEST_CASE("buffer, accessor and context properties DPC++ programs pass") {
     sycl::queue q;
     std::mutex m;
     std::vector<int> host(8, 1);
@@ -113,7 +119,7 @@ TEST_CASE("buffer, accessor and context properties DPC++ programs pass" * doctes
         CHECK(b.get_property<sycl::property::buffer::context_bound>().get_context() == q.get_context());
         q.submit([&](sycl::handler& h) {
             sycl::accessor a{b, h, sycl::read_write, sycl::property_list{sycl::ext::oneapi::no_offset, sycl::ext::oneapi::no_alias}};
-            h.parallel_for(sycl::range<1>{8}, [=](sycl::id<1> i) { a[i] *= 5; });
+            multiply_by.parallel_for(h, sycl::range<1>{8}, a, 5);
         });
         std::lock_guard lock(m); // the write-back below takes this mutex: it waits until this scope ends
     }
@@ -137,6 +143,7 @@ template <typename T, typename Op> T reduce_with(sycl::queue& q, const std::vect
 }
 } // namespace
 
+// Reductions are launched by SYCL lambda kernels (host-compiled): native.
 TEST_CASE("reductions with the standard library's operators and transparent SYCL operators give += and friends"
           * doctest::test_suite("native")) {
     sycl::queue q;
@@ -241,6 +248,7 @@ struct seen_errors {
 };
 } // namespace
 
+// Kernels that throw are host code (SYCL lambdas): native, as the next two cases.
 TEST_CASE("what kernels and host tasks throw reaches the async handler as sycl::exception, eagerly and in graphs"
           * doctest::test_suite("native")) {
     seen_errors seen;
@@ -311,8 +319,7 @@ TEST_CASE("a queue that goes away with an error nobody took hands it to its hand
     CHECK(seen.nested[0] == "nobody waited");
 }
 
-TEST_CASE("buffers in a graph made without assume_buffer_outlives_graph, destroyed before the graph's last run"
-          * doctest::test_suite("native")) {
+TEST_CASE("buffers in a graph made without assume_buffer_outlives_graph, destroyed before the graph's last run") {
     sycl::queue q;
     constexpr std::size_t n = 64;
     int* out = sycl::malloc_shared<int>(n, q);
@@ -325,11 +332,11 @@ TEST_CASE("buffers in a graph made without assume_buffer_outlives_graph, destroy
         g.begin_recording(q);
         q.submit([&](sycl::handler& h) {
             sycl::accessor a{b, h, sycl::read_write};
-            h.parallel_for(sycl::range<1>{n}, [=](sycl::id<1> i) { a[i] *= 2; });
+            multiply_by.parallel_for(h, sycl::range<1>{n}, a, 2);
         });
         q.submit([&](sycl::handler& h) {
             sycl::accessor a{b, h, sycl::read_only};
-            h.parallel_for(sycl::range<1>{n}, [=](sycl::id<1> i) { out[i] = a[i]; });
+            copy_of.parallel_for(h, sycl::range<1>{n}, out, a);
         });
         g.end_recording();
         exec.emplace(g.finalize());
@@ -365,14 +372,13 @@ TEST_CASE("a buffer destroyed while a graph that uses it runs waits for it and w
     CHECK(host[0] == 42);
 }
 
-TEST_CASE("whole-graph update from a graph whose buffer is gone: the executable graph keeps that buffer"
-          * doctest::test_suite("native")) {
+TEST_CASE("whole-graph update from a graph whose buffer is gone: the executable graph keeps that buffer") {
     sycl::queue q;
     int* out = sycl::malloc_shared<int>(1, q);
     auto build = [&](exp_ext::command_graph<>& g, sycl::buffer<int>& b) {
         g.add([&](sycl::handler& h) {
             sycl::accessor a{b, h, sycl::read_only};
-            h.single_task([=] { *out = a[0]; });
+            copy_of.single_task(h, out, a);
         });
     };
     std::vector<int> one{1}, two{2};
@@ -391,8 +397,7 @@ TEST_CASE("whole-graph update from a graph whose buffer is gone: the executable 
     sycl::free(out, q);
 }
 
-TEST_CASE("raw kernel arguments (sycl_ext_oneapi_raw_kernel_arg), eagerly and as a graph's dynamic parameter"
-          * doctest::test_suite("native")) {
+TEST_CASE("raw kernel arguments (sycl_ext_oneapi_raw_kernel_arg), eagerly and as a graph's dynamic parameter") {
     struct params {
         int scale;
         int offset;
@@ -400,13 +405,24 @@ TEST_CASE("raw kernel arguments (sycl_ext_oneapi_raw_kernel_arg), eagerly and as
     sycl::queue q;
     int* data = sycl::malloc_shared<int>(8, q);
     std::fill(data, data + 8, 1);
-    sycl::kernel affine = sycl::ext::encore::make_kernel(encore::make_kernel(
-        "affine", [](const encore::work_item& it, std::span<const encore::kernel_argument> args) {
-            REQUIRE(args[1].bytes.size() == sizeof(params));
-            const auto p = args[1].scalar<params>();
-            int* d = static_cast<int*>(args[0].pointer());
-            d[it.global_id[0]] = d[it.global_id[0]] * p.scale + p.offset;
-        }));
+    // The kernel takes the struct by value: an OpenCL C kernel of the same struct on devices without host kernels.
+    const encore::device d = q.get_device().engine();
+    sycl::kernel affine = sycl::ext::encore::make_kernel(
+        encore::testing::runs_host_kernels(d)
+            ? encore::make_kernel("affine",
+                                  [](const encore::work_item& it, std::span<const encore::kernel_argument> args) {
+                                      REQUIRE(args[1].bytes.size() == sizeof(params));
+                                      const auto p = args[1].scalar<params>();
+                                      int* d = static_cast<int*>(args[0].pointer());
+                                      d[it.global_id[0]] = d[it.global_id[0]] * p.scale + p.offset;
+                                  })
+            : encore::testing::source_kernel(d,
+                                             "typedef struct { int scale; int offset; } params;\n"
+                                             "kernel void affine_raw(global int* d, params p) {\n"
+                                             "    size_t i = get_global_id(0);\n"
+                                             "    d[i] = d[i] * p.scale + p.offset;\n"
+                                             "}\n",
+                                             "affine_raw"));
     params first{3, 1};
     q.submit([&](sycl::handler& h) {
         h.set_arg(0, data);
