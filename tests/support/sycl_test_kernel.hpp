@@ -167,4 +167,6 @@ ENCORE_SYCL_TEST_KERNEL(add_to, (int* v, int x), { v[i] += x; });
 ENCORE_SYCL_TEST_KERNEL(multiply_by, (int* v, int x), { v[i] *= x; });
 ENCORE_SYCL_TEST_KERNEL(index_times, (int* v, int x), { v[i] = (int)i * x; });
 ENCORE_SYCL_TEST_KERNEL(set_at, (int* v, int at, int x), { v[at + (int)i] = x; });
+ENCORE_SYCL_TEST_KERNEL(add_index, (int* v), { v[i] += (int)i; });
+ENCORE_SYCL_TEST_KERNEL(scaled_copy, (int* out, const int* in, int x), { out[i] = in[i] * x; });
 } // namespace encore::testing::sycl_kernels

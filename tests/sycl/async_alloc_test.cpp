@@ -10,13 +10,14 @@
 #include <thread>
 
 #include "../support/sycl_error.hpp"
+#include "support/sycl_test_kernel.hpp"
 
 namespace syclex = sycl::ext::oneapi::experimental;
 
 using encore::testing::require_sycl_error;
+using namespace encore::testing::sycl_kernels;
 
-TEST_CASE("async_malloc on an in-order queue: the memory is usable by the next commands, freed after them"
-          * doctest::test_suite("native")) {
+TEST_CASE("async_malloc on an in-order queue: the memory is usable by the next commands, freed after them") {
     sycl::queue q{sycl::property::queue::in_order{}};
     CHECK(q.get_device().has(sycl::aspect::ext_oneapi_async_memory_alloc));
     const std::size_t n = 1000;
@@ -24,7 +25,7 @@ TEST_CASE("async_malloc on an in-order queue: the memory is usable by the next c
     REQUIRE(p != nullptr);
     CHECK(sycl::get_pointer_type(p, q.get_context()) == sycl::usm::alloc::shared);
     q.fill(p, 7, n);
-    q.parallel_for(sycl::range<1>{n}, [=](sycl::id<1> i) { p[i] += static_cast<int>(i[0]); });
+    add_index.parallel_for(q, sycl::range<1>{n}, {}, p);
     std::vector<int> out(n);
     q.memcpy(out.data(), p, n * sizeof(int));
     syclex::async_free(q, p);

@@ -57,7 +57,6 @@ namespace exp_ext = sycl::ext::oneapi::experimental;
 using namespace encore::testing::sycl_kernels;
 
 namespace {
-ENCORE_SYCL_TEST_KERNEL(add_index, (int* x), { x[i] += (int)i; });
 ENCORE_SYCL_TEST_KERNEL(copy_of, (int* out, const int* in), { out[i] = in[i]; });
 } // namespace
 

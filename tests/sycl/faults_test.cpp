@@ -43,6 +43,7 @@ struct collected_errors {
 };
 } // namespace
 
+// Kernels that throw are host code (SYCL lambdas): native, as the next two cases.
 TEST_CASE("faults in eager commands reach the async handler once; the queue goes on" * doctest::test_suite("native")) {
     collected_errors errors;
     sycl::queue q{sycl::default_selector_v, errors.handler()};

@@ -29,7 +29,6 @@ ENCORE_SYCL_TEST_KERNEL(index_as_float, (float* a), { a[i] = (float)i; });
 ENCORE_SYCL_TEST_KERNEL(sum_of_three, (int* out, const int* a, const int* b, const int* c), {
     out[0] = a[1] + b[2] + c[0];
 });
-ENCORE_SYCL_TEST_KERNEL(scaled_copy, (int* out, const int* in, int f), { out[i] = in[i] * f; });
 ENCORE_SYCL_TEST_KERNEL(read_first, (const int* r), { (void)r[0]; });
 
 template <typename F> sycl::errc error_of(F&& f) {

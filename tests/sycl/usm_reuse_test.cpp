@@ -25,6 +25,7 @@ TEST_CASE("the issue's program: free USM, copy from a std::vector, fifty times")
     }
 }
 
+// Its kernels work on plain host memory (std::vector), which only the native device reaches: native.
 TEST_CASE("host memory at freed USM addresses works with memcpy, fill, memset, kernels and graph nodes"
           * doctest::test_suite("native")) {
     sycl::queue q{sycl::property::queue::in_order()};

@@ -7,6 +7,10 @@
 #include <cstdint>
 #include <vector>
 
+#include "support/sycl_test_kernel.hpp"
+
+using namespace encore::testing::sycl_kernels;
+
 TEST_CASE("malloc_device, malloc_host and malloc_shared allocate memory of their kind") {
     sycl::queue q;
     auto ctx = q.get_context();
@@ -68,7 +72,7 @@ TEST_CASE("zero-byte and impossible allocations return nullptr") {
     sycl::free(nullptr, q); // ignored
 }
 
-TEST_CASE("kernels read and write device, host and shared memory" * doctest::test_suite("native")) {
+TEST_CASE("kernels read and write device, host and shared memory") {
     sycl::queue q{sycl::property::queue::in_order{}};
     constexpr std::size_t n = 512;
     int* d = sycl::malloc_device<int>(n, q);
@@ -76,7 +80,7 @@ TEST_CASE("kernels read and write device, host and shared memory" * doctest::tes
     int* s = sycl::malloc_shared<int>(n, q);
     for (std::size_t i = 0; i < n; ++i) h[i] = static_cast<int>(i);
     q.memcpy(d, h, n * sizeof(int));
-    q.parallel_for(n, [=](sycl::id<1> i) { s[i] = 3 * d[i]; });
+    scaled_copy.parallel_for(q, sycl::range<1>{n}, {}, s, d, 3);
     q.wait();
     bool ok = true;
     for (std::size_t i = 0; i < n; ++i) ok = ok && s[i] == 3 * static_cast<int>(i);
@@ -94,13 +98,13 @@ TEST_CASE("queues of one device share the default context, so they share allocat
     sycl::free(p, b);
 }
 
-TEST_CASE("usm_allocator backs standard containers with shared or host memory" * doctest::test_suite("native")) {
+TEST_CASE("usm_allocator backs standard containers with shared or host memory") {
     sycl::queue q;
     sycl::usm_allocator<int, sycl::usm::alloc::shared> alloc{q};
     std::vector<int, sycl::usm_allocator<int, sycl::usm::alloc::shared>> v(100, 1, alloc);
     CHECK(sycl::get_pointer_type(v.data(), q.get_context()) == sycl::usm::alloc::shared);
     int* data = v.data();
-    q.parallel_for(v.size(), [=](sycl::id<1> i) { data[i] += static_cast<int>(i); }).wait();
+    add_index.parallel_for(q, sycl::range<1>{v.size()}, {}, data).wait();
     CHECK(v[99] == 100);
     v.resize(1000, 0); // reallocates through the allocator, frees the old block
     CHECK(sycl::get_pointer_type(v.data(), q.get_context()) == sycl::usm::alloc::shared);

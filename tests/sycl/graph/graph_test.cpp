@@ -24,7 +24,6 @@ ENCORE_SYCL_TEST_KERNEL(diamond_init, (float* x, float* y, float* z), {
 });
 ENCORE_SYCL_TEST_KERNEL(add_into, (float* dst, const float* src), { dst[i] += src[i]; });
 ENCORE_SYCL_TEST_KERNEL(sum_into, (float* dst, const float* a, const float* b), { dst[i] = a[i] + b[i]; });
-ENCORE_SYCL_TEST_KERNEL(scaled_copy, (int* dst, const int* src, int f), { dst[i] = src[i] * f; });
 ENCORE_SYCL_TEST_KERNEL(add_second_to_first, (int* v), { v[0] += v[1]; });
 } // namespace
 
