@@ -3,6 +3,7 @@
 
 #include <sycl/sycl.hpp>
 
+// What the native device is (the default device): native.
 TEST_CASE("the default device is the native CPU and it supports graphs" * doctest::test_suite("native")) {
     sycl::device d;
     CHECK(d.is_cpu());
@@ -33,6 +34,7 @@ TEST_CASE("selectors") {
     CHECK_THROWS_AS(sycl::device(sycl::aspect_selector({sycl::aspect::gpu})), sycl::exception);
 }
 
+// What the native device is: native.
 TEST_CASE("platforms list their devices" * doctest::test_suite("native")) {
     auto platforms = sycl::platform::get_platforms();
     REQUIRE(platforms.size() == 1);

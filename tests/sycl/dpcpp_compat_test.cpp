@@ -201,6 +201,7 @@ TEST_CASE("reductions with the standard library's operators and transparent SYCL
     CHECK(reduce_with(q, truth, 0, std::logical_or<>(), 0) == 1);
 }
 
+// A reduction (launched by a SYCL lambda kernel): native.
 TEST_CASE("initialize_to_identity with a standard operator, from reduction_properties.hpp"
           * doctest::test_suite("native")) {
     sycl::queue q;
@@ -283,6 +284,7 @@ TEST_CASE("what kernels and host tasks throw reaches the async handler as sycl::
     sycl::free(x, q);
 }
 
+// A kernel that throws (host code): native.
 TEST_CASE("without a handler wait_and_throw rethrows the first error as sycl::exception; a context's handler serves its queues"
           * doctest::test_suite("native")) {
     sycl::queue q;
@@ -305,6 +307,7 @@ TEST_CASE("without a handler wait_and_throw rethrows the first error as sycl::ex
     CHECK(seen.nested[0] == "to the context's handler");
 }
 
+// A kernel that throws (host code): native.
 TEST_CASE("a queue that goes away with an error nobody took hands it to its handler: never lost"
           * doctest::test_suite("native")) {
     seen_errors seen;

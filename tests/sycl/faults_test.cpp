@@ -65,6 +65,7 @@ TEST_CASE("faults in eager commands reach the async handler once; the queue goes
     sycl::free(data, q);
 }
 
+// Kernels that throw (host code): native.
 TEST_CASE("faults in graph nodes: each replay reports once, the other nodes run, the graph replays again"
           * doctest::test_suite("native")) {
     collected_errors errors;
@@ -90,6 +91,7 @@ TEST_CASE("faults in graph nodes: each replay reports once, the other nodes run,
     sycl::free(data, q);
 }
 
+// Kernels that throw (host code): native.
 TEST_CASE("without an async handler: the first fault is rethrown once as a sycl::exception"
           * doctest::test_suite("native")) {
     sycl::queue q;

@@ -387,6 +387,7 @@ TEST_CASE("local_accessor: iterators, max_size, const view, in an nd_range kerne
     sycl::free(out, q);
 }
 
+// 0-dimensional accessors and local memory in SYCL lambda kernels (host-compiled): native.
 TEST_CASE("zero-dimensional accessor, host_accessor and local_accessor reach one element"
           * doctest::test_suite("native")) {
     sycl::queue q;
@@ -624,6 +625,7 @@ TEST_CASE("event::get_wait_list lists what the command group waited for") {
 
 // --- device ------------------------------------------------------------------------------------------------
 
+// The native CPU device's info descriptors: native.
 TEST_CASE("device: the remaining info descriptors answer what the native CPU device is"
           * doctest::test_suite("native")) {
     sycl::device d;

@@ -13,6 +13,7 @@
 
 #include "order_log.hpp"
 
+// What the default device is (the native CPU): native.
 TEST_CASE("queues are made from the default device, a selector, a device or a context and device"
           * doctest::test_suite("native")) {
     sycl::queue by_default;
@@ -230,6 +231,7 @@ TEST_CASE("ext_oneapi_submit_barrier waits for everything before it, or for the 
     (void)a;
 }
 
+// Kernels that throw (host code): native.
 TEST_CASE("errors thrown by kernels and host tasks reach the queue's async handler" * doctest::test_suite("native")) {
     std::vector<std::string> seen;
     sycl::async_handler handler = [&](sycl::exception_list errors) {
@@ -260,6 +262,7 @@ TEST_CASE("errors thrown by kernels and host tasks reach the queue's async handl
     CHECK(seen[0] == "a kernel or host task threw: in the context"); // a sycl::exception, the original nested
 }
 
+// Kernels that throw (host code): native.
 TEST_CASE("without an async handler, wait_and_throw rethrows what the work threw as sycl::exception (Encore's choice)"
           * doctest::test_suite("native")) {
     sycl::queue q;

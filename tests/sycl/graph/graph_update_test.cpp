@@ -423,6 +423,7 @@ TEST_CASE("dynamic_parameter of an accessor: misuse is errc::invalid") {
     expect_invalid([&] { g.add([&](sycl::handler& h) { h.require(scalar); }); });
 }
 
+// Local memory and a group barrier in a SYCL lambda kernel (host-compiled): native.
 TEST_CASE("dynamic_local_accessor: the local memory of a node is resized by update" * doctest::test_suite("native")) {
     sycl::queue q;
     constexpr std::size_t n = 64;
