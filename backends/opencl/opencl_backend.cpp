@@ -81,6 +81,9 @@ std::unique_ptr<opencl_backend> opencl_backend::create(std::string& why_not) {
                 s->use_command_buffers =
                     s->command_buffers.load(pd.platform, s->capabilities.command_buffer) && command_buffers;
             s->properties.native_graphs = s->use_command_buffers;
+            s->use_mutable_dispatch =
+                s->use_command_buffers && detail::updates_kernels_in_place(s->capabilities) &&
+                s->command_buffers.load_mutable_dispatch(pd.platform, s->capabilities.mutable_dispatch);
             const cl_context_properties properties[] = {
                 CL_CONTEXT_PLATFORM, reinterpret_cast<cl_context_properties>(pd.platform), 0};
             cl_int r = CL_SUCCESS;
@@ -95,7 +98,9 @@ std::unique_ptr<opencl_backend> opencl_backend::create(std::string& why_not) {
                                 std::string(s->command_buffers.final_signatures
                                                 ? "final signatures"
                                                 : "provisional 0.9.0-0.9.4 signatures") +
-                                ")"
+                                "); kernel nodes updated " +
+                                (s->use_mutable_dispatch ? "in place (mutable dispatch)"
+                                                         : "by recording the command buffer again")
                           : std::string("launch plans") + (s->capabilities.command_buffer && !command_buffers
                                                                ? " (ENCORE_OPENCL_COMMAND_BUFFERS=0)"
                                                                : "")));

@@ -57,6 +57,9 @@ public:
         device_properties properties;
         detail::device_capabilities capabilities;
         bool use_command_buffers = false; // cl_khr_command_buffer present and not turned off
+        // Kernel nodes of command buffers are updated in place (detail::updates_kernels_in_place, and the
+        // platform has clUpdateMutableCommandsKHR).
+        bool use_mutable_dispatch = false;
         intel_usm_functions intel_usm;    // loaded when capabilities.usm == intel
         command_buffer_functions command_buffers;
     };

@@ -42,6 +42,7 @@ void command_buffer_executable::release(recording& r) noexcept {
     if (r.buffer) backend_.state(device_).command_buffers.release(std::exchange(r.buffer, nullptr));
     r.host_views.clear();
     r.kernels.clear();
+    r.mutable_of.clear();
     r.last_launch.reset();
 }
 
@@ -89,13 +90,21 @@ void command_buffer_executable::record(recording& rec) {
     cl_int r = CL_SUCCESS;
     // Simultaneous use lets a launch be enqueued while the previous one waits or runs (the runtime enqueues
     // launches of one executable back to back, each waiting for the one before).
-    const cl_command_buffer_properties_khr simultaneous[] = {CL_COMMAND_BUFFER_FLAGS_KHR,
-                                                             CL_COMMAND_BUFFER_SIMULTANEOUS_USE_KHR, 0};
-    rec.buffer = f.create(1, &q, simultaneous_use_ ? simultaneous : nullptr, &r);
+    const cl_command_buffer_flags_khr flags = (simultaneous_use_ ? CL_COMMAND_BUFFER_SIMULTANEOUS_USE_KHR : 0) |
+                                              (s.use_mutable_dispatch ? CL_COMMAND_BUFFER_MUTABLE_KHR : 0);
+    const cl_command_buffer_properties_khr buffer_properties[] = {CL_COMMAND_BUFFER_FLAGS_KHR, flags, 0};
+    rec.buffer = f.create(1, &q, flags ? buffer_properties : nullptr, &r);
     cl_command_buffer_khr cb = rec.buffer;
     check(r, "clCreateCommandBufferKHR", s.properties.name);
 
     const auto count = partition_.nodes.size();
+    // Kernel nodes of a mutable command buffer: the fields this device can update.
+    const cl_ndrange_kernel_command_properties_khr updatable[] = {
+        CL_MUTABLE_DISPATCH_UPDATABLE_FIELDS_KHR,
+        s.capabilities.mutable_fields & (CL_MUTABLE_DISPATCH_ARGUMENTS_KHR | CL_MUTABLE_DISPATCH_GLOBAL_SIZE_KHR |
+                                         CL_MUTABLE_DISPATCH_LOCAL_SIZE_KHR | CL_MUTABLE_DISPATCH_GLOBAL_OFFSET_KHR),
+        0};
+    rec.mutable_of.assign(count, nullptr);
     std::vector<cl_sync_point_khr> sync(count, 0);
     std::vector<char> has_sync(count, 0);
     std::vector<cl_sync_point_khr> waits;
@@ -128,8 +137,9 @@ void command_buffer_executable::record(recording& rec) {
                 cl_kernel kernel = rec.kernels.back().get();
                 const launch_geometry g = geometry_of(backend_, device_, k);
                 set_arguments(backend_, device_, kernel, k);
-                check(f.ndrange(cb, nullptr, nullptr, kernel, g.dimensions, g.offset_or_null(),
-                                g.global.data(), g.local_or_null(), n, list, out, nullptr),
+                check(f.ndrange(cb, nullptr, s.use_mutable_dispatch ? updatable : nullptr, kernel, g.dimensions,
+                                g.offset_or_null(), g.global.data(), g.local_or_null(), n, list, out,
+                                s.use_mutable_dispatch ? &rec.mutable_of[i] : nullptr),
                       "clCommandNDRangeKernelKHR");
                 has_sync[i] = 1;
                 break;
@@ -252,10 +262,8 @@ event_ptr command_buffer_executable::launch(backend_queue& queue, std::span<cons
     }
     if (rec.stale || !rec.buffer) {
         if (rec.buffer)
-            backend_.trace(
-                "a node of a partition (" + std::to_string(partition_.nodes.size()) +
-                " nodes) was updated and the device has no cl_khr_command_buffer_mutable_dispatch that "
-                "Encore uses: its command buffer is recorded again");
+            backend_.trace(rec.why_stale + ": the command buffer of its partition (" +
+                           std::to_string(partition_.nodes.size()) + " nodes) is recorded again");
         release(rec);
         record(rec);
         rec.stale = false;
@@ -280,10 +288,82 @@ event_ptr command_buffer_executable::launch(backend_queue& queue, std::span<cons
 }
 
 void command_buffer_executable::update(std::uint32_t node, const command& c) {
-    static_cast<void>(local(node));
+    const std::uint32_t i = local(node);
     check_for_graph(backend_, device_, c); // refuses before anything changed
-    plain_.stale = true;                   // graph_ holds `c` by the next launch (backend.hpp)
-    profiled_.stale = true;
+    const command& old = graph_.boost_graph()[node].command; // `c` replaces it once this returns (backend.hpp)
+    const auto* k = std::get_if<kernel_command>(&c);
+    const auto* was = std::get_if<kernel_command>(&old);
+    if (k && was && k->kernel == was->kernel && k->arguments.size() != was->arguments.size())
+        throw error(errc::invalid_argument, "update of " + graph_.describe(node) + ": kernel '" + k->kernel->name() +
+                                                "' takes " + std::to_string(was->arguments.size()) + " arguments; " +
+                                                std::to_string(k->arguments.size()) + " were given");
+    for (recording* rec : {&plain_, &profiled_}) {
+        if (!rec->buffer || rec->stale) continue; // recorded from the graph's commands at its next launch anyway
+        if (auto why = update_in_place(*rec, i, old, c); !why.empty()) {
+            rec->stale = true;
+            rec->why_stale = graph_.describe(node) + " was updated (" + why + ")";
+        }
+    }
+}
+
+std::string command_buffer_executable::update_in_place(recording& rec, std::uint32_t i, const command& old,
+                                                       const command& c) {
+    const auto& s = backend_.state(device_);
+    if (!s.use_mutable_dispatch) return "the device has no cl_khr_command_buffer_mutable_dispatch that Encore uses";
+    const auto* k = std::get_if<kernel_command>(&c);
+    const auto* was = std::get_if<kernel_command>(&old);
+    if (!k || !was || i >= rec.mutable_of.size() || !rec.mutable_of[i])
+        return "mutable dispatch updates kernel nodes only";
+    if (k->kernel.get() != was->kernel.get()) return "another kernel: mutable dispatch keeps a node's kernel";
+    launch_geometry g, before;
+    try {
+        g = geometry_of(backend_, device_, *k);
+        before = geometry_of(backend_, device_, *was);
+    } catch (const error& e) {
+        return e.what(); // the recording again reports it
+    }
+    const auto fields = s.capabilities.mutable_fields;
+    if (g.dimensions != before.dimensions || g.has_local != before.has_local)
+        return "other dimensions, or a work-group size given or dropped";
+    if (g.global != before.global && !(fields & CL_MUTABLE_DISPATCH_GLOBAL_SIZE_KHR))
+        return "the device cannot update a global size";
+    if (g.local != before.local && !(fields & CL_MUTABLE_DISPATCH_LOCAL_SIZE_KHR))
+        return "the device cannot update a local size";
+    if (g.offset != before.offset && !(fields & CL_MUTABLE_DISPATCH_GLOBAL_OFFSET_KHR))
+        return "the device cannot update a global offset";
+    std::vector<cl_mutable_dispatch_arg_khr> arguments, svm_arguments;
+    for (std::size_t a = 0; a < k->arguments.size(); ++a) {
+        const kernel_argument& argument = k->arguments[a];
+        const auto index = static_cast<cl_uint>(a);
+        switch (argument.type) {
+        case kernel_argument::kind::scalar:
+            arguments.push_back({index, argument.bytes.size(), argument.bytes.data()});
+            break;
+        case kernel_argument::kind::local_memory:
+            arguments.push_back({index, argument.local_bytes, nullptr});
+            break;
+        case kernel_argument::kind::pointer:
+            if (argument.pointer() && !backend_.find_allocation(argument.pointer()))
+                return "a pointer outside the opencl backend's memory"; // the recording again names it
+            svm_arguments.push_back({index, sizeof(void*), argument.pointer()});
+            break;
+        case kernel_argument::kind::memory_object:
+            return "a memory-object argument";
+        }
+    }
+    dispatch_update u;
+    u.command = rec.mutable_of[i];
+    u.arguments = arguments;
+    u.svm_arguments = svm_arguments;
+    u.work_dim = g.dimensions;
+    if (fields & CL_MUTABLE_DISPATCH_GLOBAL_SIZE_KHR) u.global_size = g.global.data();
+    if (fields & CL_MUTABLE_DISPATCH_GLOBAL_OFFSET_KHR) u.global_offset = g.offset.data();
+    if ((fields & CL_MUTABLE_DISPATCH_LOCAL_SIZE_KHR) && g.has_local) u.local_size = g.local.data();
+    if (const cl_int r = s.command_buffers.update_dispatch(rec.buffer, u); r != CL_SUCCESS)
+        return "clUpdateMutableCommandsKHR: " + detail::describe(r);
+    backend_.trace("updated " + graph_.describe(partition_.nodes[i]) +
+                   " in place (cl_khr_command_buffer_mutable_dispatch)");
+    return {};
 }
 
 } // namespace encore::opencl

@@ -19,9 +19,14 @@
 // A launch from a queue with profiling runs a second recording, made on first need on a queue with profiling,
 // so that launches without it do not pay for timestamps.
 //
-// Update: without cl_khr_command_buffer_mutable_dispatch (Encore does not use it yet), an update marks the
-// command buffer stale and the next launch records it again from the graph's current commands, with a trace
-// line (ENCORE_TRACE). The update itself checks the new command first, so a refused one changes nothing.
+// Update: where the device has cl_khr_command_buffer_mutable_dispatch with argument updates (SVM pointers),
+// the command buffer is made mutable and each kernel node recorded with the fields the device can update
+// (arguments, global size, local size, global offset); an update of a kernel node that keeps its kernel and
+// its number of dimensions is one clUpdateMutableCommandsKHR (every argument, and the sizes). Anything else
+// (another kernel, other dimensions, a field the device cannot update, a copy or fill, a device without the
+// extension, ENCORE_OPENCL_MUTABLE_DISPATCH=0) marks the command buffer stale, and the next launch records it
+// again from the graph's current commands, with a trace line (ENCORE_TRACE). The update itself checks the new
+// command first, so a refused one changes nothing.
 //
 //     auto exec = backend.lower(0, g, parts.partitions[0]);
 //     exec->launch(queue, {})->wait();
@@ -29,6 +34,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <string>
 #include <utility>
 #include <vector>
 
@@ -55,12 +61,17 @@ private:
         cl_command_buffer_khr buffer = nullptr;
         std::vector<detail::mem_handle> host_views; // views of memory the backend did not allocate
         std::vector<detail::kernel_handle> kernels; // one per kernel node, its arguments set once
+        std::vector<cl_mutable_command_khr> mutable_of; // per partition node: its mutable-dispatch handle, or null
         event_ptr last_launch; // without simultaneous use: the launch a new one waits for
         bool stale = false;
+        std::string why_stale; // for the trace line of the recording again
         bool holds_nothing = false; // no command was recorded (a partition of empty nodes): launched as a marker
     };
     std::uint32_t local(std::uint32_t node) const;
     void record(recording& r);
+    // Updates node `i`'s recorded kernel from `old` to `c` in place; empty when done, else why mutable dispatch
+    // cannot (the recording is then made again).
+    std::string update_in_place(recording& r, std::uint32_t i, const command& old, const command& c);
     void release(recording& r) noexcept;
     // The cl_mem holding [p, p + bytes) and p's offset in it.
     std::pair<cl_mem, std::size_t> view_for(recording& r, const void* p, std::size_t bytes, const char* what);

@@ -249,6 +249,7 @@ capabilities capabilities_of(const device& d) {
     result.command_buffers = c.command_buffer != 0;
     if (c.command_buffer) result.command_buffer_version = detail::version_string(c.command_buffer);
     result.mutable_dispatch = c.mutable_dispatch != 0;
+    result.updates_in_place = detail::updates_kernels_in_place(c);
     result.il_version = c.il_version;
     return result;
 }

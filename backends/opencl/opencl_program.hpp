@@ -84,6 +84,8 @@ struct capabilities {
     bool command_buffers = false;       // cl_khr_command_buffer
     std::string command_buffer_version; // "0.9.0"; empty without the extension
     bool mutable_dispatch = false;      // cl_khr_command_buffer_mutable_dispatch
+    bool updates_in_place = false; // kernel nodes of command buffers updated through it (else recorded again);
+                                   // false with ENCORE_OPENCL_MUTABLE_DISPATCH=0
     std::string il_version;             // empty: no SPIR-V
 };
 // Throws errc::invalid_argument when `d` is not an OpenCL device.

@@ -1,6 +1,12 @@
-// Updating executable graphs on the OpenCL backend: per-node and whole-graph updates. Command buffers are
-// recorded again at the next launch (no mutable dispatch here); launch plans rebuild the node's step.
+// Updating executable graphs on the OpenCL backend: per-node and whole-graph updates. Kernel nodes of command
+// buffers are updated in place where the device has cl_khr_command_buffer_mutable_dispatch (here: PoCL behind the
+// test layer libencore-test-mutable-dispatch, tests/meson.build), and command buffers are recorded again at the
+// next launch otherwise; launch plans rebuild the node's step.
 #include <doctest/doctest.h>
+
+#include <dlfcn.h>
+
+#include <cstdlib>
 
 #include "opencl_support.hpp"
 
@@ -139,4 +145,79 @@ TEST_CASE("a refused update changes nothing") {
     q.launch(exec).wait();
     CHECK(a[0] == 1);
     CHECK(bytes[299] == 2);
+}
+
+namespace {
+// The mutable-dispatch test layer's counters, when the backend loaded it (ENCORE_OPENCL_LIBRARY).
+struct layer_counters {
+    unsigned (*buffers_created)() = nullptr;
+    unsigned (*updates)() = nullptr;
+    explicit operator bool() const { return buffers_created && updates; }
+};
+layer_counters test_layer() {
+    layer_counters c;
+    const char* path = std::getenv("ENCORE_OPENCL_LIBRARY");
+    void* layer = path ? dlopen(path, RTLD_NOW | RTLD_NOLOAD) : nullptr;
+    if (!layer) return c;
+    c.buffers_created = reinterpret_cast<unsigned (*)()>(dlsym(layer, "encore_test_layer_buffers_created"));
+    c.updates = reinterpret_cast<unsigned (*)()>(dlsym(layer, "encore_test_layer_updates"));
+    return c;
+}
+} // namespace
+
+TEST_CASE("mutable dispatch: a kernel node's arguments and sizes change in place; other nodes record again") {
+    const device d = opencl_device();
+    if (!opencl::capabilities_of(d).updates_in_place || !d.properties().native_graphs) {
+        MESSAGE("skipped: the device has no cl_khr_command_buffer_mutable_dispatch (run through the test layer: "
+                "opencl_mutable_dispatch_*)");
+        return;
+    }
+    const layer_counters layer = test_layer();
+    REQUIRE_MESSAGE(layer, "mutable dispatch outside the test layer: no device here has it");
+    queue q(d, {.in_order = true});
+    usm<int> a(1024), b(1024);
+    usm<unsigned char> bytes(64);
+    graph g;
+    auto clear = g.add(memset_command{bytes.data(), 0, 64});
+    auto set = g.add(kernel_command{test_kernel("set_value"),
+                                    {kernel_argument::from_pointer(a.data()), kernel_argument::from_scalar(3)},
+                                    range(256)});
+    auto add = g.add(kernel_command{test_kernel("add"),
+                                    {kernel_argument::from_pointer(a.data()), kernel_argument::from_scalar(10)},
+                                    range(256)},
+                     {set});
+    executable_graph exec(g, d);
+    const unsigned created = layer.buffers_created(), updated = layer.updates();
+    q.launch(exec).wait();
+    CHECK(a[255] == 13);
+    CHECK(a[256] == 0);
+
+    // Arguments (a scalar, a pointer) and the global size: in place, the same command buffer.
+    exec.update_arguments(add, {kernel_argument::from_pointer(a.data()), kernel_argument::from_scalar(20)});
+    exec.update_range(set, range(512));
+    exec.update_arguments(set, {kernel_argument::from_pointer(b.data()), kernel_argument::from_scalar(5)});
+    CHECK(layer.updates() == updated + 3);
+    q.launch(exec).wait();
+    CHECK(b[511] == 5);
+    CHECK(b[512] == 0);
+    CHECK(a[0] == 33);   // 3 + 10 from the first launch, + 20 from this one (set now writes b)
+    CHECK(a[300] == 0);  // add's range stayed 256
+    CHECK(layer.buffers_created() == created);
+
+    // A memset node: mutable dispatch updates kernels only, so the command buffer is recorded again, and the
+    // kernel updates made in place before stay.
+    exec.update(clear, memset_command{bytes.data(), 7, 64});
+    CHECK(layer.updates() == updated + 3);
+    q.launch(exec).wait();
+    CHECK(bytes[63] == 7);
+    CHECK(a[0] == 53);
+    CHECK(b[511] == 5);
+    CHECK(layer.buffers_created() == created + 1);
+
+    // A refused update changes nothing, in place or not.
+    CHECK_THROWS_AS(exec.update_arguments(add, {kernel_argument::from_pointer(a.data())}), error);
+    CHECK(layer.updates() == updated + 3);
+    q.launch(exec).wait();
+    CHECK(a[0] == 73);
+    CHECK(layer.buffers_created() == created + 1);
 }

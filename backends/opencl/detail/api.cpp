@@ -2,7 +2,9 @@
 
 #include <dlfcn.h>
 
+#include <cstdlib>
 #include <mutex>
+#include <string>
 
 #include "encore/graph/error.hpp"
 
@@ -19,18 +21,22 @@ struct loaded {
 loaded& instance() {
     static loaded l = [] {
         loaded result;
-        void* library = dlopen("libOpenCL.so.1", RTLD_NOW | RTLD_LOCAL);
+        // ENCORE_OPENCL_LIBRARY: another OpenCL library to load (a path or a name), e.g. a layer in front of
+        // the loader; by default the ICD loader.
+        const char* chosen = std::getenv("ENCORE_OPENCL_LIBRARY");
+        const std::string name = chosen && *chosen ? chosen : "libOpenCL.so.1";
+        void* library = dlopen(name.c_str(), RTLD_NOW | RTLD_LOCAL);
         if (!library) {
             const char* why = dlerror();
-            result.why_not = why ? why : "libOpenCL.so.1: cannot be loaded";
+            result.why_not = why ? why : name + ": cannot be loaded";
             return result;
         }
         bool complete = true;
-#define ENCORE_OPENCL_RESOLVE(name)                                                                          \
-    result.functions.name = reinterpret_cast<decltype(&::name)>(dlsym(library, #name));                      \
-    if (!result.functions.name && complete) {                                                                \
+#define ENCORE_OPENCL_RESOLVE(name_)                                                                         \
+    result.functions.name_ = reinterpret_cast<decltype(&::name_)>(dlsym(library, #name_));                   \
+    if (!result.functions.name_ && complete) {                                                               \
         complete = false;                                                                                    \
-        result.why_not = "libOpenCL.so.1 has no " #name " (an OpenCL 2.0 loader is needed)";                 \
+        result.why_not = name + " has no " #name_ " (an OpenCL 2.0 loader is needed)";                       \
     }
         ENCORE_OPENCL_FUNCTIONS(ENCORE_OPENCL_RESOLVE)
 #undef ENCORE_OPENCL_RESOLVE
@@ -177,6 +183,9 @@ std::string describe(cl_int result) {
         break;
     case CL_INCOMPATIBLE_COMMAND_QUEUE_KHR:
         name = "CL_INCOMPATIBLE_COMMAND_QUEUE_KHR";
+        break;
+    case CL_INVALID_MUTABLE_COMMAND_KHR:
+        name = "CL_INVALID_MUTABLE_COMMAND_KHR";
         break;
     default:
         name = "an OpenCL error";

@@ -1,5 +1,6 @@
 #include "device_info.hpp"
 
+#include <cstdlib>
 #include <cstring>
 #include <vector>
 
@@ -49,6 +50,9 @@ device_capabilities query_capabilities(cl_device_id d) {
     if (c.command_buffer)
         c.command_buffer_capabilities = device_value<cl_device_command_buffer_capabilities_khr>(
             d, CL_DEVICE_COMMAND_BUFFER_CAPABILITIES_KHR);
+    if (c.command_buffer && c.mutable_dispatch)
+        c.mutable_fields =
+            device_value<cl_mutable_dispatch_fields_khr>(d, CL_DEVICE_MUTABLE_DISPATCH_CAPABILITIES_KHR);
     c.svm = device_value<cl_device_svm_capabilities>(d, CL_DEVICE_SVM_CAPABILITIES);
     if (intel_usm)
         c.usm = usm_mode::intel;
@@ -62,6 +66,13 @@ device_capabilities query_capabilities(cl_device_id d) {
     c.profiling = (queue & CL_QUEUE_PROFILING_ENABLE) != 0;
     c.host_unified_memory = device_value<cl_bool>(d, CL_DEVICE_HOST_UNIFIED_MEMORY) == CL_TRUE;
     return c;
+}
+
+bool updates_kernels_in_place(const device_capabilities& c) {
+    const char* flag = std::getenv("ENCORE_OPENCL_MUTABLE_DISPATCH");
+    if (flag && std::strcmp(flag, "0") == 0) return false;
+    return c.command_buffer && c.mutable_dispatch && (c.mutable_fields & CL_MUTABLE_DISPATCH_ARGUMENTS_KHR) &&
+           c.usm != usm_mode::intel;
 }
 
 std::string summary(const device_capabilities& c) {

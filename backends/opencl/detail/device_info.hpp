@@ -28,6 +28,7 @@ struct device_capabilities {
     cl_device_svm_capabilities svm = 0;
     cl_version command_buffer = 0;   // cl_khr_command_buffer's reported version; 0: not offered
     cl_version mutable_dispatch = 0; // cl_khr_command_buffer_mutable_dispatch's; 0: not offered
+    cl_mutable_dispatch_fields_khr mutable_fields = 0; // CL_DEVICE_MUTABLE_DISPATCH_CAPABILITIES_KHR
     cl_device_command_buffer_capabilities_khr command_buffer_capabilities = 0;
     std::string il_version;    // CL_DEVICE_IL_VERSION ("SPIR-V_1.2 ..."), empty: no IL
     bool out_of_order = false; // out-of-order host queues
@@ -36,6 +37,10 @@ struct device_capabilities {
 };
 
 device_capabilities query_capabilities(cl_device_id d);
+// Whether kernel nodes of this device's command buffers are updated in place: cl_khr_command_buffer with
+// cl_khr_command_buffer_mutable_dispatch that updates arguments, pointers as SVM (not Intel USM, which the
+// extension has no form for), and ENCORE_OPENCL_MUTABLE_DISPATCH not 0.
+bool updates_kernels_in_place(const device_capabilities& c);
 // "0.9.0"
 std::string version_string(cl_version v);
 // One line for traces: "USM through fine-grain SVM; cl_khr_command_buffer 0.9.0; no IL".
