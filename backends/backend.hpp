@@ -89,6 +89,11 @@ public:
     virtual ~backend_event() = default;
 
     virtual event_status status() const noexcept = 0;
+    // Whether the work is known to have completed, never blocking. The default asks status(); a backend whose
+    // status() costs a driver call may answer from what it learnt otherwise (false: not known yet), provided
+    // every event it made becomes known complete soon after its work completes: the runtime drops the events it
+    // keeps only for queue::wait through this (queue.cpp), asking no driver about them.
+    virtual bool known_complete() const noexcept { return status() == event_status::complete; }
     // Blocks until the work completed. Never throws what the work threw: that went to the queue's error_sink.
     virtual void wait() = 0;
     // Calls `callback` exactly once when the work has completed: right away on this thread if it already has,

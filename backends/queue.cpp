@@ -104,12 +104,12 @@ void queue_state::record(const event_ptr& e) {
     if (properties.in_order) return; // `last` completes after everything before it
     outstanding.push_back(e);
     if (outstanding.size() >= prune_at) {
-        // Oldest first, until a few are found still running: what was submitted after them mostly is too, and
-        // each question costs (on NVIDIA's OpenCL a status query cost about as much as an enqueue, unless a
-        // marker answers it: opencl_event.hpp). The rest stay until the next prune.
+        // Oldest first, until a few are found not known complete: what was submitted after them mostly is not
+        // either, and each question may cost (an OpenCL status query about as much as an enqueue: its events
+        // answer from the queue's markers instead, opencl_event.hpp). The rest stay until the next prune.
         std::size_t kept = 0, running = 0, i = 0;
         for (; i < outstanding.size() && running < 4; ++i) {
-            if (outstanding[i]->status() == event_status::complete) continue;
+            if (outstanding[i]->known_complete()) continue;
             ++running;
             outstanding[kept++] = std::move(outstanding[i]);
         }

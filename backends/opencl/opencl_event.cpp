@@ -1,6 +1,7 @@
 #include "opencl_event.hpp"
 
 #include <algorithm>
+#include <utility>
 
 #include "encore/graph/error.hpp"
 
@@ -30,28 +31,31 @@ void queue_link::flush_through(const detail::api& cl, std::uint64_t number) noex
 
 void queue_link::mark(const detail::api& cl) noexcept {
     std::lock_guard lock(marker_mutex_);
-    if (marker_ || !queue) return;
+    if (!queue || failed_) return;
+    if (marker_) {
+        cl_int s = CL_QUEUED;
+        if (marker_api_->clGetEventInfo(marker_, CL_EVENT_COMMAND_EXECUTION_STATUS, sizeof s, &s, nullptr) !=
+            CL_SUCCESS)
+            s = CL_INVALID_EVENT;
+        if (s > CL_COMPLETE) { // still pending: it completes once flushed and the commands before it have
+            flush_through(cl, marker_covers_ + 1);
+            return;
+        }
+        marker_api_->clReleaseEvent(std::exchange(marker_, nullptr));
+        if (s != CL_COMPLETE) { // a command before it failed (found through its own event): no more markers
+            failed_ = true;
+            marked_.store(false, std::memory_order_release);
+            return;
+        }
+        completed_through_.store(marker_covers_, std::memory_order_release);
+    }
     const std::uint64_t covers = events_made.load(std::memory_order_acquire);
     cl_event marker = nullptr;
     if (cl.clEnqueueMarkerWithWaitList(queue.get(), 0, nullptr, &marker) != CL_SUCCESS) return;
     marker_api_ = &cl;
     marker_ = marker;
     marker_covers_ = covers;
-}
-
-bool queue_link::known_complete(std::uint64_t number) noexcept {
-    if (number <= completed_through_.load(std::memory_order_acquire)) return true;
-    std::lock_guard lock(marker_mutex_);
-    if (!marker_ || number > marker_covers_) return false;
-    cl_int s = CL_QUEUED;
-    if (marker_api_->clGetEventInfo(marker_, CL_EVENT_COMMAND_EXECUTION_STATUS, sizeof s, &s, nullptr) != CL_SUCCESS)
-        s = CL_INVALID_EVENT;
-    if (s > CL_COMPLETE) return false; // still pending
-    // Completed, or failed: a failure stays to be found (and reported) through the failed command's own event.
-    if (s == CL_COMPLETE) completed_through_.store(marker_covers_, std::memory_order_release);
-    marker_api_->clReleaseEvent(marker_);
-    marker_ = nullptr;
-    return s == CL_COMPLETE && number <= marker_covers_;
+    marked_.store(true, std::memory_order_release);
 }
 
 opencl_event::opencl_event(const detail::api& cl, cl_event e, std::shared_ptr<queue_link> queue,
@@ -77,7 +81,7 @@ void opencl_event::report_failure(cl_int status) const noexcept {
 }
 
 event_status opencl_event::status() const noexcept {
-    if (known_complete()) return event_status::complete; // a marker after it completed: no need to ask
+    if (queue_ && queue_->known_complete(number_)) return event_status::complete; // a marker after it completed
     cl_int s = CL_QUEUED;
     if (cl_.clGetEventInfo(event_, CL_EVENT_COMMAND_EXECUTION_STATUS, sizeof s, &s, nullptr) != CL_SUCCESS)
         return event_status::complete;
@@ -91,11 +95,13 @@ event_status opencl_event::status() const noexcept {
 }
 
 bool opencl_event::known_complete() const noexcept {
-    return queue_ && queue_->known_complete(number_);
+    if (queue_ && queue_->known_complete(number_)) return true;
+    if (queue_ && queue_->marked()) return false; // a marker answers soon: no driver call
+    return status() == event_status::complete;
 }
 
 void opencl_event::wait() {
-    if (known_complete()) return;
+    if (queue_ && queue_->known_complete(number_)) return;
     flush();
     const cl_int r = cl_.clWaitForEvents(1, &event_);
     if (r == CL_SUCCESS) return;

@@ -6,9 +6,11 @@
 // someone waits, polls or registers, unless a flush of that queue came after the event's command: work reaches
 // the device without a flush per command, and a poll of many events (an out-of-order queue pruning the ones
 // that completed) costs one flush, not one each. An out-of-order queue also enqueues a marker every
-// marker_interval commands (queue_link::mark); once it has completed, the events before it answer status and
-// wait without asking the driver (on NVIDIA's OpenCL each status query cost about as much as an enqueue, and the
-// runtime's queue asks about each command it submitted). A command that
+// marker_interval commands (queue_link::mark), asks the one before it once then, and flushes it when it is still
+// pending; once one has completed, the events before it answer status, wait and known_complete without asking
+// the driver. The runtime's queue drops the events it keeps for queue::wait through known_complete, so on an
+// out-of-order queue it asks the driver nothing per command (on NVIDIA's OpenCL each status query cost about
+// as much as an enqueue; on PoCL they contend with its worker threads for the events' locks). A command that
 // ends with a negative execution status (the driver's failure, found after submission) is reported once to
 // the queue's error_sink as errc::backend_failure. Profiling timestamps are on the host's clock (as every
 // backend's): the submission is Encore's, start and end the device's distances from the command's queueing.
@@ -44,20 +46,27 @@ public:
 
     // clFlush, unless a flush after the command of event `number` was made already.
     void flush_through(const detail::api& cl, std::uint64_t number) noexcept;
-    // Enqueues a marker after every command so far (no wait list: all of them, on an out-of-order queue too),
-    // unless the last one is still pending. Best effort: a marker the driver refuses changes nothing.
+    // Asks the pending marker whether it completed (and flushes the queue if not, so that it can); when none is
+    // pending, enqueues one after every command so far (no wait list: all of them, on an out-of-order queue
+    // too). Best effort: a marker the driver refuses changes nothing.
     void mark(const detail::api& cl) noexcept;
-    // Whether the command of event `number` is known to have completed without an error: a marker enqueued after
-    // it did (its status asked once per poll, instead of one event's each). False says nothing.
-    bool known_complete(std::uint64_t number) noexcept;
+    // Whether markers answer for this queue's events: one was enqueued and none failed.
+    bool marked() const noexcept { return marked_.load(std::memory_order_acquire); }
+    // Whether the command of event `number` is known to have completed without an error: a marker enqueued
+    // after it did. False says nothing. No driver call.
+    bool known_complete(std::uint64_t number) const noexcept {
+        return number <= completed_through_.load(std::memory_order_acquire);
+    }
 
 private:
     std::atomic<std::uint64_t> flushed_through_{0};
     std::atomic<std::uint64_t> completed_through_{0};
+    std::atomic<bool> marked_{false};
     std::mutex marker_mutex_;
     const detail::api* marker_api_ = nullptr;
     cl_event marker_ = nullptr; // pending; covers the events made up to marker_covers_
     std::uint64_t marker_covers_ = 0;
+    bool failed_ = false; // a marker failed: markers answer nothing for this queue
 };
 
 // How many commands an out-of-order opencl_queue submits between two markers.
@@ -75,6 +84,8 @@ public:
     opencl_event& operator=(const opencl_event&) = delete;
 
     event_status status() const noexcept override;
+    // From the queue's markers where it has them (no driver call), else status().
+    bool known_complete() const noexcept override;
     void wait() override;
     void on_complete(std::function<void()> callback) override;
     bool has_profiling() const noexcept override { return profiling_; }
@@ -85,7 +96,6 @@ public:
 
 private:
     void flush() const noexcept;
-    bool known_complete() const noexcept; // a marker enqueued after it completed
     void report_failure(cl_int status) const noexcept;
     static void CL_CALLBACK on_status(cl_event e, cl_int status, void* data);
 

@@ -241,7 +241,8 @@ TEST_CASE("an OpenCL kernel waits for a native host task it depends on (a user e
 }
 
 // An out-of-order queue enqueues a marker every 64 commands; events before a completed marker answer their
-// status without asking the driver. A command still waiting must never be taken for complete that way.
+// status (and known_complete, what the runtime's queue prunes by) without asking the driver. A command still
+// waiting must never be taken for complete that way.
 TEST_CASE("an out-of-order queue's statuses stay true over hundreds of commands while one of them waits") {
     queue native(native_device());
     queue q(opencl_device(), {.in_order = false});
@@ -267,6 +268,8 @@ TEST_CASE("an out-of-order queue's statuses stay true over hundreds of commands 
     for (int i = 0; i < 300; ++i) q.submit(add_b, {chain.back()}).wait(); // prunes ask about `waiting` again
     CHECK(!waiting.is_complete());
     CHECK(!after_waiting.is_complete());
+    CHECK_FALSE(waiting.state()->known_complete());
+    CHECK_FALSE(chain.front().state()->known_complete()); // no marker after `waiting` can have completed
     CHECK(a[0] == 0);
     release.store(true);
     q.wait();
@@ -276,6 +279,10 @@ TEST_CASE("an out-of-order queue's statuses stay true over hundreds of commands 
     CHECK(b[63] == 600);
     for (const auto& e : chain)
         CHECK(e.is_complete());
+    // Markers made after the release complete: the events before them are known complete without a query.
+    for (int i = 0; i < 3 * 64; ++i) q.submit(add_b).wait();
+    CHECK(waiting.state()->known_complete());
+    CHECK(chain.front().state()->known_complete());
 }
 
 TEST_CASE("profiling timestamps of commands on a profiling queue") {
