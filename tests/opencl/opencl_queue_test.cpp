@@ -261,6 +261,19 @@ TEST_CASE("an out-of-order queue's statuses stay true over hundreds of commands 
     for (int i = 0; i < 300; ++i) // several markers' worth, every one after `waiting`
         chain.push_back(i == 0 ? q.submit(add_b) : q.submit(add_b, {chain.back()}));
     auto after_waiting = q.submit(add_a, {waiting});
+    // OpenCL lets an out-of-order queue run its commands in order, and NVIDIA's does: there the chain stays
+    // behind `waiting` until the gate opens, and what this case checks cannot happen.
+    const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(10);
+    while (!chain.back().is_complete() && std::chrono::steady_clock::now() < deadline)
+        std::this_thread::sleep_for(std::chrono::milliseconds(1));
+    if (!chain.back().is_complete()) {
+        MESSAGE("skipped on '", opencl_device().properties().name,
+                "': its out-of-order queue did not run independent commands past one that waits (in order)");
+        release.store(true);
+        q.wait();
+        CHECK(b[63] == 300);
+        return;
+    }
     chain.back().wait();
     CHECK(b[0] == 300);
     CHECK(b[63] == 300);
