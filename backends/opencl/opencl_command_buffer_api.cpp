@@ -1,5 +1,7 @@
 #include "opencl_command_buffer_api.hpp"
 
+#include "encore/backends/opencl/detail/mutable_dispatch_abi.hpp"
+
 namespace encore::opencl {
 
 namespace {
@@ -40,40 +42,6 @@ using svm_fill_final = cl_int(CL_API_CALL*)(cl_command_buffer_khr, cl_command_qu
                                             const void*, size_t, size_t, cl_uint, const cl_sync_point_khr*,
                                             cl_sync_point_khr*, cl_mutable_command_khr*);
 
-// cl_khr_command_buffer_mutable_dispatch up to 0.9.1: a linked list under one base configuration.
-struct dispatch_config_linked {
-    cl_uint type; // CL_STRUCTURE_TYPE_MUTABLE_DISPATCH_CONFIG_KHR
-    const void* next;
-    cl_mutable_command_khr command;
-    cl_uint num_args, num_svm_args, num_exec_infos, work_dim;
-    const cl_mutable_dispatch_arg_khr* arg_list;
-    const cl_mutable_dispatch_arg_khr* arg_svm_list;
-    const void* exec_info_list;
-    const size_t* global_work_offset;
-    const size_t* global_work_size;
-    const size_t* local_work_size;
-};
-struct base_config_linked {
-    cl_uint type; // CL_STRUCTURE_TYPE_MUTABLE_BASE_CONFIG_KHR
-    const void* next;
-    cl_uint num_mutable_dispatch;
-    const dispatch_config_linked* mutable_dispatch_list;
-};
-using update_linked = cl_int(CL_API_CALL*)(cl_command_buffer_khr, const base_config_linked*);
-// From 0.9.2: arrays of configuration types and configurations.
-struct dispatch_config_array {
-    cl_mutable_command_khr command;
-    cl_uint num_args, num_svm_args, num_exec_infos, work_dim;
-    const cl_mutable_dispatch_arg_khr* arg_list;
-    const cl_mutable_dispatch_arg_khr* arg_svm_list;
-    const void* exec_info_list;
-    const size_t* global_work_offset;
-    const size_t* global_work_size;
-    const size_t* local_work_size;
-};
-using update_array = cl_int(CL_API_CALL*)(cl_command_buffer_khr, cl_uint, const cl_uint*, const void**);
-constexpr cl_uint structure_base_config = 0, structure_dispatch_config = 1; // the extension's values
-
 } // namespace
 
 bool command_buffer_functions::load_mutable_dispatch(cl_platform_id platform, cl_version reported) {
@@ -85,33 +53,25 @@ bool command_buffer_functions::load_mutable_dispatch(cl_platform_id platform, cl
 }
 
 cl_int command_buffer_functions::update_dispatch(cl_command_buffer_khr cb, const dispatch_update& u) const {
-    const auto args = static_cast<cl_uint>(u.arguments.size());
-    const auto svm_args = static_cast<cl_uint>(u.svm_arguments.size());
-    const cl_mutable_dispatch_arg_khr* arg_list = u.arguments.empty() ? nullptr : u.arguments.data();
-    const cl_mutable_dispatch_arg_khr* svm_list = u.svm_arguments.empty() ? nullptr : u.svm_arguments.data();
-    if (mutable_version_ >= CL_MAKE_VERSION(0, 9, 2)) {
-        const dispatch_config_array config{u.command, args,     svm_args,        0,
-                                           u.work_dim, arg_list, svm_list,       nullptr,
-                                           u.global_offset, u.global_size, u.local_size};
-        const cl_uint type = structure_dispatch_config;
+    const detail::dispatch_config config{u.command,
+                                         static_cast<cl_uint>(u.arguments.size()),
+                                         static_cast<cl_uint>(u.svm_arguments.size()),
+                                         0,
+                                         u.work_dim,
+                                         u.arguments.empty() ? nullptr : u.arguments.data(),
+                                         u.svm_arguments.empty() ? nullptr : u.svm_arguments.data(),
+                                         nullptr,
+                                         u.global_offset,
+                                         u.global_size,
+                                         u.local_size};
+    if (mutable_version_ >= detail::first_array_update) {
+        const cl_uint type = detail::structure_dispatch_config;
         const void* configs[] = {&config};
-        return reinterpret_cast<update_array>(update_)(cb, 1, &type, configs);
+        return reinterpret_cast<detail::update_array_fn>(update_)(cb, 1, &type, configs);
     }
-    const dispatch_config_linked config{structure_dispatch_config,
-                                        nullptr,
-                                        u.command,
-                                        args,
-                                        svm_args,
-                                        0,
-                                        u.work_dim,
-                                        arg_list,
-                                        svm_list,
-                                        nullptr,
-                                        u.global_offset,
-                                        u.global_size,
-                                        u.local_size};
-    const base_config_linked base{structure_base_config, nullptr, 1, &config};
-    return reinterpret_cast<update_linked>(update_)(cb, &base);
+    const detail::dispatch_config_linked linked{detail::structure_dispatch_config, nullptr, config};
+    const detail::base_config_linked base{detail::structure_base_config, nullptr, 1, &linked};
+    return reinterpret_cast<detail::update_linked_fn>(update_)(cb, &base);
 }
 
 bool command_buffer_functions::load(cl_platform_id platform, cl_version reported) {

@@ -21,9 +21,6 @@
 //
 // For the tests: encore_test_layer_buffers_created() counts clCreateCommandBufferKHR calls made through the
 // layer, encore_test_layer_updates() successful clUpdateMutableCommandsKHR calls.
-#define CL_TARGET_OPENCL_VERSION 300
-#include <CL/cl.h>
-#include <CL/cl_ext.h>
 #include <dlfcn.h>
 
 #include <algorithm>
@@ -34,6 +31,8 @@
 #include <mutex>
 #include <string>
 #include <vector>
+
+#include "encore/backends/opencl/detail/mutable_dispatch_abi.hpp"
 
 namespace {
 
@@ -66,7 +65,10 @@ constexpr cl_mutable_dispatch_fields_khr offered_fields = CL_MUTABLE_DISPATCH_AR
                                                           CL_MUTABLE_DISPATCH_GLOBAL_SIZE_KHR |
                                                           CL_MUTABLE_DISPATCH_LOCAL_SIZE_KHR |
                                                           CL_MUTABLE_DISPATCH_GLOBAL_OFFSET_KHR;
-constexpr cl_uint structure_base_config = 0, structure_dispatch_config = 1;
+using encore::opencl::detail::base_config_linked;
+using encore::opencl::detail::dispatch_config;
+using encore::opencl::detail::structure_base_config;
+using encore::opencl::detail::structure_dispatch_config;
 
 // The underlying device's cl_khr_command_buffer version; 0: none (the layer then offers nothing).
 cl_version command_buffer_version(cl_device_id d) {
@@ -148,6 +150,11 @@ struct kept_command {
     const void* svm_source = nullptr;
     size_t source_offset = 0, destination_offset = 0, bytes = 0;
     std::vector<unsigned char> pattern;
+
+    explicit kept_command(kind k) : type(k) {}
+    kept_command(const kept_command&) = delete;
+    kept_command& operator=(const kept_command&) = delete;
+    ~kept_command();
 };
 
 struct layer_buffer {
@@ -241,9 +248,11 @@ cl_int rerecord(layer_buffer* b) {
     return CL_SUCCESS;
 }
 
+kept_command::~kept_command() {
+    if (kernel) cl().release_kernel(kernel);
+}
+
 void destroy(layer_buffer* b) {
-    for (auto& c : b->commands)
-        if (c->kernel) cl().release_kernel(c->kernel);
     if (b->real) b->d.release(b->real);
     delete b;
 }
@@ -346,24 +355,34 @@ cl_int CL_API_CALL enqueue(cl_uint num_queues, cl_command_queue* queues, cl_comm
     return b->d.enqueue(num_queues, queues, b->real, num_events, wait_list, event);
 }
 
-cl_int CL_API_CALL ndrange(cl_command_buffer_khr cb, cl_command_queue queue, const cl_properties* properties,
-                           cl_kernel kernel, cl_uint dims, const size_t* offset, const size_t* global,
-                           const size_t* local, cl_uint waits, const cl_sync_point_khr* wait_list,
-                           cl_sync_point_khr* sync_point, cl_mutable_command_khr* handle) {
+// What every recording call checks, then add().
+cl_int recorded(cl_command_buffer_khr cb, cl_command_queue queue, std::unique_ptr<kept_command> c, cl_uint waits,
+                const cl_sync_point_khr* wait_list, cl_sync_point_khr* sync_point, cl_mutable_command_khr* handle) {
     std::lock_guard lock(layer_mutex);
     layer_buffer* b = find(cb);
     if (!b) return CL_INVALID_COMMAND_BUFFER_KHR;
     if (queue) return CL_INVALID_COMMAND_QUEUE;
+    if (handle && c->type != kept_command::kind::ndrange) return CL_INVALID_VALUE; // only kernels are mutable
+    if (c->updatable && !b->is_mutable) return CL_INVALID_OPERATION;
+    return add(b, std::move(c), waits, wait_list, sync_point, handle);
+}
+
+std::vector<unsigned char> bytes_of(const void* pattern, size_t bytes) {
+    const auto* p = static_cast<const unsigned char*>(pattern);
+    return {p, p + bytes};
+}
+
+cl_int CL_API_CALL ndrange(cl_command_buffer_khr cb, cl_command_queue queue, const cl_properties* properties,
+                           cl_kernel kernel, cl_uint dims, const size_t* offset, const size_t* global,
+                           const size_t* local, cl_uint waits, const cl_sync_point_khr* wait_list,
+                           cl_sync_point_khr* sync_point, cl_mutable_command_khr* handle) {
     if (!kernel) return CL_INVALID_KERNEL;
     if (dims < 1 || dims > 3 || !global) return CL_INVALID_WORK_DIMENSION;
-    auto c = std::make_unique<kept_command>();
-    c->type = kept_command::kind::ndrange;
+    auto c = std::make_unique<kept_command>(kept_command::kind::ndrange);
     for (const auto* p = properties; p && *p; p += 2) {
-        if (p[0] != CL_MUTABLE_DISPATCH_UPDATABLE_FIELDS_KHR) return CL_INVALID_VALUE;
-        if (p[1] & ~offered_fields) return CL_INVALID_VALUE;
+        if (p[0] != CL_MUTABLE_DISPATCH_UPDATABLE_FIELDS_KHR || (p[1] & ~offered_fields)) return CL_INVALID_VALUE;
         c->updatable = p[1];
     }
-    if (c->updatable && !b->is_mutable) return CL_INVALID_OPERATION;
     cl_int r = CL_SUCCESS;
     c->kernel = cl().clone_kernel(kernel, &r); // keeps the arguments set now
     if (r != CL_SUCCESS) return r;
@@ -375,121 +394,65 @@ cl_int CL_API_CALL ndrange(cl_command_buffer_khr cb, cl_command_queue queue, con
     }
     c->has_offset = offset != nullptr;
     c->has_local = local != nullptr;
-    cl_kernel clone = c->kernel;
-    r = add(b, std::move(c), waits, wait_list, sync_point, handle);
-    if (r != CL_SUCCESS) cl().release_kernel(clone);
-    return r;
+    return recorded(cb, queue, std::move(c), waits, wait_list, sync_point, handle);
 }
 
 cl_int CL_API_CALL barrier(cl_command_buffer_khr cb, cl_command_queue queue, cl_uint waits,
                            const cl_sync_point_khr* wait_list, cl_sync_point_khr* sync_point,
                            cl_mutable_command_khr* handle) {
-    std::lock_guard lock(layer_mutex);
-    layer_buffer* b = find(cb);
-    if (!b) return CL_INVALID_COMMAND_BUFFER_KHR;
-    if (queue) return CL_INVALID_COMMAND_QUEUE;
-    if (handle) return CL_INVALID_VALUE; // only kernel commands are mutable
-    auto c = std::make_unique<kept_command>();
-    c->type = kept_command::kind::barrier;
-    return add(b, std::move(c), waits, wait_list, sync_point, nullptr);
+    return recorded(cb, queue, std::make_unique<kept_command>(kept_command::kind::barrier), waits, wait_list,
+                    sync_point, handle);
 }
 
 cl_int CL_API_CALL copy(cl_command_buffer_khr cb, cl_command_queue queue, cl_mem source, cl_mem destination,
                         size_t source_offset, size_t destination_offset, size_t bytes, cl_uint waits,
                         const cl_sync_point_khr* wait_list, cl_sync_point_khr* sync_point,
                         cl_mutable_command_khr* handle) {
-    std::lock_guard lock(layer_mutex);
-    layer_buffer* b = find(cb);
-    if (!b) return CL_INVALID_COMMAND_BUFFER_KHR;
-    if (queue) return CL_INVALID_COMMAND_QUEUE;
-    if (handle) return CL_INVALID_VALUE;
-    auto c = std::make_unique<kept_command>();
-    c->type = kept_command::kind::copy;
+    auto c = std::make_unique<kept_command>(kept_command::kind::copy);
     c->source = source;
     c->destination = destination;
     c->source_offset = source_offset;
     c->destination_offset = destination_offset;
     c->bytes = bytes;
-    return add(b, std::move(c), waits, wait_list, sync_point, nullptr);
+    return recorded(cb, queue, std::move(c), waits, wait_list, sync_point, handle);
 }
 
 cl_int CL_API_CALL fill(cl_command_buffer_khr cb, cl_command_queue queue, cl_mem buffer, const void* pattern,
                         size_t pattern_bytes, size_t offset, size_t bytes, cl_uint waits,
                         const cl_sync_point_khr* wait_list, cl_sync_point_khr* sync_point,
                         cl_mutable_command_khr* handle) {
-    std::lock_guard lock(layer_mutex);
-    layer_buffer* b = find(cb);
-    if (!b) return CL_INVALID_COMMAND_BUFFER_KHR;
-    if (queue) return CL_INVALID_COMMAND_QUEUE;
-    if (handle || !pattern) return CL_INVALID_VALUE;
-    auto c = std::make_unique<kept_command>();
-    c->type = kept_command::kind::fill;
+    if (!pattern) return CL_INVALID_VALUE;
+    auto c = std::make_unique<kept_command>(kept_command::kind::fill);
     c->destination = buffer;
-    c->pattern.assign(static_cast<const unsigned char*>(pattern),
-                      static_cast<const unsigned char*>(pattern) + pattern_bytes);
+    c->pattern = bytes_of(pattern, pattern_bytes);
     c->destination_offset = offset;
     c->bytes = bytes;
-    return add(b, std::move(c), waits, wait_list, sync_point, nullptr);
+    return recorded(cb, queue, std::move(c), waits, wait_list, sync_point, handle);
 }
 
 cl_int CL_API_CALL svm_memcpy(cl_command_buffer_khr cb, cl_command_queue queue, void* destination,
                               const void* source, size_t bytes, cl_uint waits, const cl_sync_point_khr* wait_list,
                               cl_sync_point_khr* sync_point, cl_mutable_command_khr* handle) {
-    std::lock_guard lock(layer_mutex);
-    layer_buffer* b = find(cb);
-    if (!b) return CL_INVALID_COMMAND_BUFFER_KHR;
-    if (queue) return CL_INVALID_COMMAND_QUEUE;
-    if (handle) return CL_INVALID_VALUE;
-    auto c = std::make_unique<kept_command>();
-    c->type = kept_command::kind::svm_memcpy;
+    auto c = std::make_unique<kept_command>(kept_command::kind::svm_memcpy);
     c->svm_destination = destination;
     c->svm_source = source;
     c->bytes = bytes;
-    return add(b, std::move(c), waits, wait_list, sync_point, nullptr);
+    return recorded(cb, queue, std::move(c), waits, wait_list, sync_point, handle);
 }
 
 cl_int CL_API_CALL svm_fill(cl_command_buffer_khr cb, cl_command_queue queue, void* destination,
                             const void* pattern, size_t pattern_bytes, size_t bytes, cl_uint waits,
                             const cl_sync_point_khr* wait_list, cl_sync_point_khr* sync_point,
                             cl_mutable_command_khr* handle) {
-    std::lock_guard lock(layer_mutex);
-    layer_buffer* b = find(cb);
-    if (!b) return CL_INVALID_COMMAND_BUFFER_KHR;
-    if (queue) return CL_INVALID_COMMAND_QUEUE;
-    if (handle || !pattern) return CL_INVALID_VALUE;
-    auto c = std::make_unique<kept_command>();
-    c->type = kept_command::kind::svm_fill;
+    if (!pattern) return CL_INVALID_VALUE;
+    auto c = std::make_unique<kept_command>(kept_command::kind::svm_fill);
     c->svm_destination = destination;
-    c->pattern.assign(static_cast<const unsigned char*>(pattern),
-                      static_cast<const unsigned char*>(pattern) + pattern_bytes);
+    c->pattern = bytes_of(pattern, pattern_bytes);
     c->bytes = bytes;
-    return add(b, std::move(c), waits, wait_list, sync_point, nullptr);
+    return recorded(cb, queue, std::move(c), waits, wait_list, sync_point, handle);
 }
 
 // --- cl_khr_command_buffer_mutable_dispatch -----------------------------------------------------------------
-
-// One dispatch configuration, whichever layout the caller used.
-struct dispatch_config {
-    cl_mutable_command_khr command;
-    cl_uint num_args, num_svm_args, num_exec_infos, work_dim;
-    const cl_mutable_dispatch_arg_khr* arg_list;
-    const cl_mutable_dispatch_arg_khr* arg_svm_list;
-    const void* exec_info_list;
-    const size_t* global_work_offset;
-    const size_t* global_work_size;
-    const size_t* local_work_size;
-};
-struct dispatch_config_linked { // up to 0.9.1
-    cl_uint type;
-    const void* next;
-    dispatch_config config;
-};
-struct base_config_linked {
-    cl_uint type;
-    const void* next;
-    cl_uint num_mutable_dispatch;
-    const dispatch_config_linked* mutable_dispatch_list;
-};
 
 // Checks every configuration first, then applies them all: an update is all or nothing.
 cl_int update(cl_command_buffer_khr cb, const std::vector<dispatch_config>& configs) {
@@ -626,7 +589,7 @@ clGetExtensionFunctionAddressForPlatform(cl_platform_id platform, const char* na
     if (!name) return real;
     const std::string n = name;
     if (n == "clUpdateMutableCommandsKHR")
-        return offered_version() >= CL_MAKE_VERSION(0, 9, 2) ? reinterpret_cast<void*>(&update_array)
+        return offered_version() >= encore::opencl::detail::first_array_update ? reinterpret_cast<void*>(&update_array)
                                                               : reinterpret_cast<void*>(&update_linked);
     if (n == "clGetMutableCommandInfoKHR") return reinterpret_cast<void*>(&mutable_command_info);
     if (!real) return nullptr; // the driver lacks the call: so does the layer

@@ -29,6 +29,17 @@
 
 namespace encore::testing {
 
+// What a SYCL lambda over a range or an nd_range receives, and its linear id.
+template <typename Range> struct launch_of;
+template <int D> struct launch_of<sycl::range<D>> {
+    using item = sycl::item<D>;
+    static std::size_t linear_id(const item& it) { return it.get_linear_id(); }
+};
+template <int D> struct launch_of<sycl::nd_range<D>> {
+    using item = sycl::nd_item<D>;
+    static std::size_t linear_id(const item& it) { return it.get_global_linear_id(); }
+};
+
 // `kernel void <name>(<params>) { size_t i = <linear id>; <body> }` with the pointer parameters made `global`.
 std::string opencl_c_test_kernel(const std::string& name, const std::string& params, const std::string& body);
 
@@ -43,25 +54,14 @@ public:
     sycl_test_kernel(const char* name, const char* params, const char* body, function f)
         : name_(name), source_(opencl_c_test_kernel(name, params, body)), function_(f) {}
 
-    template <int D, typename... A> void parallel_for(sycl::handler& h, sycl::range<D> r, A&&... args) const {
+    // Over a range (`i`: the item's linear id) or an nd_range (`i`: the global linear id).
+    template <typename Range, typename... A> void parallel_for(sycl::handler& h, Range r, A&&... args) const {
         static_assert(sizeof...(A) == sizeof...(P), "one argument per kernel parameter");
+        using launch = launch_of<Range>;
         const device d = h.encore_device().engine();
         if (runs_host_kernels(d)) {
-            h.parallel_for(r, [f = function_, ... a = pass<P>(std::forward<A>(args))](sycl::item<D> it) {
-                f(it.get_linear_id(), parameter<P>(a)...);
-            });
-        } else {
-            h.set_args(pass<P>(std::forward<A>(args))...);
-            h.parallel_for(r, object(d));
-        }
-    }
-
-    template <int D, typename... A> void parallel_for(sycl::handler& h, sycl::nd_range<D> r, A&&... args) const {
-        static_assert(sizeof...(A) == sizeof...(P), "one argument per kernel parameter");
-        const device d = h.encore_device().engine();
-        if (runs_host_kernels(d)) {
-            h.parallel_for(r, [f = function_, ... a = pass<P>(std::forward<A>(args))](sycl::nd_item<D> it) {
-                f(it.get_global_linear_id(), parameter<P>(a)...);
+            h.parallel_for(r, [f = function_, ... a = pass<P>(std::forward<A>(args))](typename launch::item it) {
+                f(launch::linear_id(it), parameter<P>(a)...);
             });
         } else {
             h.set_args(pass<P>(std::forward<A>(args))...);
