@@ -299,21 +299,18 @@ void command_buffer_executable::update(std::uint32_t node, const command& c) {
                                                 std::to_string(k->arguments.size()) + " were given");
     for (recording* rec : {&plain_, &profiled_}) {
         if (!rec->buffer || rec->stale) continue; // recorded from the graph's commands at its next launch anyway
-        if (auto why = update_in_place(*rec, i, old, c); !why.empty()) {
+        if (auto why = update_in_place(*rec, i, was, k); !why.empty()) {
             rec->stale = true;
             rec->why_stale = graph_.describe(node) + " was updated (" + why + ")";
         }
     }
 }
 
-std::string command_buffer_executable::update_in_place(recording& rec, std::uint32_t i, const command& old,
-                                                       const command& c) {
+std::string command_buffer_executable::update_in_place(recording& rec, std::uint32_t i, const kernel_command* was,
+                                                       const kernel_command* k) {
     const auto& s = backend_.state(device_);
     if (!s.use_mutable_dispatch) return "the device has no cl_khr_command_buffer_mutable_dispatch that Encore uses";
-    const auto* k = std::get_if<kernel_command>(&c);
-    const auto* was = std::get_if<kernel_command>(&old);
-    if (!k || !was || i >= rec.mutable_of.size() || !rec.mutable_of[i])
-        return "mutable dispatch updates kernel nodes only";
+    if (!k || !was || !rec.mutable_of[i]) return "mutable dispatch updates kernel nodes only";
     if (k->kernel.get() != was->kernel.get()) return "another kernel: mutable dispatch keeps a node's kernel";
     launch_geometry g, before;
     try {

@@ -69,9 +69,9 @@ private:
     };
     std::uint32_t local(std::uint32_t node) const;
     void record(recording& r);
-    // Updates node `i`'s recorded kernel from `old` to `c` in place; empty when done, else why mutable dispatch
-    // cannot (the recording is then made again).
-    std::string update_in_place(recording& r, std::uint32_t i, const command& old, const command& c);
+    // Updates node `i`'s recorded kernel from `was` to `k` (null: not kernel commands) in place; empty when done,
+    // else why mutable dispatch cannot (the recording is then made again).
+    std::string update_in_place(recording& r, std::uint32_t i, const kernel_command* was, const kernel_command* k);
     void release(recording& r) noexcept;
     // The cl_mem holding [p, p + bytes) and p's offset in it.
     std::pair<cl_mem, std::size_t> view_for(recording& r, const void* p, std::size_t bytes, const char* what);

@@ -81,7 +81,7 @@ void opencl_event::report_failure(cl_int status) const noexcept {
 }
 
 event_status opencl_event::status() const noexcept {
-    if (queue_ && queue_->known_complete(number_)) return event_status::complete; // a marker after it completed
+    if (completed_by_marker()) return event_status::complete;
     cl_int s = CL_QUEUED;
     if (cl_.clGetEventInfo(event_, CL_EVENT_COMMAND_EXECUTION_STATUS, sizeof s, &s, nullptr) != CL_SUCCESS)
         return event_status::complete;
@@ -94,14 +94,18 @@ event_status opencl_event::status() const noexcept {
     return s == CL_RUNNING ? event_status::running : event_status::submitted;
 }
 
+bool opencl_event::completed_by_marker() const noexcept {
+    return queue_ && queue_->known_complete(number_);
+}
+
 bool opencl_event::known_complete() const noexcept {
-    if (queue_ && queue_->known_complete(number_)) return true;
+    if (completed_by_marker()) return true;
     if (queue_ && queue_->marked()) return false; // a marker answers soon: no driver call
     return status() == event_status::complete;
 }
 
 void opencl_event::wait() {
-    if (queue_ && queue_->known_complete(number_)) return;
+    if (completed_by_marker()) return;
     flush();
     const cl_int r = cl_.clWaitForEvents(1, &event_);
     if (r == CL_SUCCESS) return;

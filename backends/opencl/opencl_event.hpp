@@ -96,6 +96,7 @@ public:
 
 private:
     void flush() const noexcept;
+    bool completed_by_marker() const noexcept; // a marker enqueued after it completed: no driver call
     void report_failure(cl_int status) const noexcept;
     static void CL_CALLBACK on_status(cl_event e, cl_int status, void* data);
 
