@@ -1,9 +1,7 @@
 #include "support/test_kernels.hpp"
 
-#include <cctype>
 #include <map>
 #include <mutex>
-#include <tuple>
 #include <span>
 #include <string>
 #include <utility>
@@ -165,8 +163,7 @@ std::string opencl_c_test_kernel(const std::string& name, const std::string& par
         std::size_t comma = params.find(',', start);
         if (comma == std::string::npos || comma > end) comma = end;
         std::string parameter = params.substr(start, comma - start);
-        while (!parameter.empty() && std::isspace(static_cast<unsigned char>(parameter.front())))
-            parameter.erase(0, 1);
+        parameter.erase(0, parameter.find_first_not_of(" \t\n"));
         if (!list.empty()) list += ", ";
         list += (parameter.find('*') != std::string::npos ? "global " : "") + parameter;
         start = comma + 1;
@@ -183,10 +180,9 @@ std::shared_ptr<const kernel> source_kernel(const device& d, const std::string& 
 #ifdef ENCORE_TESTS_OPENCL
     if (d.backend_name() == "opencl") {
         static std::mutex mutex;
-        static std::map<std::tuple<std::string, std::uint32_t, std::string>, std::shared_ptr<const opencl::program>>
-            built;
+        static std::map<std::pair<std::uint32_t, std::string>, std::shared_ptr<const opencl::program>> built;
         std::lock_guard lock(mutex);
-        auto& program = built[{std::string(d.backend_name()), d.index(), source}];
+        auto& program = built[{d.index(), source}];
         if (!program)
             program = opencl::program::load(opencl::build_program(d, opencl::program_source::opencl_c(source)));
         return opencl::get_kernel(program, name);
