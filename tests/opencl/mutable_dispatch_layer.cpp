@@ -454,7 +454,8 @@ cl_int CL_API_CALL svm_fill(cl_command_buffer_khr cb, cl_command_queue queue, vo
 
 // --- cl_khr_command_buffer_mutable_dispatch -----------------------------------------------------------------
 
-// Checks every configuration first, then applies them all: an update is all or nothing.
+// Checks every configuration first (what the extension names as errors), then applies them all; an argument the
+// driver still refuses (clSetKernelArg: a wrong size) leaves the ones before it applied, unlike the extension.
 cl_int update(cl_command_buffer_khr cb, const std::vector<dispatch_config>& configs) {
     std::lock_guard lock(layer_mutex);
     layer_buffer* b = find(cb);
