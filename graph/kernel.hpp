@@ -21,6 +21,8 @@
 #include <string_view>
 #include <vector>
 
+#include <boost/container/small_vector.hpp>
+
 namespace encore {
 
 // The iteration space of a kernel launch. local all-zero means "backend chooses" (a basic range launch).
@@ -43,8 +45,12 @@ void validate(const nd_range& range);
 struct kernel_argument {
     enum class kind : std::uint8_t { scalar, pointer, memory_object, local_memory };
 
+    // The value; for local_memory, empty and `local_bytes` says how much. Pointers and the common scalars fit
+    // inline: copying a kernel command (the eager path does, once per submission) allocates nothing for them.
+    using value_bytes = boost::container::small_vector<std::byte, 16>;
+
     kind type = kind::scalar;
-    std::vector<std::byte> bytes; // the value; for local_memory, empty and `local_bytes` says how much
+    value_bytes bytes;
     std::size_t local_bytes = 0;
 
     static kernel_argument from_pointer(const void* p);

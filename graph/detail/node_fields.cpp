@@ -17,10 +17,10 @@ std::string describe(const kernel_argument& a) {
     switch (a.type) {
     case kernel_argument::kind::pointer: return "pointer " + format_pointer(a.pointer());
     case kernel_argument::kind::local_memory: return "local " + std::to_string(a.local_bytes) + " bytes";
-    case kernel_argument::kind::memory_object: return "memory object [" + format_bytes_hex(a.bytes) + "]";
+    case kernel_argument::kind::memory_object: return "memory object [" + format_bytes_hex({a.bytes.data(), a.bytes.size()}) + "]";
     case kernel_argument::kind::scalar: break;
     }
-    return "scalar [" + format_bytes_hex(a.bytes) + "]";
+    return "scalar [" + format_bytes_hex({a.bytes.data(), a.bytes.size()}) + "]";
 }
 } // namespace
 
@@ -31,7 +31,7 @@ std::string format_pointer(const void* p) {
     return text;
 }
 
-std::string format_bytes_hex(const std::vector<std::byte>& bytes) {
+std::string format_bytes_hex(std::span<const std::byte> bytes) {
     std::string text;
     char hex[4];
     for (std::size_t i = 0; i < bytes.size(); ++i) {

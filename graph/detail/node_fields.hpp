@@ -15,6 +15,6 @@ using field_list = std::vector<std::pair<std::string, std::string>>;
 std::string node_title(const command& c);                // "kernel 'saxpy'", "memcpy", ...
 field_list verbose_fields(const command& c);             // arguments, ranges, sizes, pointers
 std::string format_pointer(const void* p);               // "0x1000", "null"
-std::string format_bytes_hex(const std::vector<std::byte>& bytes); // "0a 00 00 00"
+std::string format_bytes_hex(std::span<const std::byte> bytes); // "0a 00 00 00"
 
 } // namespace encore::detail
