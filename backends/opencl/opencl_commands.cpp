@@ -51,30 +51,33 @@ void set_argument_values(opencl_backend& backend, std::uint32_t device, cl_kerne
     for (std::size_t i = 0; i < k.arguments.size(); ++i) {
         const kernel_argument& a = k.arguments[i];
         const auto index = static_cast<cl_uint>(i);
-        const std::string what = "kernel '" + name + "', argument " + std::to_string(i);
+        // Named only when something fails: this runs once per eager submission.
+        auto what = [&] { return "kernel '" + name + "', argument " + std::to_string(i); };
+        auto checked = [&](cl_int r, const char* call, const char* detail = "") {
+            if (r != CL_SUCCESS) detail::fail(r, call, what() + detail);
+        };
         switch (a.type) {
         case kernel_argument::kind::scalar:
-            check(cl.clSetKernelArg(kernel, index, a.bytes.size(), a.bytes.data()), "clSetKernelArg", what);
+            checked(cl.clSetKernelArg(kernel, index, a.bytes.size(), a.bytes.data()), "clSetKernelArg");
             break;
         case kernel_argument::kind::local_memory:
-            check(cl.clSetKernelArg(kernel, index, a.local_bytes, nullptr), "clSetKernelArg",
-                  what + " (local memory)");
+            checked(cl.clSetKernelArg(kernel, index, a.local_bytes, nullptr), "clSetKernelArg", " (local memory)");
             break;
         case kernel_argument::kind::pointer: {
             void* p = a.pointer();
             if (p && !backend.find_allocation(p))
                 throw error(errc::invalid_argument,
-                            what + ": the pointer is not memory of the opencl backend (kernels "
-                                   "reach USM allocations of their device only)");
+                            what() + ": the pointer is not memory of the opencl backend (kernels "
+                                     "reach USM allocations of their device only)");
             if (s.capabilities.usm == detail::usm_mode::intel)
-                check(s.intel_usm.set_kernel_arg(kernel, index, p), "clSetKernelArgMemPointerINTEL", what);
+                checked(s.intel_usm.set_kernel_arg(kernel, index, p), "clSetKernelArgMemPointerINTEL");
             else
-                check(cl.clSetKernelArgSVMPointer(kernel, index, p), "clSetKernelArgSVMPointer", what);
+                checked(cl.clSetKernelArgSVMPointer(kernel, index, p), "clSetKernelArgSVMPointer");
             break;
         }
         case kernel_argument::kind::memory_object:
             throw error(errc::feature_not_supported,
-                        what +
+                        what() +
                             ": memory-object arguments are not supported by the opencl backend (pass the USM "
                             "pointer; SYCL accessors do)");
         }
@@ -184,9 +187,9 @@ cl_event enqueue(opencl_backend& backend, std::uint32_t device, cl_command_queue
         const launch_geometry g = geometry_of(backend, device, k);
         std::lock_guard lock(sk.mutex);
         set_arguments(backend, device, sk, k);
-        check(cl.clEnqueueNDRangeKernel(queue, sk.handle.get(), g.dimensions, g.offset_or_null(),
-                                        g.global.data(), g.local_or_null(), n, list, &e),
-              "clEnqueueNDRangeKernel", "kernel '" + k.kernel->name() + "'");
+        const cl_int r = cl.clEnqueueNDRangeKernel(queue, sk.handle.get(), g.dimensions, g.offset_or_null(),
+                                                   g.global.data(), g.local_or_null(), n, list, &e);
+        if (r != CL_SUCCESS) detail::fail(r, "clEnqueueNDRangeKernel", "kernel '" + k.kernel->name() + "'");
         return e;
     }
     case command_kind::memcpy: {

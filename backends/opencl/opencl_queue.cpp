@@ -1,5 +1,8 @@
 #include "opencl_queue.hpp"
 
+#include <typeinfo>
+
+#include "encore/backends/detail/block_pool.hpp"
 #include "encore/backends/detail/completion_event.hpp"
 #include "encore/backends/opencl/opencl_backend.hpp"
 #include "encore/backends/opencl/opencl_commands.hpp"
@@ -15,9 +18,12 @@ wait_list_events::wait_list_events(const detail::api& cl, cl_context context,
     if (wait_list.size() > inline_.size()) spilled_.reserve(wait_list.size());
     for (const event_ptr& e : wait_list) {
         if (!e) continue;
-        if (auto* ours = dynamic_cast<const opencl_event*>(e.get()); ours && ours->context() == context) {
-            add(ours->handle());
-            continue;
+        // opencl_event is final: comparing the type is exact, and cheaper than a dynamic_cast per dependency.
+        if (typeid(*e) == typeid(opencl_event)) {
+            if (const auto& ours = static_cast<const opencl_event&>(*e); ours.context() == context) {
+                add(ours.handle());
+                continue;
+            }
         }
         if (e->status() == event_status::complete) continue;
         cl_int r = CL_SUCCESS;
@@ -60,8 +66,8 @@ opencl_queue::opencl_queue(opencl_backend& backend, std::uint32_t device, const 
 
 event_ptr opencl_queue::wrap(cl_event e, const std::shared_ptr<queue_link>& link, std::uint64_t submitted_ns,
                              std::uint64_t queued_ns) const {
-    return std::make_shared<opencl_event>(backend_.cl(), e, link, properties_.enable_profiling, errors_,
-                                          submitted_ns, queued_ns);
+    return std::allocate_shared<opencl_event>(encore::detail::pool_allocator<opencl_event>{}, backend_.cl(), e, link,
+                                              properties_.enable_profiling, errors_, submitted_ns, queued_ns);
 }
 
 std::uint64_t opencl_queue::profiling_now() const noexcept {
