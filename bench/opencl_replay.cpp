@@ -17,7 +17,10 @@
 // Every method runs the same kernel (`kernel void small(global int* p) { p[get_global_id(0)] += 1; }`, 64
 // items) built by encore::opencl::build_program. Each round runs all methods in turn; the median of the
 // rounds is reported. ENCORE_OPENCL_COMMAND_BUFFERS=0 measures the launch-plan path on a device that has
-// command buffers. Usage: opencl_replay [--json] [--rounds N]
+// command buffers. The hand-written paths use the kind of memory Encore's device allocations are on that device
+// (cl_intel_unified_shared_memory device memory where Encore uses it, else SVM); --raw-memory svm|usm picks one
+// (a driver may run kernels on one kind faster than on the other). Usage: opencl_replay [--json] [--rounds N]
+// [--raw-memory svm|usm]
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
@@ -59,6 +62,10 @@ struct raw_opencl {
     cl::program_handle program;
     cl::kernel_handle kernel;
     void* data = nullptr;
+    bool usm = false; // data is cl_intel_unified_shared_memory device memory, else SVM
+    clDeviceMemAllocINTEL_fn device_alloc = nullptr; // cl_intel_unified_shared_memory, where used
+    clMemBlockingFreeINTEL_fn blocking_free = nullptr;
+    clSetKernelArgMemPointerINTEL_fn set_pointer = nullptr;
     cl::device_capabilities caps;
     // cl_khr_command_buffer with the provisional (0.9.0 - 0.9.4) signatures this header declares.
     clCreateCommandBufferKHR_fn create = nullptr;
@@ -67,7 +74,8 @@ struct raw_opencl {
     clEnqueueCommandBufferKHR_fn enqueue = nullptr;
     clCommandNDRangeKernelKHR_fn ndrange = nullptr;
 
-    raw_opencl(const encore::device& d, const encore::opencl::program_binary& binary) {
+    // memory: "svm", "usm", or empty for the kind Encore's device allocations are.
+    raw_opencl(const encore::device& d, const encore::opencl::program_binary& binary, const std::string& memory) {
         std::string why;
         auto all = cl::enumerate_devices(why);
         platform = all.at(d.index()).platform;
@@ -91,8 +99,26 @@ struct raw_opencl {
         cl::check(f.clBuildProgram(program.get(), 1, &device, "", nullptr, nullptr), "clBuildProgram");
         kernel = cl::kernel_handle(f.clCreateKernel(program.get(), "small", &r));
         cl::check(r, "clCreateKernel");
-        data = f.clSVMAlloc(context.get(), CL_MEM_READ_WRITE, items * sizeof(int), 0);
-        cl::check(f.clSetKernelArgSVMPointer(kernel.get(), 0, data), "clSetKernelArgSVMPointer");
+        usm = memory == "usm" || (memory.empty() && caps.usm == cl::usm_mode::intel);
+        if (usm) {
+            auto get = [&](const char* name) {
+                return f.clGetExtensionFunctionAddressForPlatform(platform, name);
+            };
+            device_alloc = reinterpret_cast<clDeviceMemAllocINTEL_fn>(get("clDeviceMemAllocINTEL"));
+            blocking_free = reinterpret_cast<clMemBlockingFreeINTEL_fn>(get("clMemBlockingFreeINTEL"));
+            set_pointer = reinterpret_cast<clSetKernelArgMemPointerINTEL_fn>(get("clSetKernelArgMemPointerINTEL"));
+            if (!device_alloc || !blocking_free || !set_pointer)
+                throw encore::error(encore::errc::feature_not_supported,
+                                    "opencl_replay: --raw-memory usm needs cl_intel_unified_shared_memory");
+            data = device_alloc(context.get(), device, nullptr, items * sizeof(int), 0, &r);
+            cl::check(r, "clDeviceMemAllocINTEL");
+            cl::check(set_pointer(kernel.get(), 0, data), "clSetKernelArgMemPointerINTEL");
+        } else {
+            data = f.clSVMAlloc(context.get(), CL_MEM_READ_WRITE, items * sizeof(int), 0);
+            if (!data)
+                throw encore::error(encore::errc::feature_not_supported, "opencl_replay: clSVMAlloc failed");
+            cl::check(f.clSetKernelArgSVMPointer(kernel.get(), 0, data), "clSetKernelArgSVMPointer");
+        }
         if (caps.command_buffer && caps.command_buffer < CL_MAKE_VERSION(0, 9, 5)) {
             auto get = [&](const char* name) {
                 return f.clGetExtensionFunctionAddressForPlatform(platform, name);
@@ -106,7 +132,10 @@ struct raw_opencl {
     }
     ~raw_opencl() {
         f.clFinish(queue.get());
-        f.clSVMFree(context.get(), data);
+        if (usm)
+            blocking_free(context.get(), data);
+        else
+            f.clSVMFree(context.get(), data);
     }
     bool has_command_buffers() const { return create && finalize && release && enqueue && ndrange; }
 
@@ -178,22 +207,25 @@ struct raw_opencl {
 
 struct result {
     std::string device, shape;
+    const char* raw_memory = "svm"; // what the hand-written paths ran on
     int nodes = 0;
     double raw_command_buffer = -1, replay = 0, raw_eager = 0, eager = 0;
 };
 
-} // namespace
-
-int main(int argc, char** argv) {
+int run(int argc, char** argv) {
     bool json = false;
     int rounds = 5;
+    std::string raw_memory; // empty: the kind Encore's device allocations are
     for (int i = 1; i < argc; ++i) {
         if (std::strcmp(argv[i], "--json") == 0)
             json = true;
         else if (std::strcmp(argv[i], "--rounds") == 0 && i + 1 < argc)
             rounds = std::max(1, std::atoi(argv[++i]));
+        else if (std::strcmp(argv[i], "--raw-memory") == 0 && i + 1 < argc &&
+                 (std::strcmp(argv[i + 1], "svm") == 0 || std::strcmp(argv[i + 1], "usm") == 0))
+            raw_memory = argv[++i];
         else {
-            std::fprintf(stderr, "usage: %s [--json] [--rounds N]\n", argv[0]);
+            std::fprintf(stderr, "usage: %s [--json] [--rounds N] [--raw-memory svm|usm]\n", argv[0]);
             return 2;
         }
     }
@@ -210,7 +242,7 @@ int main(int argc, char** argv) {
             encore::opencl::build_program(d, encore::opencl::program_source::opencl_c(kernel_source));
         const auto program = encore::opencl::program::load(binary);
         const auto small = encore::opencl::get_kernel(program, "small");
-        raw_opencl raw(d, binary);
+        raw_opencl raw(d, binary, raw_memory);
         encore::queue q(d);
         int* data = static_cast<int*>(encore::malloc(items * sizeof(int), d, encore::memory_kind::device));
         const encore::kernel_command command{
@@ -258,7 +290,7 @@ int main(int argc, char** argv) {
                 e.push_back(encore_eager());
             }
             const double per = static_cast<double>(reps) * nodes;
-            result r{d.properties().name, s.name, nodes};
+            result r{d.properties().name, s.name, raw.usm ? "usm" : "svm", nodes};
             if (!a.empty()) r.raw_command_buffer = median(a) / per;
             r.replay = median(b) / per;
             r.raw_eager = median(c) / per;
@@ -298,6 +330,20 @@ int main(int argc, char** argv) {
     std::printf("(b)/(c) (replay against raw eager): ");
     for (const auto& r : results)
         std::printf("%s %d: %.2f  ", r.shape.c_str(), r.nodes, r.replay / r.raw_eager);
+    std::printf("\nhand-written paths' memory (Encore: its device allocations): ");
+    for (std::size_t i = 0; i < results.size(); i += 4)
+        std::printf("%s: %s  ", results[i].device.c_str(), results[i].raw_memory);
     std::printf("\n");
     return 0;
+}
+
+} // namespace
+
+int main(int argc, char** argv) {
+    try {
+        return run(argc, argv);
+    } catch (const std::exception& e) {
+        std::fprintf(stderr, "opencl_replay: %s\n", e.what());
+        return 1;
+    }
 }
