@@ -342,7 +342,10 @@ std::string command_buffer_executable::update_in_place(recording& rec, std::uint
         case kernel_argument::kind::pointer:
             if (argument.pointer() && !backend_.find_allocation(argument.pointer()))
                 return "a pointer outside the opencl backend's memory"; // the recording again names it
-            svm_arguments.push_back({index, sizeof(void*), argument.pointer()});
+            if (argument.pointer()) // null: a null buffer, as set_arguments passes it
+                svm_arguments.push_back({index, sizeof(void*), argument.pointer()});
+            else
+                arguments.push_back({index, sizeof(cl_mem), nullptr});
             break;
         case kernel_argument::kind::memory_object:
             return "a memory-object argument";

@@ -69,7 +69,9 @@ void set_argument_values(opencl_backend& backend, std::uint32_t device, cl_kerne
                 throw error(errc::invalid_argument,
                             what() + ": the pointer is not memory of the opencl backend (kernels "
                                      "reach USM allocations of their device only)");
-            if (s.capabilities.usm == detail::usm_mode::intel)
+            if (!p) // a null buffer is the portable null pointer (drivers may refuse a null SVM or USM pointer)
+                checked(cl.clSetKernelArg(kernel, index, sizeof(cl_mem), nullptr), "clSetKernelArg", " (null)");
+            else if (s.capabilities.usm == detail::usm_mode::intel)
                 checked(s.intel_usm.set_kernel_arg(kernel, index, p), "clSetKernelArgMemPointerINTEL");
             else
                 checked(cl.clSetKernelArgSVMPointer(kernel, index, p), "clSetKernelArgSVMPointer");

@@ -12,12 +12,13 @@
 //
 // A command buffer of the layer records every command into a real one at once (so errors come from the
 // driver, at the call, as they would) and keeps what it recorded; a kernel command records a clone of the
-// kernel (clCloneKernel), which keeps the arguments it had. clUpdateMutableCommandsKHR checks the update as
-// the extension specifies (a finalized command buffer made with CL_COMMAND_BUFFER_MUTABLE_KHR, commands of
-// this buffer, only the fields the command was recorded with, the same number of dimensions), applies it to
-// the clone and to the kept sizes, and the next enqueue records a new real command buffer from what is kept:
-// the update holds for every later enqueue, never for one already enqueued. Sync points and mutable handles
-// the caller sees are the layer's own and stay valid across those recordings.
+// kernel (clCloneKernel), which keeps the arguments it had (PoCL 3.1's clone loses a null buffer argument: the
+// layer's clSetKernelArg notes which arguments are null and sets them on the clone again).
+// clUpdateMutableCommandsKHR checks the update as the extension specifies (a finalized command buffer made with
+// CL_COMMAND_BUFFER_MUTABLE_KHR, commands of this buffer, only the fields the command was recorded with, the same
+// number of dimensions), applies it to the clone and to the kept sizes, and the next enqueue records a new real
+// command buffer from what is kept: the update holds for every later enqueue, never for one already enqueued. Sync
+// points and mutable handles the caller sees are the layer's own and stay valid across those recordings.
 //
 // For the tests: encore_test_layer_buffers_created() counts clCreateCommandBufferKHR calls made through the
 // layer, encore_test_layer_updates() successful clUpdateMutableCommandsKHR calls.
@@ -46,14 +47,43 @@ struct loader {
         get<decltype(&::clGetExtensionFunctionAddressForPlatform)>("clGetExtensionFunctionAddressForPlatform");
     decltype(&::clCloneKernel) clone_kernel = &::clCloneKernel;
     decltype(&::clReleaseKernel) release_kernel = &::clReleaseKernel;
-    decltype(&::clSetKernelArg) set_kernel_arg = &::clSetKernelArg;
-    decltype(&::clSetKernelArgSVMPointer) set_kernel_arg_svm = &::clSetKernelArgSVMPointer;
+    decltype(&::clSetKernelArg) set_kernel_arg = get<decltype(&::clSetKernelArg)>("clSetKernelArg");
+    decltype(&::clSetKernelArgSVMPointer) set_kernel_arg_svm =
+        get<decltype(&::clSetKernelArgSVMPointer)>("clSetKernelArgSVMPointer");
+    decltype(&::clCreateKernel) create_kernel = get<decltype(&::clCreateKernel)>("clCreateKernel");
     decltype(&::clGetKernelInfo) get_kernel_info = &::clGetKernelInfo;
+    decltype(&::clGetKernelArgInfo) get_kernel_arg_info = &::clGetKernelArgInfo;
     decltype(&::clGetCommandQueueInfo) get_queue_info = &::clGetCommandQueueInfo;
 };
 const loader& cl() {
     static const loader l;
     return l;
+}
+
+// The arguments last set to a null buffer (or a 64-bit 0), per kernel: clSetKernelArg notes them; the other setters and
+// clCreateKernel (a handle of a released kernel may come back) forget them.
+std::mutex null_arguments_mutex;
+std::vector<std::pair<cl_kernel, cl_uint>> null_arguments;
+
+void note_argument(cl_kernel kernel, cl_uint index, bool null_buffer) {
+    std::lock_guard lock(null_arguments_mutex);
+    const std::pair entry{kernel, index};
+    std::erase(null_arguments, entry);
+    if (null_buffer) null_arguments.push_back(entry);
+}
+
+void forget_kernel(cl_kernel kernel) {
+    std::lock_guard lock(null_arguments_mutex);
+    std::erase_if(null_arguments, [&](const auto& e) { return e.first == kernel; });
+}
+
+using set_pointer_fn = cl_int(CL_API_CALL*)(cl_kernel, cl_uint, const void*);
+std::atomic<set_pointer_fn> real_set_usm_pointer{nullptr}; // clSetKernelArgMemPointerINTEL
+
+cl_int CL_API_CALL set_usm_pointer(cl_kernel kernel, cl_uint index, const void* value) {
+    const cl_int r = real_set_usm_pointer.load()(kernel, index, value);
+    if (r == CL_SUCCESS) note_argument(kernel, index, false);
+    return r;
 }
 
 cl_version offered_version() {
@@ -386,6 +416,13 @@ cl_int CL_API_CALL ndrange(cl_command_buffer_khr cb, cl_command_queue queue, con
     cl_int r = CL_SUCCESS;
     c->kernel = cl().clone_kernel(kernel, &r); // keeps the arguments set now
     if (r != CL_SUCCESS) return r;
+    {
+        const cl_mem none = nullptr;
+        std::lock_guard lock(null_arguments_mutex);
+        for (const auto& [k, index] : null_arguments)
+            if (k == kernel && (r = cl().set_kernel_arg(c->kernel, index, sizeof none, &none)) != CL_SUCCESS)
+                return r;
+    }
     c->dimensions = dims;
     for (cl_uint i = 0; i < dims; ++i) {
         c->global[i] = global[i];
@@ -558,6 +595,31 @@ extern "C" {
 __attribute__((visibility("default"))) unsigned encore_test_layer_buffers_created() { return buffers_created.load(); }
 __attribute__((visibility("default"))) unsigned encore_test_layer_updates() { return updates_applied.load(); }
 
+// Pass on; note which arguments are set to a null buffer (see the top).
+__attribute__((visibility("default"))) CL_API_ENTRY cl_int CL_API_CALL
+clSetKernelArg(cl_kernel kernel, cl_uint index, size_t size, const void* value) {
+    const cl_int r = cl().set_kernel_arg(kernel, index, size, value);
+    if (r != CL_SUCCESS) return r;
+    // A 64-bit scalar 0 looks the same; setting it again as a pointer to a null cl_mem gives both their value.
+    const bool null_buffer = size == sizeof(cl_mem) && (!value || !*static_cast<const cl_mem*>(value));
+    note_argument(kernel, index, null_buffer);
+    return r;
+}
+
+__attribute__((visibility("default"))) CL_API_ENTRY cl_int CL_API_CALL
+clSetKernelArgSVMPointer(cl_kernel kernel, cl_uint index, const void* value) {
+    const cl_int r = cl().set_kernel_arg_svm(kernel, index, value);
+    if (r == CL_SUCCESS) note_argument(kernel, index, false);
+    return r;
+}
+
+__attribute__((visibility("default"))) CL_API_ENTRY cl_kernel CL_API_CALL
+clCreateKernel(cl_program program, const char* name, cl_int* result) {
+    cl_kernel k = cl().create_kernel(program, name, result);
+    if (k) forget_kernel(k);
+    return k;
+}
+
 __attribute__((visibility("default"))) CL_API_ENTRY cl_int CL_API_CALL
 clGetDeviceInfo(cl_device_id device, cl_device_info name, size_t size, void* value, size_t* size_ret) {
     if (name != CL_DEVICE_EXTENSIONS && name != CL_DEVICE_EXTENSIONS_WITH_VERSION &&
@@ -594,6 +656,10 @@ clGetExtensionFunctionAddressForPlatform(cl_platform_id platform, const char* na
                                                               : reinterpret_cast<void*>(&update_linked);
     if (n == "clGetMutableCommandInfoKHR") return reinterpret_cast<void*>(&mutable_command_info);
     if (!real) return nullptr; // the driver lacks the call: so does the layer
+    if (n == "clSetKernelArgMemPointerINTEL") {
+        real_set_usm_pointer = reinterpret_cast<set_pointer_fn>(real);
+        return reinterpret_cast<void*>(&set_usm_pointer);
+    }
     if (n == "clCreateCommandBufferKHR") return reinterpret_cast<void*>(&create);
     if (n == "clFinalizeCommandBufferKHR") return reinterpret_cast<void*>(&finalize);
     if (n == "clRetainCommandBufferKHR") return reinterpret_cast<void*>(&retain);

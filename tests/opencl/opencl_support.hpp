@@ -55,6 +55,8 @@ kernel void twice_plus_one(global const int* in, global int* out) {
     out[i] = in[i] * 2 + 1;
 }
 kernel void empty_kernel() {}
+// out[i] = 1 where `p` is a null pointer, 2 where it is not.
+kernel void is_null(global const int* p, global int* out) { out[get_global_id(0)] = p == 0 ? 1 : 2; }
 )";
 }
 

@@ -36,6 +36,32 @@ TEST_CASE("update_arguments and update_range of a kernel node") {
     CHECK(a[0] == 1);
 }
 
+TEST_CASE("a null pointer argument reaches the kernel as a null pointer: eagerly, in graphs, by update") {
+    const device d = opencl_device();
+    queue q(d, {.in_order = true});
+    usm<int> some(4), out(4);
+    auto is_null = [&](const void* p) {
+        return kernel_command{test_kernel("is_null"),
+                              {kernel_argument::from_pointer(p), kernel_argument::from_pointer(out.data())},
+                              range(4)};
+    };
+    q.submit(is_null(nullptr)).wait();
+    CHECK(out[3] == 1);
+    q.submit(is_null(some.data())).wait();
+    CHECK(out[3] == 2);
+    graph g;
+    auto k = g.add(is_null(nullptr));
+    executable_graph exec(g, d);
+    q.launch(exec).wait();
+    CHECK(out[0] == 1);
+    exec.update_arguments(k, is_null(some.data()).arguments);
+    q.launch(exec).wait();
+    CHECK(out[0] == 2);
+    exec.update_arguments(k, is_null(nullptr).arguments); // in place where the device has mutable dispatch
+    q.launch(exec).wait();
+    CHECK(out[0] == 1);
+}
+
 TEST_CASE("a node update in the middle of a chain keeps the chain's order") {
     const device d = opencl_device();
     queue q(d, {.in_order = true});
