@@ -6,13 +6,12 @@
 //                           launch waiting for the previous one's event (as replays of one graph do); null
 //                           where the device has no command buffers (or only signatures this program was not
 //                           built for)
-//   (b) replay:             the DAG as an encore::graph, finalized for the OpenCL device, q.launch back to
-//   back
+//   (b) replay:             the DAG as an encore::graph, finalized for the OpenCL device, q.launch back to back
 //                           (a command buffer, or a launch plan where the device has none)
 //   (c) raw_eager:          clEnqueueNDRangeKernel per node on an out-of-order queue, each with its
-//   predecessors'
-//                           events as its wait list
+//                           predecessors' events as its wait list
 //   (d) eager:              q.submit per node on an out-of-order Encore queue, with its predecessors' events
+//                           (both eager paths let go of a round's events after waiting for its last node)
 //
 // Every method runs the same kernel (`kernel void small(global int* p) { p[get_global_id(0)] += 1; }`, 64
 // items) built by encore::opencl::build_program. Each round runs all methods in turn; the median of the
@@ -273,6 +272,7 @@ int run(int argc, char** argv) {
                         events[i] = q.submit(command, encore::event_list(after));
                     }
                     events.back().wait();
+                    std::fill(events.begin(), events.end(), encore::event{}); // dropped where (c) releases its own
                 }
                 q.wait();
                 return now_ns() - start;
