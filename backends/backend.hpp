@@ -42,7 +42,7 @@
 namespace encore {
 
 // Bumped whenever a virtual function below changes; a plugin built for another version is not loaded.
-inline constexpr std::uint32_t backend_interface_version = 4;
+inline constexpr std::uint32_t backend_interface_version = 5;
 
 // SYCL's usm::alloc: device memory is for the device only, host memory is pinned host memory the device can
 // read, shared memory migrates between both.
@@ -71,6 +71,9 @@ struct device_properties {
     // coarse-grain SVM only, such as NVIDIA's); allocating them is errc::feature_not_supported.
     bool host_memory = true;
     bool shared_memory = true;
+    // Device memory the host reaches between map_for_host and unmap_for_host (OpenCL coarse-grain SVM): where a
+    // device has no shared memory, SYCL buffers keep their contents there and map them for host access.
+    bool mapped_device_memory = false;
 };
 
 // Nanoseconds on one clock per backend: only differences between timestamps of one backend mean something.
@@ -178,6 +181,11 @@ public:
                            std::size_t alignment) = 0;
     // Frees what allocate returned; throws encore::error(invalid_argument) for any other pointer.
     virtual void deallocate(std::uint32_t device, void* pointer) = 0;
+    // Where device_properties::mapped_device_memory: makes [pointer, +bytes) of a device allocation readable and
+    // writable by the host until unmap_for_host, which hands it back to the device (blocking both; the device's
+    // work must not use the range meanwhile). The defaults throw errc::feature_not_supported.
+    virtual void map_for_host(std::uint32_t device, void* pointer, std::size_t bytes);
+    virtual void unmap_for_host(std::uint32_t device, void* pointer, std::size_t bytes);
 
     virtual std::unique_ptr<backend_queue> create_queue(std::uint32_t device,
                                                         const queue_properties& properties,

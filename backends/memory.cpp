@@ -1,5 +1,9 @@
 #include "memory.hpp"
 
+#include <string>
+
+#include "encore/graph/error.hpp"
+
 namespace encore {
 
 std::string_view to_string(memory_kind kind) noexcept {
@@ -42,6 +46,23 @@ void free(void* pointer, const device& d) {
 }
 void free(void* pointer, const queue& q) {
     free(pointer, q.get_device());
+}
+
+void backend::map_for_host(std::uint32_t device, void*, std::size_t) {
+    throw error(errc::feature_not_supported, "map_for_host: " + properties(device).name + " (" + std::string(name()) +
+                                                 ") has no device memory the host maps; its shared memory is "
+                                                 "the host's in place");
+}
+void backend::unmap_for_host(std::uint32_t device, void*, std::size_t) {
+    throw error(errc::feature_not_supported, "unmap_for_host: " + properties(device).name + " (" +
+                                                 std::string(name()) + ") has no device memory the host maps");
+}
+
+void map_for_host(void* pointer, std::size_t bytes, const device& d) {
+    d.owner().map_for_host(d.index(), pointer, bytes);
+}
+void unmap_for_host(void* pointer, std::size_t bytes, const device& d) {
+    d.owner().unmap_for_host(d.index(), pointer, bytes);
 }
 
 } // namespace encore

@@ -29,6 +29,14 @@ void* malloc_shared(std::size_t bytes, const queue& q);
 void free(void* pointer, const device& d);
 void free(void* pointer, const queue& q);
 
+// Device memory the host reaches only when mapped (device_properties::mapped_device_memory, OpenCL devices with
+// coarse-grain SVM): map_for_host makes [pointer, +bytes) of a device allocation of `d` the host's until
+// unmap_for_host gives it back; the device's work must not touch the range in between. Both block. Throws
+// errc::feature_not_supported on devices without such memory, errc::invalid_argument for a range `d` did not
+// allocate.
+void map_for_host(void* pointer, std::size_t bytes, const device& d);
+void unmap_for_host(void* pointer, std::size_t bytes, const device& d);
+
 template <typename T> T* malloc_device(std::size_t count, const device& d) {
     return static_cast<T*>(malloc(count * sizeof(T), d, memory_kind::device, alignof(T)));
 }

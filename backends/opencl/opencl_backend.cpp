@@ -77,6 +77,7 @@ std::unique_ptr<opencl_backend> opencl_backend::create(std::string& why_not) {
             // Host and shared memory need memory the host touches in place: USM or fine-grain SVM.
             s->properties.host_memory = s->properties.shared_memory =
                 s->capabilities.usm == detail::usm_mode::intel || s->capabilities.usm == detail::usm_mode::svm_fine;
+            s->properties.mapped_device_memory = s->capabilities.usm == detail::usm_mode::svm_coarse;
             if (s->capabilities.command_buffer)
                 s->use_command_buffers =
                     s->command_buffers.load(pd.platform, s->capabilities.command_buffer) && command_buffers;
@@ -221,6 +222,43 @@ void opencl_backend::deallocate(std::uint32_t device, void* pointer) {
         check(s.intel_usm.blocking_free(s.context.get(), a->base), "clMemBlockingFreeINTEL");
     else
         cl_->clSVMFree(s.context.get(), a->base); // like sycl::free: work using the memory must be complete
+}
+
+namespace {
+void check_mappable(const opencl_backend& b, const opencl_backend::device_state& s, const void* p, std::size_t bytes,
+                    const char* call) {
+    if (!s.properties.mapped_device_memory)
+        throw error(errc::feature_not_supported, std::string(call) + ": '" + s.properties.name +
+                                                     "' has no coarse-grain SVM memory to map (its USM is " +
+                                                     std::string(detail::to_string(s.capabilities.usm)) + ")");
+    if (!b.find_allocation(p, bytes))
+        throw error(errc::invalid_argument, std::string(call) + ": [" + std::to_string(bytes) +
+                                                " bytes] is not inside an allocation of the opencl backend");
+}
+} // namespace
+
+// Coarse-grain SVM: the host may touch the range between a blocking clEnqueueSVMMap and the completion of
+// clEnqueueSVMUnmap, on a queue of their own (in order: the unmap follows the map).
+void opencl_backend::map_for_host(std::uint32_t device, void* pointer, std::size_t bytes) {
+    check_device(device);
+    device_state& s = *devices_[device];
+    check_mappable(*this, s, pointer, bytes, "map_for_host");
+    std::lock_guard lock(s.map_mutex);
+    if (!s.map_queue) s.map_queue = new_queue(device, false, false);
+    check(cl_->clEnqueueSVMMap(s.map_queue.get(), CL_TRUE, CL_MAP_READ | CL_MAP_WRITE, pointer, bytes, 0, nullptr,
+                               nullptr),
+          "clEnqueueSVMMap", s.properties.name);
+}
+
+void opencl_backend::unmap_for_host(std::uint32_t device, void* pointer, std::size_t bytes) {
+    check_device(device);
+    device_state& s = *devices_[device];
+    check_mappable(*this, s, pointer, bytes, "unmap_for_host");
+    std::lock_guard lock(s.map_mutex);
+    if (!s.map_queue) s.map_queue = new_queue(device, false, false);
+    check(cl_->clEnqueueSVMUnmap(s.map_queue.get(), pointer, 0, nullptr, nullptr), "clEnqueueSVMUnmap",
+          s.properties.name);
+    check(cl_->clFinish(s.map_queue.get()), "clFinish", "after clEnqueueSVMUnmap");
 }
 
 std::optional<std::pair<cl_mem, std::size_t>> opencl_backend::view_of(const void* p, std::size_t bytes) {

@@ -62,6 +62,9 @@ public:
         bool use_mutable_dispatch = false;
         intel_usm_functions intel_usm;    // loaded when capabilities.usm == intel
         command_buffer_functions command_buffers;
+        // map_for_host/unmap_for_host (coarse-grain SVM): an in-order queue of their own, made at first use.
+        std::mutex map_mutex;
+        detail::queue_handle map_queue;
     };
 
     static std::unique_ptr<opencl_backend> create(std::string& why_not);
@@ -75,6 +78,8 @@ public:
 
     void* allocate(std::uint32_t device, memory_kind kind, std::size_t bytes, std::size_t alignment) override;
     void deallocate(std::uint32_t device, void* pointer) override;
+    void map_for_host(std::uint32_t device, void* pointer, std::size_t bytes) override;
+    void unmap_for_host(std::uint32_t device, void* pointer, std::size_t bytes) override;
 
     std::unique_ptr<backend_queue> create_queue(std::uint32_t device, const queue_properties& properties,
                                                 std::shared_ptr<error_sink> errors) override;

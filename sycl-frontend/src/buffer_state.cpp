@@ -1,6 +1,7 @@
 #include "sycl/detail/buffer_state.hpp"
 
 #include <algorithm>
+#include <cstdio>
 #include <cstring>
 #include <utility>
 
@@ -23,16 +24,45 @@ bool buffers_on_backend(std::string_view backend) {
 
 buffer_state::buffer_state(std::size_t bytes, const void* initial)
     : bytes_(bytes), device_(translate_errors([] { return encore::device::default_device(); })) {
+    const auto& p = device_.properties();
+    mapped_ = !p.shared_memory && p.mapped_device_memory;
     try {
-        storage_ = static_cast<std::byte*>(encore::malloc_shared(bytes, device_));
+        storage_ = static_cast<std::byte*>(mapped_ ? encore::malloc_device(bytes, device_)
+                                                   : encore::malloc_shared(bytes, device_));
     } catch (const encore::error& e) {
         throw exception(errc::memory_allocation,
                         "sycl::buffer: cannot allocate " + std::to_string(bytes) + " bytes: " + e.what());
+    }
+    if (!storage_) return; // zero bytes
+    try {
+        begin_host_use();
+    } catch (...) {
+        encore::free(storage_, device_);
+        throw;
     }
     if (initial)
         std::memcpy(storage_, initial, bytes);
     else
         std::memset(storage_, 0, bytes);
+    end_host_use();
+}
+
+void buffer_state::begin_host_use() {
+    std::lock_guard lock(host_use_mutex_);
+    if (mapped_ && host_uses_ == 0 && storage_)
+        translate_errors([&] { encore::map_for_host(storage_, bytes_, device_); });
+    ++host_uses_;
+}
+
+void buffer_state::end_host_use() noexcept {
+    std::lock_guard lock(host_use_mutex_);
+    if (--host_uses_ > 0 || !mapped_ || !storage_) return;
+    try {
+        encore::unmap_for_host(storage_, bytes_, device_);
+    } catch (const encore::error& e) {
+        // Not reachable for memory this object mapped; a failing driver leaves the range mapped, and says so.
+        std::fprintf(stderr, "sycl::buffer: giving %zu bytes back to the device failed: %s\n", bytes_, e.what());
+    }
 }
 
 buffer_state::~buffer_state() {
@@ -52,16 +82,18 @@ void buffer_state::write_back() {
         if (write_back_) destination = std::exchange(final_data_, nullptr); // once
         if (write_back_) writer = std::exchange(final_writer_, nullptr);
     }
-    if (writer) {
-        std::unique_lock<std::mutex> user_lock;
-        if (user_mutex_) user_lock = std::unique_lock(*user_mutex_);
-        writer(storage_, bytes_);
-        return;
-    }
-    if (!destination) return;
+    if (!writer && !destination) return;
+    begin_host_use();
+    struct give_back {
+        buffer_state* state;
+        ~give_back() { state->end_host_use(); }
+    } after{this};
     std::unique_lock<std::mutex> user_lock;
     if (user_mutex_) user_lock = std::unique_lock(*user_mutex_);
-    std::memcpy(destination, storage_, bytes_);
+    if (writer)
+        writer(storage_, bytes_);
+    else
+        std::memcpy(destination, storage_, bytes_);
 }
 
 void buffer_state::release_by_user() {
@@ -132,10 +164,34 @@ std::shared_ptr<void> begin_host_access(const std::shared_ptr<buffer_state>& sta
         throw exception(errc::invalid, "host_accessor: the buffer is used by a graph that a queue is recording; "
                                        "end the recording first");
     state->wait_for_host(mode);
+    state->begin_host_use();
     auto hold = std::make_shared<encore::detail::completion_event>(false);
     state->add_host_hold(encore::event(hold));
-    // The deleter runs when the last copy of the host accessor goes: the held-back commands may start.
-    return std::shared_ptr<void>(nullptr, [state, hold](void*) { hold->complete(); });
+    // The deleter runs when the last copy of the host accessor goes: the storage goes back to the device, and the
+    // held-back commands may start.
+    return std::shared_ptr<void>(nullptr, [state, hold](void*) {
+        state->end_host_use();
+        hold->complete();
+    });
+}
+
+std::function<void()> with_host_use(std::function<void()> task, const std::vector<buffer_state*>& buffers) {
+    std::vector<std::shared_ptr<buffer_state>> mapped;
+    for (auto* b : buffers)
+        if (b && b->mapped_storage()) mapped.push_back(b->shared_from_this());
+    if (mapped.empty()) return task;
+    return [task = std::move(task), mapped = std::move(mapped)] {
+        std::size_t begun = 0;
+        struct give_back {
+            const std::vector<std::shared_ptr<buffer_state>>& buffers;
+            const std::size_t& count;
+            ~give_back() {
+                for (std::size_t i = 0; i < count; ++i) buffers[i]->end_host_use();
+            }
+        } after{mapped, begun};
+        for (; begun < mapped.size(); ++begun) mapped[begun]->begin_host_use();
+        task();
+    };
 }
 
 } // namespace detail

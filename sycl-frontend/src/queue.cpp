@@ -43,6 +43,12 @@ std::mutex& tracking_mutex() {
 }
 } // namespace
 
+std::vector<buffer_state*> buffers_of(const std::vector<requirement>& requirements) {
+    std::vector<buffer_state*> buffers;
+    for (const auto& r : requirements) buffers.push_back(r.buffer);
+    return buffers;
+}
+
 std::vector<requirement> merge_requirements(const std::vector<requirement>& requirements) {
     std::vector<requirement> out;
     for (const auto& r : requirements) {
@@ -114,6 +120,8 @@ event queue_impl::finish(handler& h) {
         if (barrier.state() && !barrier.is_complete()) waits.push_back(barrier);
     }
     for (const auto& r : requirements) r.buffer->dependencies(r.mode, waits);
+    if (auto* task = c.command ? std::get_if<encore::host_task_command>(&*c.command) : nullptr)
+        task->task = with_host_use(std::move(task->task), buffers_of(requirements));
     encore::event e = translate_errors([&] {
         if (c.executable) return engine.launch(*c.executable->engine, waits);
         if (!c.command) return engine.submit(encore::empty_command{}, waits);

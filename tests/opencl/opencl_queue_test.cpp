@@ -8,9 +8,11 @@
 #include <thread>
 
 #include "opencl_support.hpp"
+#include "support/error_code.hpp"
 
 using namespace encore;
 using namespace encore::opencl_testing;
+using encore::testing::code_of;
 
 TEST_CASE("the opencl device describes itself; its capabilities say how USM and graphs work") {
     const device d = opencl_device();
@@ -315,4 +317,39 @@ TEST_CASE("profiling timestamps of commands on a profiling queue") {
     auto e2 = plain.memset(a.data(), 0, 16);
     e2.wait();
     CHECK_THROWS_AS(e2.profiling(), error);
+}
+
+// Devices with coarse-grain SVM only (NVIDIA's OpenCL) have no host or shared memory; their device memory is the
+// host's between map_for_host and unmap_for_host (what SYCL buffers use there). Here PoCL is used that way with
+// ENCORE_OPENCL_USM=coarse-svm (opencl_coarse_svm); elsewhere the calls are refused.
+TEST_CASE("coarse-grain SVM: the host maps device memory (map_for_host, unmap_for_host)") {
+    const device d = opencl_device();
+    constexpr std::size_t n = 64, bytes = n * sizeof(int);
+    int* p = malloc_device<int>(n, d);
+    CHECK(code_of([&] { map_for_host(p, bytes, native_device()); }) == errc::feature_not_supported);
+    if (!d.properties().mapped_device_memory) {
+        CHECK(code_of([&] { map_for_host(p, bytes, d); }) == errc::feature_not_supported);
+        encore::free(p, d);
+        MESSAGE("skipped the mapping: the device's USM is " << opencl::capabilities_of(d).usm
+                                                            << " (opencl_coarse_svm runs it with coarse-grain SVM)");
+        return;
+    }
+    CHECK_FALSE(d.properties().shared_memory);
+    CHECK_FALSE(d.properties().host_memory);
+    CHECK(code_of([&] { encore::malloc(bytes, d, memory_kind::shared); }) == errc::feature_not_supported);
+    map_for_host(p, bytes, d);
+    for (std::size_t i = 0; i < n; ++i)
+        p[i] = static_cast<int>(i);
+    unmap_for_host(p, bytes, d);
+    queue q(d);
+    q.submit(kernel_command{test_kernel("add_one"), {kernel_argument::from_pointer(p)}, range(n)}).wait();
+    map_for_host(p + n / 2, bytes / 2, d); // a part of the allocation
+    for (std::size_t i = n / 2; i < n; ++i)
+        REQUIRE(p[i] == static_cast<int>(i) + 1);
+    unmap_for_host(p + n / 2, bytes / 2, d);
+    int on_stack = 0;
+    CHECK(code_of([&] { map_for_host(p, bytes + 1, d); }) == errc::invalid_argument);
+    CHECK(code_of([&] { map_for_host(&on_stack, sizeof on_stack, d); }) == errc::invalid_argument);
+    CHECK(code_of([&] { unmap_for_host(&on_stack, sizeof on_stack, d); }) == errc::invalid_argument);
+    encore::free(p, d);
 }

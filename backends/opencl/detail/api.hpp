@@ -58,6 +58,8 @@ namespace encore::opencl::detail {
     X(clEnqueueNDRangeKernel)                                                                                \
     X(clEnqueueSVMMemcpy)                                                                                    \
     X(clEnqueueSVMMemFill)                                                                                   \
+    X(clEnqueueSVMMap)                                                                                       \
+    X(clEnqueueSVMUnmap)                                                                                     \
     X(clEnqueueCopyBuffer)                                                                                   \
     X(clEnqueueMarkerWithWaitList)                                                                           \
     X(clEnqueueBarrierWithWaitList)                                                                          \

@@ -60,6 +60,10 @@ device_capabilities query_capabilities(cl_device_id d) {
         c.usm = usm_mode::svm_fine;
     else if (c.svm & CL_DEVICE_SVM_COARSE_GRAIN_BUFFER)
         c.usm = usm_mode::svm_coarse;
+    // ENCORE_OPENCL_USM=coarse-svm: USM as on a device with coarse-grain SVM only (NVIDIA's), for the tests.
+    if (const char* mode = std::getenv("ENCORE_OPENCL_USM");
+        mode && std::strcmp(mode, "coarse-svm") == 0 && (c.svm & CL_DEVICE_SVM_COARSE_GRAIN_BUFFER))
+        c.usm = usm_mode::svm_coarse;
     c.il_version = device_string(d, CL_DEVICE_IL_VERSION);
     const auto queue = device_value<cl_command_queue_properties>(d, CL_DEVICE_QUEUE_ON_HOST_PROPERTIES);
     c.out_of_order = (queue & CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE) != 0;

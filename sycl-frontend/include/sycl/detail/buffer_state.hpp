@@ -3,7 +3,9 @@
 //
 // Storage is one allocation of USM shared memory on the default device, made when the buffer is made: the host
 // (host accessors, write-back) and every device of the default device's backend use it in place, and on the
-// native backend it is plain host memory. Tracking follows SYCL's rules: a command that reads waits for the last
+// native backend it is plain host memory. A device without shared memory whose device memory the host maps
+// (OpenCL coarse-grain SVM: NVIDIA's OpenCL) keeps it in device memory instead, mapped while the host uses it
+// (begin_host_use/end_host_use: construction, write-back, host accessors, host tasks). Tracking follows SYCL's rules: a command that reads waits for the last
 // writer; a command that writes waits for the last writer and every reader since.
 #pragma once
 
@@ -62,6 +64,13 @@ public:
     void wait_for_host(access_mode mode);
     // Commands submitted from now on wait for `hold` as well (a live host accessor); host accesses do not.
     void add_host_hold(const encore::event& hold);
+    // The host reads or writes the storage between these (counted: host accessors and host tasks overlap). Where
+    // the storage is mapped device memory, the first begin maps it and the last end gives it back to the device;
+    // elsewhere they do nothing. begin throws errc::runtime when the mapping fails.
+    void begin_host_use();
+    void end_host_use() noexcept;
+    bool mapped_storage() const noexcept { return mapped_; }
+
     // How many graphs that are being recorded use this buffer (host accessors are forbidden meanwhile).
     void add_recording_use(int delta) noexcept { recording_uses_ += delta; }
     int recording_uses() const noexcept { return recording_uses_; }
@@ -73,6 +82,9 @@ private:
     std::size_t bytes_;
     encore::device device_;
     std::byte* storage_ = nullptr;
+    bool mapped_ = false;     // storage_ is device memory the host maps (see the top)
+    std::mutex host_use_mutex_;
+    int host_uses_ = 0;       // under host_use_mutex_
     void* final_data_ = nullptr;
     final_writer final_writer_;
     bool write_back_ = true;
@@ -100,6 +112,10 @@ private:
 // Waits as a host access with `mode` must, then holds later commands on the buffer back until the returned
 // handle (and its copies) are gone. The handle keeps the buffer's state alive.
 std::shared_ptr<void> begin_host_access(const std::shared_ptr<buffer_state>& state, access_mode mode);
+
+// A host task's body that maps the buffers it uses, where any of them is mapped device memory (host tasks touch
+// buffers in place); `task` itself otherwise.
+std::function<void()> with_host_use(std::function<void()> task, const std::vector<buffer_state*>& buffers);
 
 } // namespace detail
 } // namespace _V1

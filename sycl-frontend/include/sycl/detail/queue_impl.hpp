@@ -17,6 +17,8 @@ namespace detail {
 // One requirement per buffer: a command group that names a buffer through several accessors waits and counts as
 // the strongest of them.
 std::vector<requirement> merge_requirements(const std::vector<requirement>& requirements);
+// The buffers of `requirements`, in order.
+std::vector<buffer_state*> buffers_of(const std::vector<requirement>& requirements);
 
 struct queue_impl : std::enable_shared_from_this<queue_impl> {
     queue_impl(const context& c, const device& d, const async_handler& handler, const property_list& properties);
