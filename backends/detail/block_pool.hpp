@@ -5,7 +5,8 @@
 // the general-purpose allocator takes its slow paths for them (about 380 instructions a pair under PoCL, where this
 // takes about 60). Blocks of one size and alignment are shared by every object that fits them, under a mutex
 // (events may be dropped on any thread); up to `block_pool::kept` free blocks are kept, the rest go back to
-// operator delete. The pools are never destroyed: events may outlive static destruction.
+// operator delete. The pools live in libencore, which is never unloaded: a plugin's events may use them until the
+// plugin goes, and the pools are never destroyed (events may outlive static destruction).
 //
 //     auto e = std::allocate_shared<my_event>(encore::detail::pool_allocator<my_event>{}, ...);
 #pragma once
@@ -13,57 +14,31 @@
 #include <cstddef>
 #include <memory>
 #include <mutex>
-#include <new>
-#include <utility>
 
 namespace encore::detail {
 
-template <std::size_t Size, std::size_t Align> class block_pool {
+class block_pool {
 public:
     static constexpr std::size_t kept = 4096;
 
-    static block_pool& instance() {
-        static block_pool* pool = new block_pool; // never destroyed (see above)
-        return *pool;
-    }
+    // The process's pool of blocks of `size` bytes aligned to `align` (made at the first call).
+    static block_pool& of(std::size_t size, std::size_t align);
 
-    void* allocate() {
-        {
-            std::lock_guard lock(mutex_);
-            if (free_) {
-                --free_count_;
-                return std::exchange(free_, free_->next);
-            }
-        }
-        return ::operator new(block_size, std::align_val_t{block_align});
-    }
-
+    void* allocate();
+    void deallocate(void* p) noexcept;
     // Free blocks held now (at most `kept`).
-    std::size_t free_blocks() {
-        std::lock_guard lock(mutex_);
-        return free_count_;
-    }
+    std::size_t free_blocks();
 
-    void deallocate(void* p) noexcept {
-        {
-            std::lock_guard lock(mutex_);
-            if (free_count_ < kept) {
-                free_ = ::new (p) free_block{free_};
-                ++free_count_;
-                return;
-            }
-        }
-        ::operator delete(p, block_size, std::align_val_t{block_align});
-    }
+    block_pool(const block_pool&) = delete;
+    block_pool& operator=(const block_pool&) = delete;
 
 private:
     struct free_block {
         free_block* next;
     };
-    static constexpr std::size_t block_size = Size < sizeof(free_block) ? sizeof(free_block) : Size;
-    static constexpr std::size_t block_align = Align < alignof(free_block) ? alignof(free_block) : Align;
+    block_pool(std::size_t size, std::size_t align);
 
-    block_pool() = default;
+    const std::size_t size_, align_;
     std::mutex mutex_;
     free_block* free_ = nullptr;
     std::size_t free_count_ = 0;
@@ -79,14 +54,20 @@ template <typename T> struct pool_allocator {
 
     T* allocate(std::size_t n) {
         if (n != 1) return std::allocator<T>{}.allocate(n);
-        return static_cast<T*>(block_pool<sizeof(T), alignof(T)>::instance().allocate());
+        return static_cast<T*>(pool().allocate());
     }
     void deallocate(T* p, std::size_t n) noexcept {
         if (n != 1) return std::allocator<T>{}.deallocate(p, n);
-        block_pool<sizeof(T), alignof(T)>::instance().deallocate(p);
+        pool().deallocate(p);
     }
     template <typename U> friend bool operator==(const pool_allocator&, const pool_allocator<U>&) noexcept {
         return true;
+    }
+
+private:
+    static block_pool& pool() {
+        static block_pool& mine = block_pool::of(sizeof(T), alignof(T));
+        return mine;
     }
 };
 

@@ -83,7 +83,13 @@ void buffer_state::write_back() {
         if (write_back_) writer = std::exchange(final_writer_, nullptr);
     }
     if (!writer && !destination) return;
-    begin_host_use();
+    try {
+        begin_host_use();
+    } catch (const std::exception& e) { // from a destructor (release_by_user): say so rather than terminate
+        std::fprintf(stderr, "sycl::buffer: the contents (%zu bytes) could not be written back: %s\n", bytes_,
+                     e.what());
+        return;
+    }
     struct give_back {
         buffer_state* state;
         ~give_back() { state->end_host_use(); }
@@ -164,8 +170,8 @@ std::shared_ptr<void> begin_host_access(const std::shared_ptr<buffer_state>& sta
         throw exception(errc::invalid, "host_accessor: the buffer is used by a graph that a queue is recording; "
                                        "end the recording first");
     state->wait_for_host(mode);
-    state->begin_host_use();
     auto hold = std::make_shared<encore::detail::completion_event>(false);
+    state->begin_host_use();
     state->add_host_hold(encore::event(hold));
     // The deleter runs when the last copy of the host accessor goes: the storage goes back to the device, and the
     // held-back commands may start.

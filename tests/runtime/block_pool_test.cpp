@@ -31,8 +31,10 @@ struct tracked {
 
 } // namespace
 
-TEST_CASE("block_pool: a freed block is handed out again, aligned") {
-    auto& pool = block_pool<sizeof(sized<0>), alignof(sized<0>)>::instance();
+TEST_CASE("block_pool: one pool per size and alignment; a freed block is handed out again, aligned") {
+    CHECK(&block_pool::of(sizeof(sized<0>), alignof(sized<0>)) == &block_pool::of(sizeof(sized<0>), 64));
+    CHECK(&block_pool::of(sizeof(sized<0>), 64) != &block_pool::of(sizeof(sized<0>), 128));
+    auto& pool = block_pool::of(sizeof(sized<0>), alignof(sized<0>));
     void* first = pool.allocate();
     CHECK(reinterpret_cast<std::uintptr_t>(first) % 64 == 0);
     pool.deallocate(first);
@@ -47,15 +49,14 @@ TEST_CASE("block_pool: a freed block is handed out again, aligned") {
 }
 
 TEST_CASE("block_pool: at most `kept` free blocks are held; the rest go back to operator delete") {
-    using pool_type = block_pool<sizeof(sized<1>), alignof(sized<1>)>;
-    auto& pool = pool_type::instance();
+    auto& pool = block_pool::of(sizeof(sized<1>), alignof(sized<1>));
     std::vector<void*> blocks;
-    for (std::size_t i = 0; i < pool_type::kept + 10; ++i)
+    for (std::size_t i = 0; i < block_pool::kept + 10; ++i)
         blocks.push_back(pool.allocate());
     CHECK(std::set<void*>(blocks.begin(), blocks.end()).size() == blocks.size());
     for (void* b : blocks)
         pool.deallocate(b);
-    CHECK(pool.free_blocks() == pool_type::kept);
+    CHECK(pool.free_blocks() == block_pool::kept);
 }
 
 TEST_CASE("pool_allocator: std::allocate_shared constructs, destroys and reuses the block") {
@@ -77,7 +78,7 @@ TEST_CASE("pool_allocator: std::allocate_shared constructs, destroys and reuses 
 }
 
 TEST_CASE("block_pool: threads allocating and freeing at once get distinct blocks") {
-    auto& pool = block_pool<sizeof(sized<2>), alignof(sized<2>)>::instance();
+    auto& pool = block_pool::of(sizeof(sized<2>), alignof(sized<2>));
     constexpr int threads = 4, rounds = 2000;
     std::atomic<int> overlaps{0};
     std::vector<std::thread> workers;
