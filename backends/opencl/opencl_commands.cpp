@@ -53,8 +53,8 @@ void set_argument_values(opencl_backend& backend, std::uint32_t device, cl_kerne
         const auto index = static_cast<cl_uint>(i);
         // Named only when something fails: this runs once per eager submission.
         auto what = [&] { return "kernel '" + name + "', argument " + std::to_string(i); };
-        auto checked = [&](cl_int r, const char* call, const char* detail = "") {
-            if (r != CL_SUCCESS) detail::fail(r, call, what() + detail);
+        auto checked = [&](cl_int r, const char* call, const char* suffix = "") {
+            if (r != CL_SUCCESS) detail::fail(r, call, what() + suffix);
         };
         switch (a.type) {
         case kernel_argument::kind::scalar:

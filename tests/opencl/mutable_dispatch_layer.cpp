@@ -52,7 +52,6 @@ struct loader {
         get<decltype(&::clSetKernelArgSVMPointer)>("clSetKernelArgSVMPointer");
     decltype(&::clCreateKernel) create_kernel = get<decltype(&::clCreateKernel)>("clCreateKernel");
     decltype(&::clGetKernelInfo) get_kernel_info = &::clGetKernelInfo;
-    decltype(&::clGetKernelArgInfo) get_kernel_arg_info = &::clGetKernelArgInfo;
     decltype(&::clGetCommandQueueInfo) get_queue_info = &::clGetCommandQueueInfo;
 };
 const loader& cl() {
@@ -60,8 +59,8 @@ const loader& cl() {
     return l;
 }
 
-// The arguments last set to a null buffer (or a 64-bit 0), per kernel: clSetKernelArg notes them; the other setters and
-// clCreateKernel (a handle of a released kernel may come back) forget them.
+// The arguments last set to a null buffer (or a 64-bit 0), per kernel: clSetKernelArg notes them; the other
+// setters and clCreateKernel (a handle of a released kernel may come back) forget them.
 std::mutex null_arguments_mutex;
 std::vector<std::pair<cl_kernel, cl_uint>> null_arguments;
 
