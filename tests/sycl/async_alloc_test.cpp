@@ -10,6 +10,7 @@
 #include <thread>
 
 #include "../support/sycl_error.hpp"
+#include "support/sycl_host_usm.hpp"
 #include "support/sycl_test_kernel.hpp"
 
 namespace syclex = sycl::ext::oneapi::experimental;
@@ -18,6 +19,7 @@ using encore::testing::require_sycl_error;
 using namespace encore::testing::sycl_kernels;
 
 TEST_CASE("async_malloc on an in-order queue: the memory is usable by the next commands, freed after them") {
+    ENCORE_SKIP_WITHOUT_HOST_USM();
     sycl::queue q{sycl::property::queue::in_order{}};
     CHECK(q.get_device().has(sycl::aspect::ext_oneapi_async_memory_alloc));
     const std::size_t n = 1000;
@@ -37,6 +39,7 @@ TEST_CASE("async_malloc on an in-order queue: the memory is usable by the next c
 }
 
 TEST_CASE("async_free waits for the commands it depends on (out-of-order queue, handler forms)") {
+    ENCORE_SKIP_WITHOUT_HOST_USM();
     sycl::queue q;
     std::atomic<bool> release{false};
     void* p = nullptr;
@@ -82,6 +85,7 @@ TEST_CASE("async_malloc / async_free errors") {
 }
 
 TEST_CASE("memory pools: reuse within the threshold, sizes, maximum_size, zero_init") {
+    ENCORE_SKIP_WITHOUT_HOST_USM();
     sycl::queue q{sycl::property::queue::in_order{}};
     syclex::memory_pool pool(
         q, sycl::usm::alloc::shared,

@@ -68,5 +68,5 @@ TEST_CASE("the deprecated usm_*_allocations descriptors answer the aspects of th
     CHECK(d.get_info<sycl::info::device::usm_host_allocations>() == d.has(sycl::aspect::usm_host_allocations));
     CHECK(d.get_info<sycl::info::device::usm_shared_allocations>() == d.has(sycl::aspect::usm_shared_allocations));
     CHECK(d.get_info<sycl::info::device::usm_system_allocations>() == d.has(sycl::aspect::usm_system_allocations));
-    CHECK(d.get_info<sycl::info::device::usm_shared_allocations>()); // every Encore device has shared USM
+    CHECK(d.get_info<sycl::info::device::usm_device_allocations>()); // every Encore device has device USM
 }

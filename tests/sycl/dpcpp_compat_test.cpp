@@ -51,6 +51,7 @@
 #include <thread>
 #include <vector>
 
+#include "support/sycl_host_usm.hpp"
 #include "support/sycl_test_kernel.hpp"
 
 namespace exp_ext = sycl::ext::oneapi::experimental;
@@ -61,6 +62,7 @@ ENCORE_SYCL_TEST_KERNEL(copy_of, (int* out, const int* in), { out[i] = in[i]; })
 } // namespace
 
 TEST_CASE("DPC++'s vendor queue properties are accepted, and the queue works as without them") {
+    ENCORE_SKIP_WITHOUT_HOST_USM();
     sycl::queue in_order_immediate{sycl::property_list{sycl::property::queue::in_order{},
                                                        sycl::ext::intel::property::queue::no_immediate_command_list{}}};
     sycl::queue discarding{sycl::property_list{sycl::ext::oneapi::property::queue::discard_events{},
@@ -87,6 +89,7 @@ TEST_CASE("DPC++'s vendor queue properties are accepted, and the queue works as 
 }
 
 TEST_CASE("a graph recorded from a queue with vendor properties replays like any other") {
+    ENCORE_SKIP_WITHOUT_HOST_USM();
     sycl::queue q{sycl::property_list{sycl::property::queue::in_order{},
                                       sycl::ext::intel::property::queue::no_immediate_command_list{},
                                       sycl::ext::oneapi::property::queue::discard_events{}}};
@@ -106,6 +109,7 @@ TEST_CASE("a graph recorded from a queue with vendor properties replays like any
 }
 
 TEST_CASE("buffer, accessor and context properties DPC++ programs pass") {
+    ENCORE_SKIP_WITHOUT_HOST_USM();
     sycl::queue q;
     std::mutex m;
     std::vector<int> host(8, 1);
@@ -145,6 +149,7 @@ template <typename T, typename Op> T reduce_with(sycl::queue& q, const std::vect
 // Reductions are launched by SYCL lambda kernels (host-compiled): native.
 TEST_CASE("reductions with the standard library's operators and transparent SYCL operators give += and friends"
           * doctest::test_suite("native")) {
+    ENCORE_SKIP_WITHOUT_HOST_USM();
     sycl::queue q;
     constexpr std::size_t n = 1000;
     float* sum = sycl::malloc_shared<float>(1, q);
@@ -204,6 +209,7 @@ TEST_CASE("reductions with the standard library's operators and transparent SYCL
 // A reduction (launched by a SYCL lambda kernel): native.
 TEST_CASE("initialize_to_identity with a standard operator, from reduction_properties.hpp"
           * doctest::test_suite("native")) {
+    ENCORE_SKIP_WITHOUT_HOST_USM();
     sycl::queue q;
     double* sum = sycl::malloc_shared<double>(1, q);
     *sum = 1e9;
@@ -251,6 +257,7 @@ struct seen_errors {
 // Kernels that throw are host code (SYCL lambdas): native, as the next two cases.
 TEST_CASE("what kernels and host tasks throw reaches the async handler as sycl::exception, eagerly and in graphs"
           * doctest::test_suite("native")) {
+    ENCORE_SKIP_WITHOUT_HOST_USM();
     seen_errors seen;
     sycl::queue q{seen.handler()};
     q.parallel_for(sycl::range<1>{8}, [=](sycl::id<1> i) {
@@ -322,6 +329,7 @@ TEST_CASE("a queue that goes away with an error nobody took hands it to its hand
 }
 
 TEST_CASE("buffers in a graph made without assume_buffer_outlives_graph, destroyed before the graph's last run") {
+    ENCORE_SKIP_WITHOUT_HOST_USM();
     sycl::queue q;
     constexpr std::size_t n = 64;
     int* out = sycl::malloc_shared<int>(n, q);
@@ -375,6 +383,7 @@ TEST_CASE("a buffer destroyed while a graph that uses it runs waits for it and w
 }
 
 TEST_CASE("whole-graph update from a graph whose buffer is gone: the executable graph keeps that buffer") {
+    ENCORE_SKIP_WITHOUT_HOST_USM();
     sycl::queue q;
     int* out = sycl::malloc_shared<int>(1, q);
     auto build = [&](exp_ext::command_graph<>& g, sycl::buffer<int>& b) {
@@ -400,6 +409,7 @@ TEST_CASE("whole-graph update from a graph whose buffer is gone: the executable 
 }
 
 TEST_CASE("raw kernel arguments (sycl_ext_oneapi_raw_kernel_arg), eagerly and as a graph's dynamic parameter") {
+    ENCORE_SKIP_WITHOUT_HOST_USM();
     struct params {
         int scale;
         int offset;

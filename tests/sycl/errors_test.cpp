@@ -8,6 +8,8 @@
 #include <string>
 #include <vector>
 
+#include "support/sycl_host_usm.hpp"
+
 namespace {
 // Runs `f`, which must throw sycl::exception with `expected`; the message must name what went wrong.
 void expect_errc(sycl::errc expected, const std::function<void()>& f, const char* message_part = "") {
@@ -24,6 +26,7 @@ void expect_errc(sycl::errc expected, const std::function<void()>& f, const char
 } // namespace
 
 TEST_CASE("null pointers in USM commands") {
+    ENCORE_SKIP_WITHOUT_HOST_USM();
     sycl::queue q;
     int* p = sycl::malloc_shared<int>(16, q);
     expect_errc(sycl::errc::invalid, [&] { q.memcpy(nullptr, p, 16); }, "destination is null");
@@ -81,6 +84,7 @@ TEST_CASE("zero sizes: buffers, sub-buffers, local accessors, local ranges") {
 }
 
 TEST_CASE("the wrong context: USM of another context, a device outside the context") {
+    ENCORE_SKIP_WITHOUT_HOST_USM();
     sycl::device d;
     sycl::context mine{d}, other{d};
     sycl::queue q{mine, d};
@@ -141,6 +145,7 @@ TEST_CASE("out-of-range accessors, host accessors and sub-buffers") {
 }
 
 TEST_CASE("USM commands that reach past the end of an allocation") {
+    ENCORE_SKIP_WITHOUT_HOST_USM();
     sycl::queue q;
     int* a = sycl::malloc_shared<int>(8, q);
     int* b = sycl::malloc_device<int>(8, q);
@@ -161,6 +166,7 @@ TEST_CASE("USM commands that reach past the end of an allocation") {
 }
 
 TEST_CASE("use after free, double free, and freeing what USM did not allocate") {
+    ENCORE_SKIP_WITHOUT_HOST_USM();
     sycl::queue q;
     int* p = sycl::malloc_shared<int>(8, q);
     int* live = sycl::malloc_shared<int>(8, q);
@@ -178,6 +184,7 @@ TEST_CASE("use after free, double free, and freeing what USM did not allocate") 
 }
 
 TEST_CASE("misuse of command groups, kernels and queues") {
+    ENCORE_SKIP_WITHOUT_HOST_USM();
     sycl::queue q;
     int* p = sycl::malloc_shared<int>(4, q);
     expect_errc(sycl::errc::invalid, [&] {

@@ -7,6 +7,7 @@
 #include <chrono>
 #include <thread>
 
+#include "support/sycl_host_usm.hpp"
 #include "support/sycl_test_kernel.hpp"
 
 using namespace encore::testing::sycl_kernels;
@@ -34,6 +35,7 @@ TEST_CASE("an event's status moves from submitted or running to complete; wait b
 }
 
 TEST_CASE("a default-constructed event is complete; static wait takes a list") {
+    ENCORE_SKIP_WITHOUT_HOST_USM();
     sycl::event none;
     CHECK(none.get_info<sycl::info::event::command_execution_status>() == sycl::info::event_command_status::complete);
     none.wait();
@@ -51,6 +53,7 @@ TEST_CASE("a default-constructed event is complete; static wait takes a list") {
 }
 
 TEST_CASE("profiling: submit <= start <= end on a queue with enable_profiling") {
+    ENCORE_SKIP_WITHOUT_HOST_USM();
     sycl::queue q{sycl::property::queue::enable_profiling{}};
     int* p = sycl::malloc_shared<int>(1 << 16, q);
     auto e = index_times.parallel_for(q, sycl::range<1>{1 << 16}, {}, p, 1);
@@ -68,6 +71,7 @@ TEST_CASE("profiling: submit <= start <= end on a queue with enable_profiling") 
 }
 
 TEST_CASE("profiling information without enable_profiling is errc::invalid") {
+    ENCORE_SKIP_WITHOUT_HOST_USM();
     sycl::queue q;
     int* p = sycl::malloc_shared<int>(1, q);
     auto e = set_to.single_task(q, {}, p, 0);

@@ -11,6 +11,8 @@
 #include <stdexcept>
 #include <vector>
 
+#include "support/sycl_host_usm.hpp"
+
 namespace syclex = sycl::ext::oneapi::experimental;
 
 namespace {
@@ -45,6 +47,7 @@ struct collected_errors {
 
 // Kernels that throw are host code (SYCL lambdas): native, as the next two cases.
 TEST_CASE("faults in eager commands reach the async handler once; the queue goes on" * doctest::test_suite("native")) {
+    ENCORE_SKIP_WITHOUT_HOST_USM();
     collected_errors errors;
     sycl::queue q{sycl::default_selector_v, errors.handler()};
     const std::size_t n = 64;
@@ -68,6 +71,7 @@ TEST_CASE("faults in eager commands reach the async handler once; the queue goes
 // Kernels that throw (host code): native.
 TEST_CASE("faults in graph nodes: each replay reports once, the other nodes run, the graph replays again"
           * doctest::test_suite("native")) {
+    ENCORE_SKIP_WITHOUT_HOST_USM();
     collected_errors errors;
     sycl::queue q{sycl::default_selector_v, errors.handler(), sycl::property::queue::in_order{}};
     const std::size_t n = 32;
@@ -94,6 +98,7 @@ TEST_CASE("faults in graph nodes: each replay reports once, the other nodes run,
 // Kernels that throw (host code): native.
 TEST_CASE("without an async handler: the first fault is rethrown once as a sycl::exception"
           * doctest::test_suite("native")) {
+    ENCORE_SKIP_WITHOUT_HOST_USM();
     sycl::queue q;
     q.single_task([] { throw std::bad_alloc(); }).wait();
     try {
@@ -115,6 +120,7 @@ TEST_CASE("without an async handler: the first fault is rethrown once as a sycl:
 }
 
 TEST_CASE("USM exhaustion: allocations answer nullptr (or memory_allocation for async_malloc), nothing breaks") {
+    ENCORE_SKIP_WITHOUT_HOST_USM();
     sycl::queue q{sycl::property::queue::in_order{}};
     const std::size_t huge = std::numeric_limits<std::size_t>::max() / 2;
     CHECK(sycl::malloc_device(huge, q) == nullptr);

@@ -11,6 +11,8 @@
 #include <thread>
 #include <vector>
 
+#include "support/sycl_host_usm.hpp"
+
 #include "order_log.hpp"
 
 // What the default device is (the native CPU): native.
@@ -103,6 +105,7 @@ TEST_CASE("depends_on orders command groups of an out-of-order queue") {
 // The queue shortcuts for kernels take SYCL lambdas (host-compiled); kernels that throw are host code too: native.
 TEST_CASE("queue shortcuts: memset, fill, memcpy, copy, single_task and parallel_for with dependencies"
           * doctest::test_suite("native")) {
+    ENCORE_SKIP_WITHOUT_HOST_USM();
     sycl::queue q;
     constexpr std::size_t n = 1000;
     int* a = sycl::malloc_shared<int>(n, q);
@@ -137,6 +140,7 @@ TEST_CASE("queue shortcuts: memset, fill, memcpy, copy, single_task and parallel
 }
 
 TEST_CASE("the handler's USM commands: memcpy, copy, memset, fill, prefetch, mem_advise") {
+    ENCORE_SKIP_WITHOUT_HOST_USM();
     sycl::queue q{sycl::property::queue::in_order{}};
     constexpr std::size_t n = 64;
     double* x = sycl::malloc_shared<double>(n, q);
@@ -158,6 +162,7 @@ TEST_CASE("the handler's USM commands: memcpy, copy, memset, fill, prefetch, mem
 }
 
 TEST_CASE("a command group holds one command") {
+    ENCORE_SKIP_WITHOUT_HOST_USM();
     sycl::queue q;
     int* p = sycl::malloc_shared<int>(4, q);
     try {

@@ -8,6 +8,8 @@
 #include <memory>
 #include <vector>
 
+#include "support/sycl_host_usm.hpp"
+
 namespace exp_ext = sycl::ext::oneapi::experimental;
 
 TEST_CASE("the issue's program: free USM, copy from a std::vector, fifty times") {
@@ -28,6 +30,7 @@ TEST_CASE("the issue's program: free USM, copy from a std::vector, fifty times")
 // Its kernels work on plain host memory (std::vector), which only the native device reaches: native.
 TEST_CASE("host memory at freed USM addresses works with memcpy, fill, memset, kernels and graph nodes"
           * doctest::test_suite("native")) {
+    ENCORE_SKIP_WITHOUT_HOST_USM();
     sycl::queue q{sycl::property::queue::in_order()};
     // Free many USM blocks of a few sizes, then take host memory of the same sizes: the system allocator reuses
     // what it can, so some of these vectors sit where USM memory was (the test does not depend on which).
@@ -58,6 +61,7 @@ TEST_CASE("host memory at freed USM addresses works with memcpy, fill, memset, k
 }
 
 TEST_CASE("memory given back past the quarantine is no longer called freed") {
+    ENCORE_SKIP_WITHOUT_HOST_USM();
     sycl::queue q;
     // More frees than the quarantine keeps: the oldest go back to the backend and may be reused by anyone.
     std::vector<int*> blocks;

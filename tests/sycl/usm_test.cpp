@@ -7,11 +7,13 @@
 #include <cstdint>
 #include <vector>
 
+#include "support/sycl_host_usm.hpp"
 #include "support/sycl_test_kernel.hpp"
 
 using namespace encore::testing::sycl_kernels;
 
 TEST_CASE("malloc_device, malloc_host and malloc_shared allocate memory of their kind") {
+    ENCORE_SKIP_WITHOUT_HOST_USM();
     sycl::queue q;
     auto ctx = q.get_context();
     auto dev = q.get_device();
@@ -47,6 +49,7 @@ TEST_CASE("malloc_device, malloc_host and malloc_shared allocate memory of their
 }
 
 TEST_CASE("aligned allocations honour the alignment; a non-power-of-two alignment gives nullptr") {
+    ENCORE_SKIP_WITHOUT_HOST_USM();
     sycl::queue q;
     for (std::size_t alignment : {64u, 256u, 4096u}) {
         void* d = sycl::aligned_alloc_device(alignment, 100, q);
@@ -73,6 +76,7 @@ TEST_CASE("zero-byte and impossible allocations return nullptr") {
 }
 
 TEST_CASE("kernels read and write device, host and shared memory") {
+    ENCORE_SKIP_WITHOUT_HOST_USM();
     sycl::queue q{sycl::property::queue::in_order{}};
     constexpr std::size_t n = 512;
     int* d = sycl::malloc_device<int>(n, q);
@@ -91,6 +95,7 @@ TEST_CASE("kernels read and write device, host and shared memory") {
 }
 
 TEST_CASE("queues of one device share the default context, so they share allocations") {
+    ENCORE_SKIP_WITHOUT_HOST_USM();
     sycl::queue a, b;
     int* p = sycl::malloc_shared<int>(4, a);
     b.fill(p, 9, 4).wait();
@@ -99,6 +104,7 @@ TEST_CASE("queues of one device share the default context, so they share allocat
 }
 
 TEST_CASE("usm_allocator backs standard containers with shared or host memory") {
+    ENCORE_SKIP_WITHOUT_HOST_USM();
     sycl::queue q;
     sycl::usm_allocator<int, sycl::usm::alloc::shared> alloc{q};
     std::vector<int, sycl::usm_allocator<int, sycl::usm::alloc::shared>> v(100, 1, alloc);

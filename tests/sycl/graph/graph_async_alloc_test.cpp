@@ -11,6 +11,7 @@
 #include <thread>
 
 #include "../../support/sycl_error.hpp"
+#include "support/sycl_host_usm.hpp"
 #include "support/sycl_test_kernel.hpp"
 
 namespace syclex = sycl::ext::oneapi::experimental;
@@ -27,6 +28,7 @@ ENCORE_SYCL_TEST_KERNEL(bump_and_scale, (int* a, int* b), {
 
 TEST_CASE(
     "graph-owned allocations, explicit API: the pointer is valid at once, the memory lives with the graph") {
+    ENCORE_SKIP_WITHOUT_HOST_USM();
     sycl::queue q{sycl::property::queue::in_order{}};
     syclex::command_graph g{q};
     const std::size_t n = 512;
@@ -71,6 +73,7 @@ TEST_CASE(
 
 TEST_CASE("graph-owned allocations, recorded: queue and handler forms, zero_init pools, memory back with the "
           "graph") {
+    ENCORE_SKIP_WITHOUT_HOST_USM();
     sycl::queue q{sycl::property::queue::in_order{}};
     syclex::memory_pool pool(q, sycl::usm::alloc::device, syclex::properties{syclex::zero_init{}});
     const std::size_t n = 256;
@@ -138,6 +141,7 @@ TEST_CASE("graph-owned allocations: what is refused, leaving the graph as it was
 }
 
 TEST_CASE("an executable graph destroyed while its launch runs: the launch finishes, its memory outlives it") {
+    ENCORE_SKIP_WITHOUT_HOST_USM();
     // The graph's own allocation and a buffer the program destroyed before the launch are used by the launch after
     // the executable graph is gone: both must outlive the launch (ASan sees a use after free otherwise).
     sycl::queue q{sycl::property::queue::in_order{}};

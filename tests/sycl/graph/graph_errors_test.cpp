@@ -4,6 +4,7 @@
 #include <optional>
 
 #include "graph_builder.hpp"
+#include "support/sycl_host_usm.hpp"
 #include "support/sycl_test_kernel.hpp"
 
 namespace {
@@ -43,6 +44,7 @@ TEST_CASE("edges: cycles, self edges, duplicates and nodes of other graphs") {
 }
 
 TEST_CASE("recording: what the specification forbids") {
+    ENCORE_SKIP_WITHOUT_HOST_USM();
     sycl::queue q;
     int* v = sycl::malloc_shared<int>(4, q);
     sycl_ext::command_graph g{q};
@@ -99,6 +101,7 @@ TEST_CASE("buffers: host accessors wait for the recording's end") {
 }
 
 TEST_CASE("misuse of graph objects") {
+    ENCORE_SKIP_WITHOUT_HOST_USM();
     sycl::queue q;
     int* v = sycl::malloc_shared<int>(4, q);
     sycl_ext::command_graph g{q};
@@ -151,6 +154,7 @@ TEST_CASE("a queue destroyed while recording ends its recording") {
 // sycl_ext_oneapi_graph, "Exception Safety": when the last copy of a modifiable graph goes, recording ends on the
 // queues recording into it. Found by the API fuzzer (tests/fuzz): the queues kept recording a graph nobody held.
 TEST_CASE("the last copy of a graph destroyed while queues record into it ends their recording") {
+    ENCORE_SKIP_WITHOUT_HOST_USM();
     sycl::queue q, q2{q.get_context(), q.get_device()};
     int* v = sycl::malloc_shared<int>(1, q);
     v[0] = 0;

@@ -11,6 +11,7 @@
 #include <sstream>
 
 #include "graph_builder.hpp"
+#include "support/sycl_host_usm.hpp"
 #include "support/sycl_test_kernel.hpp"
 
 namespace {
@@ -28,6 +29,7 @@ ENCORE_SYCL_TEST_KERNEL(add_second_to_first, (int* v), { v[0] += v[1]; });
 } // namespace
 
 TEST_CASE("a diamond of kernels runs in dependency order and replays") {
+    ENCORE_SKIP_WITHOUT_HOST_USM();
     for (auto style : styles) {
         CAPTURE(to_string(style));
         sycl::queue q;
@@ -63,6 +65,7 @@ TEST_CASE("a diamond of kernels runs in dependency order and replays") {
 }
 
 TEST_CASE("a host task between two kernel groups sees the first group's results and precedes the second") {
+    ENCORE_SKIP_WITHOUT_HOST_USM();
     for (auto style : styles) {
         CAPTURE(to_string(style));
         sycl::queue q;
@@ -89,6 +92,7 @@ TEST_CASE("a host task between two kernel groups sees the first group's results 
 }
 
 TEST_CASE("every command kind becomes the node type the specification names") {
+    ENCORE_SKIP_WITHOUT_HOST_USM();
     for (auto style : styles) {
         CAPTURE(to_string(style));
         sycl::queue q;
@@ -156,6 +160,7 @@ TEST_CASE("buffer accessors order nodes: read after write, write after read, wri
 }
 
 TEST_CASE("a sub-graph node runs an executable graph inside another graph") {
+    ENCORE_SKIP_WITHOUT_HOST_USM();
     for (auto style : styles) {
         CAPTURE(to_string(style));
         sycl::queue q;
@@ -184,6 +189,7 @@ TEST_CASE("a sub-graph node runs an executable graph inside another graph") {
 // The queue shortcuts take SYCL lambdas only (host-compiled): native.
 TEST_CASE("recording: in-order queues chain their submissions, shortcuts record too, events cross queues"
           * doctest::test_suite("native")) {
+    ENCORE_SKIP_WITHOUT_HOST_USM();
     sycl::queue in_order{sycl::property::queue::in_order{}};
     sycl::queue other{in_order.get_context(), in_order.get_device()};
     int* v = sycl::malloc_shared<int>(4, in_order);
@@ -214,6 +220,7 @@ TEST_CASE("recording: in-order queues chain their submissions, shortcuts record 
 }
 
 TEST_CASE("empty nodes, depends_on_all_leaves and make_edge") {
+    ENCORE_SKIP_WITHOUT_HOST_USM();
     sycl::queue q;
     int* v = sycl::malloc_shared<int>(2, q);
     sycl_ext::command_graph g{q.get_context(), q.get_device()};
@@ -232,6 +239,7 @@ TEST_CASE("empty nodes, depends_on_all_leaves and make_edge") {
 }
 
 TEST_CASE("print_graph writes DOT, verbose adds arguments and ranges, and Encore renders SVG") {
+    ENCORE_SKIP_WITHOUT_HOST_USM();
     sycl::queue q;
     int* v = sycl::malloc_shared<int>(8, q);
     sycl_ext::command_graph g{q};

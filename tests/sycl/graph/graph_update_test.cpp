@@ -5,6 +5,7 @@
 
 #include "encore/backends/kernel_function.hpp"
 #include "graph_builder.hpp"
+#include "support/sycl_host_usm.hpp"
 #include "support/sycl_test_kernel.hpp"
 
 namespace {
@@ -16,6 +17,7 @@ ENCORE_SYCL_TEST_KERNEL(scale_from, (int* out, const int* in, int factor), { out
 } // namespace
 
 TEST_CASE("dynamic_parameter: a pointer and a scalar change between replays") {
+    ENCORE_SKIP_WITHOUT_HOST_USM();
     for (auto style : styles) {
         CAPTURE(to_string(style));
         sycl::queue q;
@@ -55,6 +57,7 @@ TEST_CASE("dynamic_parameter: a pointer and a scalar change between replays") {
 }
 
 TEST_CASE("node::update_range and update_nd_range change the launch of the next update") {
+    ENCORE_SKIP_WITHOUT_HOST_USM();
     sycl::queue q;
     int* v = sycl::malloc_shared<int>(64, q);
     sycl_ext::command_graph g{q};
@@ -91,6 +94,7 @@ TEST_CASE("node::update_range and update_nd_range change the launch of the next 
 }
 
 TEST_CASE("whole-graph update swaps the input buffers of a graph of the same topology") {
+    ENCORE_SKIP_WITHOUT_HOST_USM();
     for (auto style : styles) {
         CAPTURE(to_string(style));
         sycl::queue q;
@@ -133,6 +137,7 @@ TEST_CASE("whole-graph update swaps the input buffers of a graph of the same top
 }
 
 TEST_CASE("update needs property::graph::updatable and nodes of the source graph") {
+    ENCORE_SKIP_WITHOUT_HOST_USM();
     sycl::queue q;
     int* v = sycl::malloc_shared<int>(4, q);
     sycl_ext::command_graph g{q};
@@ -151,6 +156,7 @@ TEST_CASE("update needs property::graph::updatable and nodes of the source graph
 
 // Found by the API fuzzer (tests/fuzz): the first node was updated before the second was refused.
 TEST_CASE("a refused node update changes nothing, also for the nodes listed before the refused one") {
+    ENCORE_SKIP_WITHOUT_HOST_USM();
     sycl::queue q;
     int* v = sycl::malloc_shared<int>(8, q);
     std::fill(v, v + 8, 0);
@@ -173,6 +179,7 @@ TEST_CASE("a refused node update changes nothing, also for the nodes listed befo
 // Found by the API fuzzer (tests/fuzz): the sub-graph node embedded the executable graph as finalized, so it ran
 // other commands than a launch of that same executable graph.
 TEST_CASE("a sub-graph made from an updated executable graph runs the updated commands") {
+    ENCORE_SKIP_WITHOUT_HOST_USM();
     sycl::queue q;
     int* v = sycl::malloc_shared<int>(2, q);
     v[0] = v[1] = 0;
@@ -213,6 +220,7 @@ TEST_CASE("a sub-graph made from an updated executable graph runs the updated co
 
 // Reductions and local memory are launched by lambda kernels (host-compiled): native.
 TEST_CASE("a reduction node whose range is updated reduces over the new range" * doctest::test_suite("native")) {
+    ENCORE_SKIP_WITHOUT_HOST_USM();
     sycl::queue q;
     int* data = sycl::malloc_shared<int>(64, q);
     int* sum = sycl::malloc_shared<int>(1, q);
@@ -249,6 +257,7 @@ TEST_CASE("a reduction node whose range is updated reduces over the new range" *
 }
 
 TEST_CASE("dynamic_command_group: switching the active kernel (other dimensions too) and host task") {
+    ENCORE_SKIP_WITHOUT_HOST_USM();
     for (auto style : {build_style::explicit_api}) { // add(dynamic_command_group) exists only in the explicit API
         CAPTURE(to_string(style));
         sycl::queue q;
@@ -291,6 +300,7 @@ TEST_CASE("dynamic_command_group: switching the active kernel (other dimensions 
 }
 
 TEST_CASE("dynamic_command_group: what it refuses") {
+    ENCORE_SKIP_WITHOUT_HOST_USM();
     sycl::queue q;
     int* v = sycl::malloc_shared<int>(4, q);
     sycl_ext::command_graph g{q};
@@ -341,6 +351,7 @@ TEST_CASE("host tasks in dynamic command groups, and graphs made from a device")
 }
 
 TEST_CASE("profiling the submissions of a graph needs property::graph::enable_profiling") {
+    ENCORE_SKIP_WITHOUT_HOST_USM();
     sycl::queue q{sycl::property::queue::enable_profiling{}};
     int* v = sycl::malloc_shared<int>(4, q);
     sycl_ext::command_graph g{q};
@@ -362,6 +373,7 @@ TEST_CASE("profiling the submissions of a graph needs property::graph::enable_pr
 }
 
 TEST_CASE("dynamic_parameter of an accessor: the node switches buffers, and ordering follows the new buffer") {
+    ENCORE_SKIP_WITHOUT_HOST_USM();
     for (auto style : styles) {
         CAPTURE(to_string(style));
         sycl::queue q;
@@ -425,6 +437,7 @@ TEST_CASE("dynamic_parameter of an accessor: misuse is errc::invalid") {
 
 // Local memory and a group barrier in a SYCL lambda kernel (host-compiled): native.
 TEST_CASE("dynamic_local_accessor: the local memory of a node is resized by update" * doctest::test_suite("native")) {
+    ENCORE_SKIP_WITHOUT_HOST_USM();
     sycl::queue q;
     constexpr std::size_t n = 64;
     std::size_t* seen = sycl::malloc_shared<std::size_t>(n, q);

@@ -10,6 +10,7 @@
 
 #include "../order_log.hpp"
 #include "graph_builder.hpp"
+#include "support/sycl_host_usm.hpp"
 #include "support/sycl_test_kernel.hpp"
 
 namespace {
@@ -73,6 +74,7 @@ class kernel_e;
 } // namespace
 
 TEST_CASE("in-order: a second recording session into the same graph follows the first (issue 23's program)") {
+    ENCORE_SKIP_WITHOUT_HOST_USM();
     sycl::queue q{in_order};
     modifiable_graph g{q.get_context(), q.get_device()};
     int* p = sycl::malloc_shared<int>(1, q);
@@ -93,6 +95,7 @@ TEST_CASE("in-order: a second recording session into the same graph follows the 
 }
 
 TEST_CASE("in-order: an eager submission between two sessions adds no edge; the second session follows the first") {
+    ENCORE_SKIP_WITHOUT_HOST_USM();
     sycl::queue q{in_order};
     modifiable_graph g{q};
     int* p = sycl::malloc_shared<int>(2, q);
@@ -185,6 +188,7 @@ TEST_CASE("in-order: a queue's chain survives end_recording(q) while another que
 }
 
 TEST_CASE("transitive queue recording: a queue joins through each of the four routes") {
+    ENCORE_SKIP_WITHOUT_HOST_USM();
     enum class route { depends_on, shortcut, barrier_wait_list, external_event };
     for (auto r : {route::depends_on, route::shortcut, route::barrier_wait_list, route::external_event}) {
         CAPTURE(static_cast<int>(r));
@@ -316,6 +320,7 @@ TEST_CASE("transitive queue recording: fork and join across queues with barriers
 }
 
 TEST_CASE("transitive queue recording: events of two graphs are refused, and the queue's state is unchanged") {
+    ENCORE_SKIP_WITHOUT_HOST_USM();
     sycl::queue qa, qb{qa.get_context(), qa.get_device()};
     sycl::queue idle{qa.get_context(), qa.get_device()};
     modifiable_graph a{qa}, b{qa};
@@ -376,6 +381,7 @@ TEST_CASE("ext_oneapi_set_external_event orders eager work too, and queue::wait 
 // Its kernels are named by single_task<Name> with SYCL lambdas (host-compiled): native.
 TEST_CASE("recording across sessions and queues gives the graph the explicit API builds (print_graph)"
           * doctest::test_suite("native")) {
+    ENCORE_SKIP_WITHOUT_HOST_USM();
     sycl::queue q1{in_order};
     sycl::queue q2{q1.get_context(), q1.get_device()};
     int* p = sycl::malloc_shared<int>(8, q1);
