@@ -710,7 +710,8 @@ TEST_CASE("device: the remaining info descriptors answer what the native CPU dev
 TEST_CASE("device: aspects lists has(); partitioning is refused as unsupported") {
     sycl::device d;
     const auto aspects = d.get_info<sycl::info::device::aspects>();
-    CHECK(std::find(aspects.begin(), aspects.end(), sycl::aspect::cpu) != aspects.end());
+    CHECK((std::find(aspects.begin(), aspects.end(), sycl::aspect::cpu) != aspects.end()) == d.is_cpu());
+    CHECK((std::find(aspects.begin(), aspects.end(), sycl::aspect::gpu) != aspects.end()) == d.is_gpu());
     CHECK(std::find(aspects.begin(), aspects.end(), sycl::aspect::fp16) == aspects.end());
     for (auto a : aspects)
         CHECK(d.has(a));
