@@ -243,6 +243,7 @@ void opencl_backend::map_for_host(std::uint32_t device, void* pointer, std::size
     check_device(device);
     device_state& s = *devices_[device];
     check_mappable(*this, s, pointer, bytes, "map_for_host");
+    if (bytes == 0) return; // nothing to map (OpenCL refuses an empty range)
     std::lock_guard lock(s.map_mutex);
     if (!s.map_queue) s.map_queue = new_queue(device, false, false);
     check(cl_->clEnqueueSVMMap(s.map_queue.get(), CL_TRUE, CL_MAP_READ | CL_MAP_WRITE, pointer, bytes, 0, nullptr,
@@ -254,6 +255,7 @@ void opencl_backend::unmap_for_host(std::uint32_t device, void* pointer, std::si
     check_device(device);
     device_state& s = *devices_[device];
     check_mappable(*this, s, pointer, bytes, "unmap_for_host");
+    if (bytes == 0) return;
     std::lock_guard lock(s.map_mutex);
     if (!s.map_queue) s.map_queue = new_queue(device, false, false);
     check(cl_->clEnqueueSVMUnmap(s.map_queue.get(), pointer, 0, nullptr, nullptr), "clEnqueueSVMUnmap",

@@ -347,8 +347,11 @@ TEST_CASE("coarse-grain SVM: the host maps device memory (map_for_host, unmap_fo
     for (std::size_t i = n / 2; i < n; ++i)
         REQUIRE(p[i] == static_cast<int>(i) + 1);
     unmap_for_host(p + n / 2, bytes / 2, d);
+    map_for_host(p, 0, d); // an empty range: nothing to do
+    unmap_for_host(p, 0, d);
     int on_stack = 0;
     CHECK(code_of([&] { map_for_host(p, bytes + 1, d); }) == errc::invalid_argument);
+    CHECK(code_of([&] { map_for_host(nullptr, 4, d); }) == errc::invalid_argument);
     CHECK(code_of([&] { map_for_host(&on_stack, sizeof on_stack, d); }) == errc::invalid_argument);
     CHECK(code_of([&] { unmap_for_host(&on_stack, sizeof on_stack, d); }) == errc::invalid_argument);
     encore::free(p, d);
