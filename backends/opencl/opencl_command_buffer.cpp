@@ -330,26 +330,17 @@ std::string command_buffer_executable::update_in_place(recording& rec, std::uint
         return "the device cannot update a global offset";
     std::vector<cl_mutable_dispatch_arg_khr> arguments, svm_arguments;
     for (std::size_t a = 0; a < k->arguments.size(); ++a) {
-        const kernel_argument& argument = k->arguments[a];
-        const auto index = static_cast<cl_uint>(a);
-        switch (argument.type) {
-        case kernel_argument::kind::scalar:
-            arguments.push_back({index, argument.bytes.size(), argument.bytes.data()});
-            break;
-        case kernel_argument::kind::local_memory:
-            arguments.push_back({index, argument.local_bytes, nullptr});
-            break;
-        case kernel_argument::kind::pointer:
-            if (argument.pointer() && !backend_.find_allocation(argument.pointer()))
-                return "a pointer outside the opencl backend's memory"; // the recording again names it
-            if (argument.pointer()) // null: a null buffer, as set_arguments passes it
-                svm_arguments.push_back({index, sizeof(void*), argument.pointer()});
-            else
-                arguments.push_back({index, sizeof(cl_mem), nullptr});
-            break;
-        case kernel_argument::kind::memory_object:
-            return "a memory-object argument";
+        argument_form f;
+        try {
+            f = form_of(backend_, k->arguments[a], k->kernel->name(), a); // as the recording sets them
+        } catch (const error& e) {
+            return e.what(); // the recording again reports it
         }
+        const auto index = static_cast<cl_uint>(a);
+        if (f.pointer)
+            svm_arguments.push_back({index, sizeof(void*), f.pointer});
+        else
+            arguments.push_back({index, f.size, f.value});
     }
     dispatch_update u;
     u.command = rec.mutable_of[i];

@@ -53,7 +53,6 @@ struct command_buffer_functions {
     // clUpdateMutableCommandsKHR of the reported cl_khr_command_buffer_mutable_dispatch version; false when the
     // platform lacks it.
     bool load_mutable_dispatch(cl_platform_id platform, cl_version reported);
-    bool has_mutable_dispatch() const noexcept { return update_ != nullptr; }
     cl_int update_dispatch(cl_command_buffer_khr cb, const dispatch_update& u) const;
 
     cl_int barrier(cl_command_buffer_khr cb, cl_uint waits, const cl_sync_point_khr* wait_list,

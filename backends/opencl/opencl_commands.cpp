@@ -38,6 +38,37 @@ launch_geometry geometry_of(const opencl_backend& backend, std::uint32_t device,
 }
 
 namespace {
+std::string argument_name(const std::string& kernel_name, std::size_t index) {
+    return "kernel '" + kernel_name + "', argument " + std::to_string(index);
+}
+} // namespace
+
+argument_form form_of(const opencl_backend& backend, const kernel_argument& a, const std::string& kernel_name,
+                      std::size_t index) {
+    switch (a.type) {
+    case kernel_argument::kind::scalar:
+        return {nullptr, a.bytes.size(), a.bytes.data()};
+    case kernel_argument::kind::local_memory:
+        return {nullptr, a.local_bytes, nullptr};
+    case kernel_argument::kind::pointer: {
+        void* p = a.pointer();
+        if (!p) return {nullptr, sizeof(cl_mem), nullptr};
+        if (!backend.find_allocation(p))
+            throw error(errc::invalid_argument, argument_name(kernel_name, index) +
+                                                    ": the pointer is not memory of the opencl backend (kernels "
+                                                    "reach USM allocations of their device only)");
+        return {p, 0, nullptr};
+    }
+    case kernel_argument::kind::memory_object:
+        break;
+    }
+    throw error(errc::feature_not_supported,
+                argument_name(kernel_name, index) +
+                    ": memory-object arguments are not supported by the opencl backend (pass the USM pointer; SYCL "
+                    "accessors do)");
+}
+
+namespace {
 
 void set_argument_values(opencl_backend& backend, std::uint32_t device, cl_kernel kernel,
                          const kernel_command& k, cl_uint expected) {
@@ -51,37 +82,20 @@ void set_argument_values(opencl_backend& backend, std::uint32_t device, cl_kerne
     for (std::size_t i = 0; i < k.arguments.size(); ++i) {
         const kernel_argument& a = k.arguments[i];
         const auto index = static_cast<cl_uint>(i);
-        // Named only when something fails: this runs once per eager submission.
-        auto what = [&] { return "kernel '" + name + "', argument " + std::to_string(i); };
-        auto checked = [&](cl_int r, const char* call, const char* suffix = "") {
-            if (r != CL_SUCCESS) detail::fail(r, call, what() + suffix);
-        };
-        switch (a.type) {
-        case kernel_argument::kind::scalar:
-            checked(cl.clSetKernelArg(kernel, index, a.bytes.size(), a.bytes.data()), "clSetKernelArg");
-            break;
-        case kernel_argument::kind::local_memory:
-            checked(cl.clSetKernelArg(kernel, index, a.local_bytes, nullptr), "clSetKernelArg", " (local memory)");
-            break;
-        case kernel_argument::kind::pointer: {
-            void* p = a.pointer();
-            if (p && !backend.find_allocation(p))
-                throw error(errc::invalid_argument,
-                            what() + ": the pointer is not memory of the opencl backend (kernels "
-                                     "reach USM allocations of their device only)");
-            if (!p) // a null buffer is the portable null pointer (drivers may refuse a null SVM or USM pointer)
-                checked(cl.clSetKernelArg(kernel, index, sizeof(cl_mem), nullptr), "clSetKernelArg", " (null)");
-            else if (s.capabilities.usm == detail::usm_mode::intel)
-                checked(s.intel_usm.set_kernel_arg(kernel, index, p), "clSetKernelArgMemPointerINTEL");
-            else
-                checked(cl.clSetKernelArgSVMPointer(kernel, index, p), "clSetKernelArgSVMPointer");
-            break;
-        }
-        case kernel_argument::kind::memory_object:
-            throw error(errc::feature_not_supported,
-                        what() +
-                            ": memory-object arguments are not supported by the opencl backend (pass the USM "
-                            "pointer; SYCL accessors do)");
+        const argument_form f = form_of(backend, a, name, i);
+        // The argument is named only when a call fails: this runs once per eager submission.
+        if (f.pointer) {
+            const bool intel = s.capabilities.usm == detail::usm_mode::intel;
+            const cl_int r = intel ? s.intel_usm.set_kernel_arg(kernel, index, f.pointer)
+                                   : cl.clSetKernelArgSVMPointer(kernel, index, f.pointer);
+            if (r != CL_SUCCESS)
+                detail::fail(r, intel ? "clSetKernelArgMemPointerINTEL" : "clSetKernelArgSVMPointer",
+                             argument_name(name, i));
+        } else if (const cl_int r = cl.clSetKernelArg(kernel, index, f.size, f.value); r != CL_SUCCESS) {
+            const char* what = a.type == kernel_argument::kind::local_memory ? " (local memory)"
+                               : a.type == kernel_argument::kind::pointer   ? " (null)"
+                                                                             : "";
+            detail::fail(r, "clSetKernelArg", argument_name(name, i) + what);
         }
     }
 }

@@ -42,8 +42,20 @@ struct launch_geometry {
 };
 launch_geometry geometry_of(const opencl_backend& backend, std::uint32_t device, const kernel_command& k);
 
-// Sets every argument of `k` on `kernel`. Throws invalid_argument for a pointer this backend did not
-// allocate, feature_not_supported for memory-object arguments.
+// How one kernel argument reaches OpenCL: a pointer of this backend's memory as an SVM or USM pointer
+// (`pointer`); scalars, local memory (a size, no value) and null pointers (a null cl_mem: the null every driver
+// takes, where some refuse a null SVM or USM pointer) as clSetKernelArg's size and value. Throws invalid_argument
+// for a pointer this backend did not allocate, feature_not_supported for a memory object, naming argument `index`
+// of kernel `kernel_name`.
+struct argument_form {
+    const void* pointer = nullptr; // not null: set as an SVM/USM pointer
+    std::size_t size = 0;
+    const void* value = nullptr;
+};
+argument_form form_of(const opencl_backend& backend, const kernel_argument& a, const std::string& kernel_name,
+                      std::size_t index);
+
+// Sets every argument of `k` on `kernel` (form_of; its errors).
 void set_arguments(opencl_backend& backend, std::uint32_t device, cl_kernel kernel, const kernel_command& k);
 // The same on a shared kernel, under its lock: nothing when the arguments are those set last.
 struct shared_kernel;
