@@ -71,6 +71,7 @@ struct kernel_argument {
         return a;
     }
 
+    std::span<const std::byte> value() const noexcept { return {bytes.data(), bytes.size()}; } // `bytes` as a span
     void* pointer() const; // the value of a pointer argument
     template <typename T> T scalar() const {
         T value;

@@ -225,7 +225,7 @@ kernel_launch prepare_kernel_launch(gpu_backend& backend, std::uint32_t device, 
     } else {
         set_geometry(launch, k.range, true, name);
         for (const auto& a : k.arguments) // natural alignment of scalars up to 8 bytes
-            launch.add_parameter({a.bytes.data(), a.bytes.size()}, std::min<std::size_t>(std::bit_floor(std::max<std::size_t>(a.bytes.size(), 1)), 8));
+            launch.add_parameter(a.value(), std::min<std::size_t>(std::bit_floor(std::max<std::size_t>(a.bytes.size(), 1)), 8));
     }
     launch.finish_parameters();
     return launch;

@@ -17,10 +17,10 @@ std::string describe(const kernel_argument& a) {
     switch (a.type) {
     case kernel_argument::kind::pointer: return "pointer " + format_pointer(a.pointer());
     case kernel_argument::kind::local_memory: return "local " + std::to_string(a.local_bytes) + " bytes";
-    case kernel_argument::kind::memory_object: return "memory object [" + format_bytes_hex({a.bytes.data(), a.bytes.size()}) + "]";
+    case kernel_argument::kind::memory_object: return "memory object [" + format_bytes_hex(a.value()) + "]";
     case kernel_argument::kind::scalar: break;
     }
-    return "scalar [" + format_bytes_hex({a.bytes.data(), a.bytes.size()}) + "]";
+    return "scalar [" + format_bytes_hex(a.value()) + "]";
 }
 } // namespace
 

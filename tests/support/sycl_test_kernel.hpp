@@ -12,7 +12,8 @@
 // The body sees its parameters and `i`, the work-item's linear id (SYCL's get_linear_id()); it must be C that
 // C++ and OpenCL C both read: `(int)i`, not static_cast. Parameters are scalars and pointers (OpenCL C gets
 // them as `global` pointers); a pointer's argument is a USM pointer or an accessor of a buffer, which the body
-// sees as set_arg passes it: the start of the buffer (so subscripts of a ranged accessor are not shifted). The kernel's name is its OpenCL C name: not an OpenCL C built-in.
+// sees as set_arg passes it: the start of the buffer (so subscripts of a ranged accessor are not shifted). The
+// kernel's name is its OpenCL C name: not an OpenCL C built-in.
 #pragma once
 
 #include <cstddef>

@@ -5,8 +5,9 @@
 // (host accessors, write-back) and every device of the default device's backend use it in place, and on the
 // native backend it is plain host memory. A device without shared memory whose device memory the host maps
 // (OpenCL coarse-grain SVM: NVIDIA's OpenCL) keeps it in device memory instead, mapped while the host uses it
-// (begin_host_use/end_host_use: construction, write-back, host accessors, host tasks). Tracking follows SYCL's rules: a command that reads waits for the last
-// writer; a command that writes waits for the last writer and every reader since.
+// (begin_host_use/end_host_use: construction, write-back, host accessors, host tasks). Tracking follows SYCL's
+// rules: a command that reads waits for the last writer; a command that writes waits for the last writer and every
+// reader since.
 #pragma once
 
 #include <atomic>
