@@ -14,9 +14,10 @@
 //                           (both eager paths let go of a round's events after waiting for its last node)
 //
 // Every method runs the same kernel (`kernel void small(global int* p) { p[get_global_id(0)] += 1; }`, 64
-// items) built by encore::opencl::build_program. Each round runs all methods in turn; the median of the
-// rounds is reported. ENCORE_OPENCL_COMMAND_BUFFERS=0 measures the launch-plan path on a device that has
-// command buffers. The hand-written paths use the kind of memory Encore's device allocations are on that device
+// items) built by encore::opencl::build_program. Each round runs all methods in turn, (a) before (b) and (c)
+// before (d) in even rounds, after them in odd ones; the median of the rounds is reported (default 6 rounds).
+// ENCORE_OPENCL_COMMAND_BUFFERS=0 measures the launch-plan path on a device that has command buffers. The
+// hand-written paths use the kind of memory Encore's device allocations are on that device
 // (cl_intel_unified_shared_memory device memory where Encore uses it, else SVM); --raw-memory svm|usm picks one
 // (a driver may run kernels on one kind faster than on the other). Usage: opencl_replay [--json] [--rounds N]
 // [--raw-memory svm|usm]
@@ -213,7 +214,7 @@ struct result {
 
 int run(int argc, char** argv) {
     bool json = false;
-    int rounds = 5;
+    int rounds = 6;
     std::string raw_memory; // empty: the kind Encore's device allocations are
     for (int i = 1; i < argc; ++i) {
         if (std::strcmp(argv[i], "--json") == 0)
@@ -279,15 +280,23 @@ int run(int argc, char** argv) {
             };
             raw.eager(s, 1);
             encore_eager();
-            for (int round = 0; round < rounds; ++round) {
-                if (raw.has_command_buffers()) a.push_back(raw.command_buffer(s, reps));
+            auto replay = [&] {
                 const double start = now_ns();
                 for (int rep = 0; rep < reps; ++rep)
                     q.launch(exec);
                 q.wait();
-                b.push_back(now_ns() - start);
+                return now_ns() - start;
+            };
+            for (int round = 0; round < rounds; ++round) {
+                // Each pair in both orders, alternating (A B, B A, ...): a drift within a round (PoCL's command
+                // buffer launches on the H100 host get slower as a run goes on) favours neither side.
+                const bool encore_first = round % 2 == 1;
+                if (encore_first) b.push_back(replay());
+                if (raw.has_command_buffers()) a.push_back(raw.command_buffer(s, reps));
+                if (!encore_first) b.push_back(replay());
+                if (encore_first) e.push_back(encore_eager());
                 c.push_back(raw.eager(s, reps));
-                e.push_back(encore_eager());
+                if (!encore_first) e.push_back(encore_eager());
             }
             const double per = static_cast<double>(reps) * nodes;
             result r{d.properties().name, s.name, raw.usm ? "usm" : "svm", nodes};

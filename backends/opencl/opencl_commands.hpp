@@ -1,19 +1,21 @@
 // How the OpenCL backend runs each encore::command: eagerly on a command queue (enqueue), and what a graph
 // partition may hold (check_for_graph). Command buffers and launch plans record the same forms.
 //
-// | command    | eagerly                                          | command buffer / launch plan |
-// |------------|--------------------------------------------------|-------------------------------------------------|
-// | kernel     | clEnqueueNDRangeKernel (shared cl_kernel, locked) | clCommandNDRangeKernelKHR / own
-// cl_kernel       | | memcpy     | clEnqueueSVMMemcpy / clEnqueueMemcpyINTEL         | clCommandSVMMemcpyKHR
-// (0.9.4+) or clCommandCopyBufferKHR on cl_mem views | | memset, fill | clEnqueueSVMMemFill /
-// clEnqueueMemFillINTEL: patterns of 1, 2, 4, ... 128 bytes at an address aligned to them; other patterns up
-// to 256 bytes: the fill kernel | clCommandSVMMemFillKHR or clCommandFillBufferKHR on a view / the fill
-// kernel | | copy (encore::buffer) | clEnqueueSVMMemcpy between the buffers' host storage |
-// clCommandCopyBufferKHR on CL_MEM_USE_HOST_PTR views (devices with host-unified memory) | | prefetch,
-// mem_advise | a marker after the wait list (hints: OpenCL has no advice, SVM migration is not needed for
-// correctness) | a barrier on the node's predecessors (ordering only) | | barrier, empty | a marker after the
-// wait list (nothing when it is empty) | a barrier on the predecessors            | | native_graph |
-// feature_not_supported (OpenCL has no native recording) | feature_not_supported                  |
+// Each command, eagerly / in a command buffer / in a launch plan:
+// - kernel: clEnqueueNDRangeKernel on the kernel's shared cl_kernel (under its lock) / clCommandNDRangeKernelKHR
+//   on a cl_kernel of the node's own / clEnqueueNDRangeKernel on a cl_kernel of the node's own.
+// - memcpy: clEnqueueSVMMemcpy or clEnqueueMemcpyINTEL / clCommandSVMMemcpyKHR (0.9.4 on), before that
+//   clCommandCopyBufferKHR on cl_mem views / the eager calls.
+// - memset, fill: clEnqueueSVMMemFill or clEnqueueMemFillINTEL for patterns of 1, 2, 4, ... 128 bytes at an address
+//   aligned to them, the fill kernel for other patterns up to 256 bytes / clCommandSVMMemFillKHR or
+//   clCommandFillBufferKHR on a view, or the fill kernel / the eager calls.
+// - copy (encore::buffer): clEnqueueSVMMemcpy between the buffers' host storage / clCommandCopyBufferKHR on
+//   CL_MEM_USE_HOST_PTR views (devices with host-unified memory) / clEnqueueSVMMemcpy.
+// - prefetch, mem_advise: a marker after the wait list (hints: OpenCL has no advice, and SVM needs no migration
+//   for correctness) / a barrier on the node's predecessors (ordering only) / nothing (the in-order queue).
+// - barrier, empty: a marker after the wait list (nothing when it is empty) / a barrier on the predecessors /
+//   nothing.
+// - native_graph: feature_not_supported (OpenCL has no native recording), in graphs as well.
 #pragma once
 
 #include <array>
