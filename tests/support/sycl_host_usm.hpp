@@ -5,6 +5,9 @@
 //     TEST_CASE("...") {
 //         ENCORE_SKIP_WITHOUT_HOST_USM();
 //         int* x = sycl::malloc_shared<int>(n, q);
+//
+// A case that only needs memory for its kernels and commands, and checks it from the host afterwards, runs on every
+// device with support/sycl_test_memory.hpp instead.
 #pragma once
 
 #include <doctest/doctest.h>

@@ -53,16 +53,17 @@
 
 #include "support/sycl_host_usm.hpp"
 #include "support/sycl_test_kernel.hpp"
+#include "support/sycl_test_memory.hpp"
 
 namespace exp_ext = sycl::ext::oneapi::experimental;
 using namespace encore::testing::sycl_kernels;
+using encore::testing::test_memory;
 
 namespace {
 ENCORE_SYCL_TEST_KERNEL(copy_of, (int* out, const int* in), { out[i] = in[i]; });
 } // namespace
 
 TEST_CASE("DPC++'s vendor queue properties are accepted, and the queue works as without them") {
-    ENCORE_SKIP_WITHOUT_HOST_USM();
     sycl::queue in_order_immediate{sycl::property_list{sycl::property::queue::in_order{},
                                                        sycl::ext::intel::property::queue::no_immediate_command_list{}}};
     sycl::queue discarding{sycl::property_list{sycl::ext::oneapi::property::queue::discard_events{},
@@ -78,24 +79,25 @@ TEST_CASE("DPC++'s vendor queue properties are accepted, and the queue works as 
     CHECK(others.get_property<sycl::ext::intel::property::queue::compute_index>().get_index() == 2);
     CHECK(others.has_property<sycl::property::queue::cuda::use_default_stream>()); // the deprecated alias
     for (sycl::queue* q : {&in_order_immediate, &discarding, &others}) {
-        int* x = sycl::malloc_shared<int>(16, *q);
+        test_memory<int> memory(*q, 16);
+        int* x = memory.get();
         q->fill(x, 1, 16).wait();
         add_index.parallel_for(*q, sycl::range<1>{16}, {}, x).wait();
-        for (int i = 0; i < 16; ++i) CHECK(x[i] == 1 + i);
+        const auto seen = memory.read();
+        for (int i = 0; i < 16; ++i) CHECK(seen[i] == 1 + i);
         if (q == &discarding) // events of a discard_events queue stay usable (a superset of what it promises)
             set_to.single_task(*q, {}, x, 0).wait();
-        sycl::free(x, *q);
     }
 }
 
 TEST_CASE("a graph recorded from a queue with vendor properties replays like any other") {
-    ENCORE_SKIP_WITHOUT_HOST_USM();
     sycl::queue q{sycl::property_list{sycl::property::queue::in_order{},
                                       sycl::ext::intel::property::queue::no_immediate_command_list{},
                                       sycl::ext::oneapi::property::queue::discard_events{}}};
     exp_ext::command_graph g{q.get_context(), q.get_device()};
-    int* x = sycl::malloc_shared<int>(4, q);
-    std::fill(x, x + 4, 0);
+    test_memory<int> memory(q, 4);
+    int* x = memory.get();
+    memory.fill(0);
     g.begin_recording(q);
     add_to.parallel_for(q, sycl::range<1>{4}, {}, x, 1);
     multiply_by.parallel_for(q, sycl::range<1>{4}, {}, x, 3);
@@ -104,12 +106,10 @@ TEST_CASE("a graph recorded from a queue with vendor properties replays like any
     q.ext_oneapi_graph(exec);
     q.ext_oneapi_graph(exec);
     q.wait();
-    CHECK(x[3] == 12); // (0 + 1) * 3, then (3 + 1) * 3
-    sycl::free(x, q);
+    CHECK(memory.read()[3] == 12); // (0 + 1) * 3, then (3 + 1) * 3
 }
 
 TEST_CASE("buffer, accessor and context properties DPC++ programs pass") {
-    ENCORE_SKIP_WITHOUT_HOST_USM();
     sycl::queue q;
     std::mutex m;
     std::vector<int> host(8, 1);
@@ -329,10 +329,10 @@ TEST_CASE("a queue that goes away with an error nobody took hands it to its hand
 }
 
 TEST_CASE("buffers in a graph made without assume_buffer_outlives_graph, destroyed before the graph's last run") {
-    ENCORE_SKIP_WITHOUT_HOST_USM();
     sycl::queue q;
     constexpr std::size_t n = 64;
-    int* out = sycl::malloc_shared<int>(n, q);
+    test_memory<int> out_memory(q, n);
+    int* out = out_memory.get();
     std::vector<int> host(n);
     std::iota(host.begin(), host.end(), 1);
     std::optional<exp_ext::command_graph<exp_ext::graph_state::executable>> exec;
@@ -353,12 +353,10 @@ TEST_CASE("buffers in a graph made without assume_buffer_outlives_graph, destroy
     } // the buffer goes (writing back its unchanged contents), and the modifiable graph with it
     CHECK(host[n - 1] == static_cast<int>(n));
     q.ext_oneapi_graph(*exec).wait();
-    CHECK(out[n - 1] == 2 * static_cast<int>(n)); // the graph's copy of the buffer lives on
+    CHECK(out_memory.read()[n - 1] == 2 * static_cast<int>(n)); // the graph's copy of the buffer lives on
     q.ext_oneapi_graph(*exec).wait();
-    CHECK(out[n - 1] == 4 * static_cast<int>(n));
+    CHECK(out_memory.read()[n - 1] == 4 * static_cast<int>(n));
     CHECK(host[n - 1] == static_cast<int>(n)); // what the program gave up is not written to any more
-    exec.reset();
-    sycl::free(out, q);
 }
 
 TEST_CASE("a buffer destroyed while a graph that uses it runs waits for it and writes its result back") {
@@ -383,9 +381,9 @@ TEST_CASE("a buffer destroyed while a graph that uses it runs waits for it and w
 }
 
 TEST_CASE("whole-graph update from a graph whose buffer is gone: the executable graph keeps that buffer") {
-    ENCORE_SKIP_WITHOUT_HOST_USM();
     sycl::queue q;
-    int* out = sycl::malloc_shared<int>(1, q);
+    test_memory<int> out_memory(q, 1);
+    int* out = out_memory.get();
     auto build = [&](exp_ext::command_graph<>& g, sycl::buffer<int>& b) {
         g.add([&](sycl::handler& h) {
             sycl::accessor a{b, h, sycl::read_only};
@@ -404,19 +402,18 @@ TEST_CASE("whole-graph update from a graph whose buffer is gone: the executable 
         exec.update(g2);
     } // g2 and its buffer go
     q.ext_oneapi_graph(exec).wait();
-    CHECK(*out == 2);
-    sycl::free(out, q);
+    CHECK(out_memory.read()[0] == 2);
 }
 
 TEST_CASE("raw kernel arguments (sycl_ext_oneapi_raw_kernel_arg), eagerly and as a graph's dynamic parameter") {
-    ENCORE_SKIP_WITHOUT_HOST_USM();
     struct params {
         int scale;
         int offset;
     };
     sycl::queue q;
-    int* data = sycl::malloc_shared<int>(8, q);
-    std::fill(data, data + 8, 1);
+    test_memory<int> memory(q, 8);
+    int* data = memory.get();
+    memory.fill(1);
     // The kernel takes the struct by value: an OpenCL C kernel of the same struct on devices without host kernels.
     const encore::device d = q.get_device().engine();
     sycl::kernel affine = sycl::ext::encore::make_kernel(
@@ -442,7 +439,7 @@ TEST_CASE("raw kernel arguments (sycl_ext_oneapi_raw_kernel_arg), eagerly and as
         first.scale = 100; // the bytes were copied at set_arg
         h.parallel_for(sycl::range<1>{8}, affine);
     }).wait();
-    CHECK(data[7] == 4);
+    CHECK(memory.read()[7] == 4);
 
     exp_ext::command_graph g{q};
     params p{2, 0};
@@ -454,19 +451,18 @@ TEST_CASE("raw kernel arguments (sycl_ext_oneapi_raw_kernel_arg), eagerly and as
     });
     auto exec = g.finalize({exp_ext::property::graph::updatable{}});
     q.ext_oneapi_graph(exec).wait();
-    CHECK(data[0] == 8);
+    CHECK(memory.read()[0] == 8);
     params next{1, 5};
     dynamic.update(exp_ext::raw_kernel_arg(&next, sizeof(next)));
     exec.update(node);
     q.ext_oneapi_graph(exec).wait();
-    CHECK(data[0] == 13);
+    CHECK(memory.read()[0] == 13);
     try {
         exp_ext::raw_kernel_arg bad(nullptr, 4);
         FAIL("a null pointer with a count was accepted");
     } catch (const sycl::exception& e) {
         CHECK(e.code() == sycl::errc::invalid);
     }
-    sycl::free(data, q);
 }
 
 TEST_CASE("enable_native_recording: feature_not_supported on a backend without native capture, as specified") {

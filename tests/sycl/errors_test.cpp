@@ -8,9 +8,12 @@
 #include <string>
 #include <vector>
 
-#include "support/sycl_host_usm.hpp"
+#include "support/sycl_test_memory.hpp"
 
 namespace {
+using encore::testing::test_memory;
+using encore::testing::test_memory_kind;
+
 // Runs `f`, which must throw sycl::exception with `expected`; the message must name what went wrong.
 void expect_errc(sycl::errc expected, const std::function<void()>& f, const char* message_part = "") {
     try {
@@ -26,9 +29,9 @@ void expect_errc(sycl::errc expected, const std::function<void()>& f, const char
 } // namespace
 
 TEST_CASE("null pointers in USM commands") {
-    ENCORE_SKIP_WITHOUT_HOST_USM();
     sycl::queue q;
-    int* p = sycl::malloc_shared<int>(16, q);
+    test_memory<int> memory(q, 16);
+    int* p = memory.get();
     expect_errc(sycl::errc::invalid, [&] { q.memcpy(nullptr, p, 16); }, "destination is null");
     expect_errc(sycl::errc::invalid, [&] { q.memcpy(p, nullptr, 16); }, "source is null");
     expect_errc(sycl::errc::invalid, [&] { q.copy<int>(nullptr, p, 4); }, "null");
@@ -41,7 +44,6 @@ TEST_CASE("null pointers in USM commands") {
     CHECK_NOTHROW(q.memcpy(nullptr, nullptr, 0).wait());
     CHECK_NOTHROW(q.memset(nullptr, 0, 0).wait());
     CHECK_NOTHROW(q.fill<int>(nullptr, 1, 0).wait());
-    sycl::free(p, q);
 }
 
 TEST_CASE("null pointers in accessor copies and reductions") {
@@ -84,12 +86,12 @@ TEST_CASE("zero sizes: buffers, sub-buffers, local accessors, local ranges") {
 }
 
 TEST_CASE("the wrong context: USM of another context, a device outside the context") {
-    ENCORE_SKIP_WITHOUT_HOST_USM();
     sycl::device d;
     sycl::context mine{d}, other{d};
     sycl::queue q{mine, d};
-    int* foreign = sycl::malloc_shared<int>(8, d, other);
-    int* local = sycl::malloc_shared<int>(8, d, mine);
+    const auto kind = test_memory_kind(d); // shared where the device has it
+    int* foreign = sycl::malloc<int>(8, d, other, kind);
+    int* local = sycl::malloc<int>(8, d, mine, kind);
     expect_errc(sycl::errc::invalid, [&] { q.memcpy(local, foreign, 8 * sizeof(int)); }, "another context");
     expect_errc(sycl::errc::invalid, [&] { q.memset(foreign, 0, 4); }, "another context");
     expect_errc(sycl::errc::invalid, [&] { q.fill(foreign, 1, 8); }, "another context");
@@ -103,7 +105,7 @@ TEST_CASE("the wrong context: USM of another context, a device outside the conte
     if (devices.size() > 1) {
         sycl::context first{devices[0]};
         expect_errc(sycl::errc::invalid, [&] { sycl::queue bad{first, devices[1]}; }, "does not belong");
-        expect_errc(sycl::errc::invalid, [&] { (void)sycl::malloc_shared(16, devices[1], first); }, "does not belong");
+        expect_errc(sycl::errc::invalid, [&] { (void)sycl::malloc(16, devices[1], first, kind); }, "does not belong");
     }
     expect_errc(sycl::errc::invalid, [&] { (void)sycl::malloc(16, d, mine, sycl::usm::alloc::unknown); }, "unknown");
 }
@@ -145,9 +147,9 @@ TEST_CASE("out-of-range accessors, host accessors and sub-buffers") {
 }
 
 TEST_CASE("USM commands that reach past the end of an allocation") {
-    ENCORE_SKIP_WITHOUT_HOST_USM();
     sycl::queue q;
-    int* a = sycl::malloc_shared<int>(8, q);
+    test_memory<int> a_memory(q, 8); // shared where the device has it
+    int* a = a_memory.get();
     int* b = sycl::malloc_device<int>(8, q);
     expect_errc(sycl::errc::invalid, [&] { q.memcpy(b, a, 9 * sizeof(int)); }, "reach past the end");
     expect_errc(sycl::errc::invalid, [&] { q.memset(a + 4, 0, 5 * sizeof(int)); }, "reach past the end");
@@ -161,15 +163,14 @@ TEST_CASE("USM commands that reach past the end of an allocation") {
         });
     }, "reach past the end");
     CHECK_NOTHROW(q.memcpy(b, a + 4, 4 * sizeof(int)).wait());
-    sycl::free(a, q);
     sycl::free(b, q);
 }
 
 TEST_CASE("use after free, double free, and freeing what USM did not allocate") {
-    ENCORE_SKIP_WITHOUT_HOST_USM();
     sycl::queue q;
-    int* p = sycl::malloc_shared<int>(8, q);
-    int* live = sycl::malloc_shared<int>(8, q);
+    const auto kind = test_memory_kind(q.get_device()); // shared where the device has it
+    int* p = sycl::malloc<int>(8, q, kind);
+    int* live = sycl::malloc<int>(8, q, kind);
     sycl::free(p, q);
     expect_errc(sycl::errc::invalid, [&] { sycl::free(p, q); }, "freed already");
     expect_errc(sycl::errc::invalid, [&] { q.memcpy(live, p, 8); }, "freed");
@@ -184,9 +185,9 @@ TEST_CASE("use after free, double free, and freeing what USM did not allocate") 
 }
 
 TEST_CASE("misuse of command groups, kernels and queues") {
-    ENCORE_SKIP_WITHOUT_HOST_USM();
     sycl::queue q;
-    int* p = sycl::malloc_shared<int>(4, q);
+    test_memory<int> memory(q, 4);
+    int* p = memory.get();
     expect_errc(sycl::errc::invalid, [&] {
         q.submit([&](sycl::handler& h) {
             h.single_task([] {});
@@ -196,5 +197,4 @@ TEST_CASE("misuse of command groups, kernels and queues") {
     expect_errc(sycl::errc::nd_range, [&] { q.parallel_for(sycl::nd_range<1>{10, 3}, [](sycl::nd_item<1>) {}); },
                 "not a multiple");
     expect_errc(sycl::errc::invalid, [&] { (void)q.get_property<sycl::property::queue::in_order>(); });
-    sycl::free(p, q);
 }

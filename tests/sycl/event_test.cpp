@@ -7,10 +7,11 @@
 #include <chrono>
 #include <thread>
 
-#include "support/sycl_host_usm.hpp"
 #include "support/sycl_test_kernel.hpp"
+#include "support/sycl_test_memory.hpp"
 
 using namespace encore::testing::sycl_kernels;
+using encore::testing::test_memory;
 
 TEST_CASE("an event's status moves from submitted or running to complete; wait blocks until then") {
     sycl::queue q;
@@ -35,28 +36,27 @@ TEST_CASE("an event's status moves from submitted or running to complete; wait b
 }
 
 TEST_CASE("a default-constructed event is complete; static wait takes a list") {
-    ENCORE_SKIP_WITHOUT_HOST_USM();
     sycl::event none;
     CHECK(none.get_info<sycl::info::event::command_execution_status>() == sycl::info::event_command_status::complete);
     none.wait();
     none.wait_and_throw();
     sycl::queue q;
-    int* p = sycl::malloc_shared<int>(2, q);
+    test_memory<int> memory(q, 2);
+    int* p = memory.get();
     auto a = set_to.single_task(q, {}, p, 1);
     auto b = set_to.single_task(q, {}, p + 1, 2);
     sycl::event::wait({a, b, none});
-    CHECK(p[0] + p[1] == 3);
+    const auto seen = memory.read();
+    CHECK(seen[0] + seen[1] == 3);
     sycl::event::wait_and_throw({a, b});
     CHECK(a == a);
     CHECK_FALSE(a == b);
-    sycl::free(p, q);
 }
 
 TEST_CASE("profiling: submit <= start <= end on a queue with enable_profiling") {
-    ENCORE_SKIP_WITHOUT_HOST_USM();
     sycl::queue q{sycl::property::queue::enable_profiling{}};
-    int* p = sycl::malloc_shared<int>(1 << 16, q);
-    auto e = index_times.parallel_for(q, sycl::range<1>{1 << 16}, {}, p, 1);
+    test_memory<int> memory(q, 1 << 16);
+    auto e = index_times.parallel_for(q, sycl::range<1>{1 << 16}, {}, memory.get(), 1);
     // get_profiling_info waits for the command itself.
     const auto submit = e.get_profiling_info<sycl::info::event_profiling::command_submit>();
     const auto start = e.get_profiling_info<sycl::info::event_profiling::command_start>();
@@ -67,16 +67,16 @@ TEST_CASE("profiling: submit <= start <= end on a queue with enable_profiling") 
     auto host = q.submit([&](sycl::handler& h) { h.host_task([] {}); });
     CHECK(host.get_profiling_info<sycl::info::event_profiling::command_start>() <=
           host.get_profiling_info<sycl::info::event_profiling::command_end>());
-    sycl::free(p, q);
 }
 
 TEST_CASE("profiling information without enable_profiling is errc::invalid") {
-    ENCORE_SKIP_WITHOUT_HOST_USM();
     sycl::queue q;
-    int* p = sycl::malloc_shared<int>(1, q);
-    auto e = set_to.single_task(q, {}, p, 0);
-    e.wait();
-    sycl::free(p, q);
+    sycl::event e;
+    {
+        test_memory<int> memory(q, 1);
+        e = set_to.single_task(q, {}, memory.get(), 0);
+        e.wait();
+    } // the memory goes before the event is asked
     try {
         (void)e.get_profiling_info<sycl::info::event_profiling::command_start>();
         FAIL("profiling info from a queue without enable_profiling");

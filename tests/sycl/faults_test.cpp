@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "support/sycl_host_usm.hpp"
+#include "support/sycl_test_memory.hpp"
 
 namespace syclex = sycl::ext::oneapi::experimental;
 
@@ -120,7 +121,6 @@ TEST_CASE("without an async handler: the first fault is rethrown once as a sycl:
 }
 
 TEST_CASE("USM exhaustion: allocations answer nullptr (or memory_allocation for async_malloc), nothing breaks") {
-    ENCORE_SKIP_WITHOUT_HOST_USM();
     sycl::queue q{sycl::property::queue::in_order{}};
     const std::size_t huge = std::numeric_limits<std::size_t>::max() / 2;
     CHECK(sycl::malloc_device(huge, q) == nullptr);
@@ -142,9 +142,7 @@ TEST_CASE("USM exhaustion: allocations answer nullptr (or memory_allocation for 
         CHECK(e.code() == sycl::errc::memory_allocation);
     }
     CHECK(g.get_nodes().empty());
-    int* p = sycl::malloc_shared<int>(16, q);
-    REQUIRE(p != nullptr);
-    q.fill(p, 3, 16).wait_and_throw();
-    CHECK(p[15] == 3);
-    sycl::free(p, q);
+    encore::testing::test_memory<int> memory(q, 16); // throws where there is no memory
+    q.fill(memory.get(), 3, 16).wait_and_throw();
+    CHECK(memory.read()[15] == 3);
 }

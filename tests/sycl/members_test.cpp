@@ -18,8 +18,10 @@
 
 #include "support/sycl_host_usm.hpp"
 #include "support/sycl_test_kernel.hpp"
+#include "support/sycl_test_memory.hpp"
 
 using namespace encore::testing::sycl_kernels;
+using encore::testing::test_memory;
 
 namespace {
 ENCORE_SYCL_TEST_KERNEL(double_first_set_third, (int* a, int* b), {
@@ -46,7 +48,6 @@ template <typename F> sycl::errc error_of(F&& f) {
 // --- buffer ------------------------------------------------------------------------------------------------
 
 TEST_CASE("buffer: the allocator forms keep the allocator, and get_allocator returns it") {
-    ENCORE_SKIP_WITHOUT_HOST_USM();
     std::allocator<int> a;
     int raw[4] = {1, 2, 3, 4};
     const int craw[4] = {5, 6, 7, 8};
@@ -181,15 +182,14 @@ TEST_CASE("buffer: get_access and get_host_access with tags, and the deprecated 
 }
 
 TEST_CASE("buffer, queue, event, device, context and platform hash like they compare") {
-    ENCORE_SKIP_WITHOUT_HOST_USM();
     sycl::queue q;
     sycl::buffer<int> b{sycl::range<1>{4}};
     auto copy = b;
     CHECK(std::hash<sycl::buffer<int>>()(b) == std::hash<sycl::buffer<int>>()(copy));
     std::unordered_set<sycl::queue> queues{q, q, sycl::queue{}};
     CHECK(queues.size() == 2);
-    int* scratch = sycl::malloc_shared<int>(1, q);
-    auto e = set_to.single_task(q, {}, scratch, 0);
+    test_memory<int> scratch(q, 1);
+    auto e = set_to.single_task(q, {}, scratch.get(), 0);
     CHECK(std::hash<sycl::event>()(e) == std::hash<sycl::event>()(sycl::event(e)));
     std::unordered_set<sycl::device> devices{q.get_device(), sycl::device{}};
     CHECK(devices.size() == 1);
@@ -197,7 +197,6 @@ TEST_CASE("buffer, queue, event, device, context and platform hash like they com
     CHECK(std::hash<sycl::platform>()(q.get_device().get_platform()) ==
           std::hash<sycl::platform>()(sycl::platform{}));
     e.wait();
-    sycl::free(scratch, q);
 }
 
 // --- accessor, host_accessor, local_accessor ---------------------------------------------------------------
@@ -332,7 +331,6 @@ TEST_CASE("accessor: read-only views convert implicitly, and const elements read
 }
 
 TEST_CASE("accessors compare equal to their copies, swap, and default-construct empty") {
-    ENCORE_SKIP_WITHOUT_HOST_USM();
     sycl::queue q;
     sycl::buffer<int> b{sycl::range<1>{4}}, c{sycl::range<1>{2}};
     sycl::accessor x{b}, y{c};
@@ -351,12 +349,11 @@ TEST_CASE("accessors compare equal to their copies, swap, and default-construct 
     CHECK_FALSE(x.empty());
     sycl::accessor zero_range{b, sycl::range<1>{0}};
     CHECK(zero_range.empty());
-    int* scratch = sycl::malloc_shared<int>(1, q);
+    test_memory<int> scratch(q, 1);
     q.submit([&](sycl::handler& h) {
         h.require(zero_range); // an empty range is still a buffer's accessor
-        set_to.single_task(h, scratch, 0);
+        set_to.single_task(h, scratch.get(), 0);
     }).wait();
-    sycl::free(scratch, q);
 
     // Last: a live host accessor holds the buffer's later command groups back.
     sycl::host_accessor<int> none;
@@ -574,11 +571,10 @@ TEST_CASE("queue::submit with a secondary queue: a submission the primary refuse
 }
 
 TEST_CASE("queue::khr_empty and ext_oneapi_empty tell whether everything submitted has completed") {
-    ENCORE_SKIP_WITHOUT_HOST_USM();
     static_assert(SYCL_KHR_QUEUE_EMPTY_QUERY == 1);
     for (bool in_order : {false, true}) {
         sycl::queue q = in_order ? sycl::queue{sycl::property::queue::in_order{}} : sycl::queue{};
-        int* scratch = sycl::malloc_shared<int>(1, q);
+        test_memory<int> scratch(q, 1);
         CHECK(q.khr_empty());
         std::atomic<bool> release{false};
         auto blocked = q.submit([&](sycl::handler& h) {
@@ -588,24 +584,23 @@ TEST_CASE("queue::khr_empty and ext_oneapi_empty tell whether everything submitt
             });
         });
         CHECK_FALSE(q.khr_empty());
-        auto after = set_to.single_task(q, {blocked}, scratch, 0);
+        auto after = set_to.single_task(q, {blocked}, scratch.get(), 0);
         CHECK_FALSE(q.ext_oneapi_empty());
         release = true;
         after.wait();
         blocked.wait();
         CHECK(q.khr_empty());
         CHECK(q.ext_oneapi_empty());
-        sycl::free(scratch, q);
     }
 }
 
 // --- event -------------------------------------------------------------------------------------------------
 
 TEST_CASE("event::get_wait_list lists what the command group waited for") {
-    ENCORE_SKIP_WITHOUT_HOST_USM();
     sycl::queue q;
     CHECK(sycl::event{}.get_wait_list().empty());
-    int* scratch = sycl::malloc_shared<int>(3, q);
+    test_memory<int> scratch_memory(q, 3);
+    int* scratch = scratch_memory.get();
     auto a = set_to.single_task(q, {}, scratch, 0);
     auto b = set_to.single_task(q, {}, scratch + 1, 0);
     auto c = set_to.single_task(q, {a, b, a}, scratch + 2, 0);
@@ -630,7 +625,6 @@ TEST_CASE("event::get_wait_list lists what the command group waited for") {
     CHECK(implied[0] == writer);
     implied[0].wait(); // a usable event
     q.wait();
-    sycl::free(scratch, q);
 }
 
 // --- device ------------------------------------------------------------------------------------------------

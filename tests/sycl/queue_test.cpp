@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "support/sycl_host_usm.hpp"
+#include "support/sycl_test_memory.hpp"
 
 #include "order_log.hpp"
 
@@ -140,31 +141,30 @@ TEST_CASE("queue shortcuts: memset, fill, memcpy, copy, single_task and parallel
 }
 
 TEST_CASE("the handler's USM commands: memcpy, copy, memset, fill, prefetch, mem_advise") {
-    ENCORE_SKIP_WITHOUT_HOST_USM();
     sycl::queue q{sycl::property::queue::in_order{}};
     constexpr std::size_t n = 64;
-    double* x = sycl::malloc_shared<double>(n, q);
-    double* y = sycl::malloc_shared<double>(n, q);
+    encore::testing::test_memory<double> x_memory(q, n), y_memory(q, n);
+    double *x = x_memory.get(), *y = y_memory.get();
     q.submit([&](sycl::handler& h) { h.fill(x, 2.5, n); });
     q.submit([&](sycl::handler& h) { h.memset(y, 0, n * sizeof(double)); });
     q.submit([&](sycl::handler& h) { h.prefetch(x, n * sizeof(double)); });
     q.submit([&](sycl::handler& h) { h.mem_advise(x, n * sizeof(double), 0); });
     q.submit([&](sycl::handler& h) { h.copy(x, y, n / 2); });
     q.wait();
-    CHECK(y[0] == 2.5);
-    CHECK(y[n / 2 - 1] == 2.5);
-    CHECK(y[n / 2] == 0.0);
+    const auto copied = y_memory.read();
+    CHECK(copied[0] == 2.5);
+    CHECK(copied[n / 2 - 1] == 2.5);
+    CHECK(copied[n / 2] == 0.0);
     q.submit([&](sycl::handler& h) { h.memcpy(x, y + n / 2, sizeof(double)); }).wait();
-    CHECK(x[0] == 0.0);
-    CHECK(x[1] == 2.5);
-    sycl::free(x, q);
-    sycl::free(y, q);
+    const auto after_memcpy = x_memory.read();
+    CHECK(after_memcpy[0] == 0.0);
+    CHECK(after_memcpy[1] == 2.5);
 }
 
 TEST_CASE("a command group holds one command") {
-    ENCORE_SKIP_WITHOUT_HOST_USM();
     sycl::queue q;
-    int* p = sycl::malloc_shared<int>(4, q);
+    encore::testing::test_memory<int> memory(q, 4);
+    int* p = memory.get();
     try {
         q.submit([&](sycl::handler& h) {
             h.memset(p, 0, 4 * sizeof(int));
@@ -176,16 +176,16 @@ TEST_CASE("a command group holds one command") {
         CHECK(std::string(e.what()).find("one command") != std::string::npos);
     }
     // A group without a command completes once its dependencies have.
+    std::atomic<int> written{0};
     auto slow = q.submit([&](sycl::handler& h) {
-        h.host_task([=] {
+        h.host_task([&written] {
             nap();
-            p[0] = 5;
+            written = 5;
         });
     });
     q.submit([&](sycl::handler& h) { h.depends_on(slow); }).wait();
-    CHECK(p[0] == 5);
+    CHECK(written == 5);
     q.wait();
-    sycl::free(p, q);
 }
 
 TEST_CASE("host tasks, with and without an interop_handle") {

@@ -9,6 +9,7 @@
 
 #include "support/sycl_host_usm.hpp"
 #include "support/sycl_test_kernel.hpp"
+#include "support/sycl_test_memory.hpp"
 
 using namespace encore::testing::sycl_kernels;
 
@@ -95,12 +96,13 @@ TEST_CASE("kernels read and write device, host and shared memory") {
 }
 
 TEST_CASE("queues of one device share the default context, so they share allocations") {
-    ENCORE_SKIP_WITHOUT_HOST_USM();
     sycl::queue a, b;
-    int* p = sycl::malloc_shared<int>(4, a);
-    b.fill(p, 9, 4).wait();
-    CHECK(p[3] == 9);
-    sycl::free(p, b);
+    encore::testing::test_memory<int> memory(a, 4); // shared where the device has it
+    CHECK(b.get_context() == a.get_context());
+    b.fill(memory.get(), 9, 4).wait();
+    CHECK(memory.read()[3] == 9);
+    int* p = sycl::malloc<int>(4, a, encore::testing::test_memory_kind(a.get_device()));
+    CHECK_NOTHROW(sycl::free(p, b)); // b's context frees what a allocated
 }
 
 TEST_CASE("usm_allocator backs standard containers with shared or host memory") {

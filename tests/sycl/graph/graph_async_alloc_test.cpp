@@ -11,12 +11,14 @@
 #include <thread>
 
 #include "../../support/sycl_error.hpp"
-#include "support/sycl_host_usm.hpp"
 #include "support/sycl_test_kernel.hpp"
+#include "support/sycl_test_memory.hpp"
 
 namespace syclex = sycl::ext::oneapi::experimental;
 
 using encore::testing::require_sycl_error;
+using encore::testing::test_memory;
+using encore::testing::test_memory_kind;
 using namespace encore::testing::sycl_kernels;
 
 namespace {
@@ -28,7 +30,6 @@ ENCORE_SYCL_TEST_KERNEL(bump_and_scale, (int* a, int* b), {
 
 TEST_CASE(
     "graph-owned allocations, explicit API: the pointer is valid at once, the memory lives with the graph") {
-    ENCORE_SKIP_WITHOUT_HOST_USM();
     sycl::queue q{sycl::property::queue::in_order{}};
     syclex::command_graph g{q};
     const std::size_t n = 512;
@@ -43,7 +44,8 @@ TEST_CASE(
     auto twice =
         g.add([&](sycl::handler& h) { multiply_by.parallel_for(h, sycl::range<1>{n}, p, 2); },
               {syclex::property::node::depends_on(fill)});
-    int* out = sycl::malloc_shared<int>(n, q);
+    test_memory<int> out_memory(q, n);
+    int* out = out_memory.get();
     auto copy = g.add([&](sycl::handler& h) { h.memcpy(out, p, n * sizeof(int)); },
                       {syclex::property::node::depends_on(twice)});
     auto freed = g.add([&](sycl::handler& h) { syclex::async_free(h, p); },
@@ -56,34 +58,35 @@ TEST_CASE(
         for (int run = 0; run < 3; ++run)
             q.ext_oneapi_graph(exec);
         q.wait_and_throw();
+        const auto first = out_memory.read();
         for (std::size_t i = 0; i < n; ++i)
-            REQUIRE(out[i] == 6);
+            REQUIRE(first[i] == 6);
         // One live executable graph owns the allocations.
         require_sycl_error([&] { g.finalize(); }, sycl::errc::invalid);
     }
     auto again = g.finalize(); // the first one is gone
-    std::fill(out, out + n, 0);
+    out_memory.fill(0);
     q.ext_oneapi_graph(again).wait_and_throw();
+    const auto second = out_memory.read();
     for (std::size_t i = 0; i < n; ++i)
-        REQUIRE(out[i] == 6);
+        REQUIRE(second[i] == 6);
     // Not eager memory: an eager async_free of it is refused.
     require_sycl_error([&] { syclex::async_free(q, p); }, sycl::errc::invalid);
-    sycl::free(out, q);
 }
 
 TEST_CASE("graph-owned allocations, recorded: queue and handler forms, zero_init pools, memory back with the "
           "graph") {
-    ENCORE_SKIP_WITHOUT_HOST_USM();
     sycl::queue q{sycl::property::queue::in_order{}};
     syclex::memory_pool pool(q, sycl::usm::alloc::device, syclex::properties{syclex::zero_init{}});
     const std::size_t n = 256;
-    int* out = sycl::malloc_shared<int>(n, q);
+    test_memory<int> out_memory(q, n);
+    int* out = out_memory.get();
     {
         syclex::command_graph g{q};
         g.begin_recording(q);
         int* a = static_cast<int*>(
             syclex::async_malloc_from_pool(q, n * sizeof(int), pool)); // zeroed at every run
-        int* b = static_cast<int*>(syclex::async_malloc(q, sycl::usm::alloc::shared, n * sizeof(int)));
+        int* b = static_cast<int*>(syclex::async_malloc(q, test_memory_kind(q.get_device()), n * sizeof(int)));
         bump_and_scale.parallel_for(q, sycl::range<1>{n}, {}, a, b);
         q.memcpy(out, b, n * sizeof(int));
         syclex::async_free(q, a);
@@ -100,11 +103,11 @@ TEST_CASE("graph-owned allocations, recorded: queue and handler forms, zero_init
         for (int run = 0; run < 3; ++run)
             q.ext_oneapi_graph(exec);
         q.wait_and_throw();
+        const auto seen = out_memory.read();
         for (std::size_t i = 0; i < n; ++i)
-            REQUIRE(out[i] == 10); // a is zeroed at each run, so not 30
+            REQUIRE(seen[i] == 10); // a is zeroed at each run, so not 30
     }
     CHECK(pool.get_used_size_current() == 0); // back to the pool with the graph
-    sycl::free(out, q);
 }
 
 TEST_CASE("graph-owned allocations: what is refused, leaving the graph as it was") {
@@ -141,20 +144,19 @@ TEST_CASE("graph-owned allocations: what is refused, leaving the graph as it was
 }
 
 TEST_CASE("an executable graph destroyed while its launch runs: the launch finishes, its memory outlives it") {
-    ENCORE_SKIP_WITHOUT_HOST_USM();
     // The graph's own allocation and a buffer the program destroyed before the launch are used by the launch after
     // the executable graph is gone: both must outlive the launch (ASan sees a use after free otherwise).
     sycl::queue q{sycl::property::queue::in_order{}};
     const std::size_t n = 1024;
     std::atomic<bool> release{false};
-    int* out = sycl::malloc_shared<int>(n, q);
-    int* out_buffer = sycl::malloc_shared<int>(n, q);
+    test_memory<int> out_memory(q, n), out_buffer_memory(q, n);
+    int *out = out_memory.get(), *out_buffer = out_buffer_memory.get();
     sycl::event launch;
     std::thread releaser;
     {
         syclex::command_graph g{q};
         g.begin_recording(q);
-        auto* p = static_cast<int*>(syclex::async_malloc(q, sycl::usm::alloc::shared, n * sizeof(int)));
+        auto* p = static_cast<int*>(syclex::async_malloc(q, test_memory_kind(q.get_device()), n * sizeof(int)));
         q.submit([&](sycl::handler& h) {
             h.host_task([&release] {
                 while (!release.load()) std::this_thread::yield();
@@ -185,10 +187,9 @@ TEST_CASE("an executable graph destroyed while its launch runs: the launch finis
     launch.wait_and_throw();
     releaser.join();
     q.wait_and_throw();
+    const auto from_allocation = out_memory.read(), from_buffer = out_buffer_memory.read();
     for (std::size_t i = 0; i < n; ++i) {
-        REQUIRE(out[i] == static_cast<int>(i));
-        REQUIRE(out_buffer[i] == 2 * static_cast<int>(i));
+        REQUIRE(from_allocation[i] == static_cast<int>(i));
+        REQUIRE(from_buffer[i] == 2 * static_cast<int>(i));
     }
-    sycl::free(out, q);
-    sycl::free(out_buffer, q);
 }

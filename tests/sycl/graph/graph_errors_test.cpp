@@ -4,11 +4,12 @@
 #include <optional>
 
 #include "graph_builder.hpp"
-#include "support/sycl_host_usm.hpp"
 #include "support/sycl_test_kernel.hpp"
+#include "support/sycl_test_memory.hpp"
 
 namespace {
 using encore::testing::sycl_kernels::set_to;
+using encore::testing::test_memory;
 
 template <typename F> void check_invalid(F&& f, const char* words) {
     try {
@@ -44,9 +45,9 @@ TEST_CASE("edges: cycles, self edges, duplicates and nodes of other graphs") {
 }
 
 TEST_CASE("recording: what the specification forbids") {
-    ENCORE_SKIP_WITHOUT_HOST_USM();
     sycl::queue q;
-    int* v = sycl::malloc_shared<int>(4, q);
+    test_memory<int> memory(q, 4);
+    int* v = memory.get();
     sycl_ext::command_graph g{q};
     sycl_ext::command_graph other{q};
     sycl::queue q2_for_edges{q.get_context(), q.get_device()};
@@ -76,7 +77,6 @@ TEST_CASE("recording: what the specification forbids") {
     check_invalid([&] { (void)q.ext_oneapi_get_graph(); }, "not recording");
     check_invalid([&] { (void)sycl_ext::node::get_node_from_event(set_to.single_task(q, {}, v + 2, 1)); }, "recorded");
     q.wait();
-    sycl::free(v, q);
 }
 
 TEST_CASE("buffers: host accessors wait for the recording's end") {
@@ -101,9 +101,9 @@ TEST_CASE("buffers: host accessors wait for the recording's end") {
 }
 
 TEST_CASE("misuse of graph objects") {
-    ENCORE_SKIP_WITHOUT_HOST_USM();
     sycl::queue q;
-    int* v = sycl::malloc_shared<int>(4, q);
+    test_memory<int> memory(q, 4);
+    int* v = memory.get();
     sycl_ext::command_graph g{q};
     check_invalid([&] { g.print_graph("graph.txt"); }, ".dot");
     sycl_ext::dynamic_parameter p(g, v);
@@ -129,7 +129,6 @@ TEST_CASE("misuse of graph objects") {
     check_invalid([&] { g.add([&](sycl::handler& h) { h.ext_oneapi_barrier(); }); }, "depends_on_all_leaves");
     auto exec = g.finalize();
     check_invalid([&] { g.add([&](sycl::handler& h) { h.ext_oneapi_graph(exec); }); }, "itself");
-    sycl::free(v, q);
 }
 
 TEST_CASE("a queue destroyed while recording ends its recording") {
@@ -154,10 +153,10 @@ TEST_CASE("a queue destroyed while recording ends its recording") {
 // sycl_ext_oneapi_graph, "Exception Safety": when the last copy of a modifiable graph goes, recording ends on the
 // queues recording into it. Found by the API fuzzer (tests/fuzz): the queues kept recording a graph nobody held.
 TEST_CASE("the last copy of a graph destroyed while queues record into it ends their recording") {
-    ENCORE_SKIP_WITHOUT_HOST_USM();
     sycl::queue q, q2{q.get_context(), q.get_device()};
-    int* v = sycl::malloc_shared<int>(1, q);
-    v[0] = 0;
+    test_memory<int> memory(q, 1);
+    int* v = memory.get();
+    memory.fill(0);
     std::optional<sycl_ext::command_graph<sycl_ext::graph_state::executable>> exec;
     {
         sycl_ext::command_graph g{q};
@@ -174,6 +173,5 @@ TEST_CASE("the last copy of a graph destroyed while queues record into it ends t
     CHECK(q2.ext_oneapi_get_state() == sycl_ext::queue_state::executing);
     q.wait(); // allowed again
     q.ext_oneapi_graph(*exec).wait(); // the executable graph made from it keeps working
-    CHECK(v[0] == 1);
-    sycl::free(v, q);
+    CHECK(memory.read()[0] == 1);
 }

@@ -13,10 +13,12 @@
 #include "graph_builder.hpp"
 #include "support/sycl_host_usm.hpp"
 #include "support/sycl_test_kernel.hpp"
+#include "support/sycl_test_memory.hpp"
 
 namespace {
 constexpr build_style styles[] = {build_style::explicit_api, build_style::record};
 using namespace encore::testing::sycl_kernels;
+using encore::testing::test_memory;
 
 ENCORE_SYCL_TEST_KERNEL(diamond_init, (float* x, float* y, float* z), {
     x[i] = 1.0f;
@@ -29,14 +31,12 @@ ENCORE_SYCL_TEST_KERNEL(add_second_to_first, (int* v), { v[0] += v[1]; });
 } // namespace
 
 TEST_CASE("a diamond of kernels runs in dependency order and replays") {
-    ENCORE_SKIP_WITHOUT_HOST_USM();
     for (auto style : styles) {
         CAPTURE(to_string(style));
         sycl::queue q;
         constexpr std::size_t n = 1024;
-        float* x = sycl::malloc_shared<float>(n, q);
-        float* y = sycl::malloc_shared<float>(n, q);
-        float* z = sycl::malloc_shared<float>(n, q);
+        test_memory<float> x_memory(q, n), y_memory(q, n), z_memory(q, n);
+        float *x = x_memory.get(), *y = y_memory.get(), *z = z_memory.get();
         graph_builder b(style, q);
         // The specification's first example: A initialises, B and C read A's output, D joins them.
         const sycl::range<1> r{n};
@@ -54,50 +54,51 @@ TEST_CASE("a diamond of kernels runs in dependency order and replays") {
 
         auto exec = g.finalize();
         q.ext_oneapi_graph(exec).wait();
-        for (std::size_t i = 0; i < n; ++i) REQUIRE(y[i] == 8.0f); // (1+2) + (3+2)
+        const auto first = y_memory.read();
+        for (std::size_t i = 0; i < n; ++i) REQUIRE(first[i] == 8.0f); // (1+2) + (3+2)
         for (int replay = 0; replay < 3; ++replay) q.ext_oneapi_graph(exec);
         q.wait();
-        CHECK(y[7] == 8.0f); // A resets the inputs at every replay
-        sycl::free(x, q);
-        sycl::free(y, q);
-        sycl::free(z, q);
+        CHECK(y_memory.read()[7] == 8.0f); // A resets the inputs at every replay
     }
 }
 
+// The host task reads the first group's results from a copy in host memory, a node before it: on a device without
+// shared USM the host cannot read the device's memory itself.
 TEST_CASE("a host task between two kernel groups sees the first group's results and precedes the second") {
-    ENCORE_SKIP_WITHOUT_HOST_USM();
     for (auto style : styles) {
         CAPTURE(to_string(style));
         sycl::queue q;
         constexpr std::size_t n = 256;
-        int* data = sycl::malloc_shared<int>(n, q);
+        test_memory<int> memory(q, n);
+        int* data = memory.get();
+        std::vector<int> copied(n);
         std::atomic<long> seen{0};
         graph_builder b(style, q);
         const sycl::range<1> r{n};
         auto k1 = b.add([&](sycl::handler& h) { set_to.parallel_for(h, r, data, 1); });
         auto k2 = b.add([&](sycl::handler& h) { add_to.parallel_for(h, r, data, 1); }, {k1});
+        auto to_host = b.add([&](sycl::handler& h) { h.memcpy(copied.data(), data, n * sizeof(int)); }, {k2});
         auto host = b.add([&](sycl::handler& h) {
-            h.host_task([=, &seen] { seen = std::accumulate(data, data + n, 0L); });
-        }, {k2});
+            h.host_task([&copied, &seen] { seen = std::accumulate(copied.begin(), copied.end(), 0L); });
+        }, {to_host});
         auto k3 = b.add([&](sycl::handler& h) { multiply_by.parallel_for(h, r, data, 10); }, {host});
         auto& g = b.done();
         CHECK(host.node.get_type() == sycl_ext::node_type::host_task);
+        CHECK(host.node.get_predecessors() == std::vector{to_host.node});
         CHECK(k3.node.get_predecessors() == std::vector{host.node});
         auto exec = g.finalize();
         q.ext_oneapi_graph(exec).wait();
         CHECK(seen == 2 * static_cast<long>(n));
-        CHECK(data[0] == 20);
-        sycl::free(data, q);
+        CHECK(memory.read()[0] == 20);
     }
 }
 
 TEST_CASE("every command kind becomes the node type the specification names") {
-    ENCORE_SKIP_WITHOUT_HOST_USM();
     for (auto style : styles) {
         CAPTURE(to_string(style));
         sycl::queue q;
-        int* a = sycl::malloc_shared<int>(16, q);
-        int* c = sycl::malloc_shared<int>(16, q);
+        test_memory<int> a_memory(q, 16), c_memory(q, 16);
+        int *a = a_memory.get(), *c = c_memory.get();
         graph_builder b(style, q);
         auto fill = b.add([&](sycl::handler& h) { h.fill(a, 7, 16); });
         auto copy = b.add([&](sycl::handler& h) { h.memcpy(c, a, 16 * sizeof(int)); }, {fill});
@@ -116,11 +117,10 @@ TEST_CASE("every command kind becomes the node type the specification names") {
         CHECK(empty.node.get_type() == sycl_ext::node_type::empty);
         auto exec = g.finalize();
         q.ext_oneapi_graph(exec).wait();
-        CHECK(c[0] == 8);
-        CHECK(c[15] == 7);
-        CHECK(a[3] == 0);
-        sycl::free(a, q);
-        sycl::free(c, q);
+        const auto copy_seen = c_memory.read();
+        CHECK(copy_seen[0] == 8);
+        CHECK(copy_seen[15] == 7);
+        CHECK(a_memory.read()[3] == 0);
     }
 }
 
@@ -160,11 +160,11 @@ TEST_CASE("buffer accessors order nodes: read after write, write after read, wri
 }
 
 TEST_CASE("a sub-graph node runs an executable graph inside another graph") {
-    ENCORE_SKIP_WITHOUT_HOST_USM();
     for (auto style : styles) {
         CAPTURE(to_string(style));
         sycl::queue q;
-        int* v = sycl::malloc_shared<int>(8, q);
+        test_memory<int> memory(q, 8);
+        int* v = memory.get();
         sycl_ext::command_graph inner{q.get_context(), q.get_device()};
         const sycl::range<1> r{8};
         auto i1 = inner.add([&](sycl::handler& h) { multiply_by.parallel_for(h, r, v, 2); });
@@ -181,8 +181,7 @@ TEST_CASE("a sub-graph node runs an executable graph inside another graph") {
         CHECK(last.node.get_predecessors() == std::vector{sub.node});
         auto exec = g.finalize();
         q.ext_oneapi_graph(exec).wait();
-        CHECK(v[5] == 300); // (1*2+1)*100
-        sycl::free(v, q);
+        CHECK(memory.read()[5] == 300); // (1*2+1)*100
     }
 }
 
@@ -220,9 +219,9 @@ TEST_CASE("recording: in-order queues chain their submissions, shortcuts record 
 }
 
 TEST_CASE("empty nodes, depends_on_all_leaves and make_edge") {
-    ENCORE_SKIP_WITHOUT_HOST_USM();
     sycl::queue q;
-    int* v = sycl::malloc_shared<int>(2, q);
+    test_memory<int> memory(q, 2);
+    int* v = memory.get();
     sycl_ext::command_graph g{q.get_context(), q.get_device()};
     auto a = g.add([&](sycl::handler& h) { set_to.single_task(h, v, 1); });
     auto b = g.add([&](sycl::handler& h) { set_to.single_task(h, v + 1, 2); });
@@ -234,14 +233,13 @@ TEST_CASE("empty nodes, depends_on_all_leaves and make_edge") {
     CHECK(last.get_predecessors() == std::vector{join});
     auto exec = g.finalize();
     q.ext_oneapi_graph(exec).wait();
-    CHECK(v[0] == 3);
-    sycl::free(v, q);
+    CHECK(memory.read()[0] == 3);
 }
 
 TEST_CASE("print_graph writes DOT, verbose adds arguments and ranges, and Encore renders SVG") {
-    ENCORE_SKIP_WITHOUT_HOST_USM();
     sycl::queue q;
-    int* v = sycl::malloc_shared<int>(8, q);
+    test_memory<int> memory(q, 8); // the graph is printed, not run
+    int* v = memory.get();
     sycl_ext::command_graph g{q};
     auto k = g.add([&](sycl::handler& h) { h.parallel_for<class print_me>(8, [=](sycl::id<1> i) { v[i] = 0; }); });
     g.add([&](sycl::handler& h) { h.memset(v, 0, 8 * sizeof(int)); }, {sycl_ext::property::node::depends_on(k)});
@@ -269,7 +267,6 @@ TEST_CASE("print_graph writes DOT, verbose adds arguments and ranges, and Encore
                         sycl::exception);
     }
     std::filesystem::remove_all(dir);
-    sycl::free(v, q);
 }
 
 TEST_CASE("recorded barriers: they wait for their queue's leaves, and only their queue's later work waits for them") {

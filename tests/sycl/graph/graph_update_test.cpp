@@ -2,33 +2,35 @@
 #include <doctest/doctest.h>
 
 #include <algorithm>
+#include <numeric>
+#include <vector>
 
 #include "encore/backends/kernel_function.hpp"
 #include "graph_builder.hpp"
 #include "support/sycl_host_usm.hpp"
 #include "support/sycl_test_kernel.hpp"
+#include "support/sycl_test_memory.hpp"
 
 namespace {
 constexpr build_style styles[] = {build_style::explicit_api, build_style::record};
 using namespace encore::testing::sycl_kernels;
+using encore::testing::test_memory;
 
 // As a kernel object (scale_from.object(device)), its arguments are read at run time: for set_arg.
 ENCORE_SYCL_TEST_KERNEL(scale_from, (int* out, const int* in, int factor), { out[i] = in[i] * factor; });
 } // namespace
 
 TEST_CASE("dynamic_parameter: a pointer and a scalar change between replays") {
-    ENCORE_SKIP_WITHOUT_HOST_USM();
     for (auto style : styles) {
         CAPTURE(to_string(style));
         sycl::queue q;
         constexpr std::size_t n = 32;
-        int* in_a = sycl::malloc_shared<int>(n, q);
-        int* in_b = sycl::malloc_shared<int>(n, q);
-        int* out = sycl::malloc_shared<int>(n, q);
-        for (std::size_t i = 0; i < n; ++i) {
-            in_a[i] = static_cast<int>(i);
-            in_b[i] = 1000;
-        }
+        test_memory<int> a_memory(q, n), b_memory(q, n), out_memory(q, n);
+        int *in_a = a_memory.get(), *in_b = b_memory.get(), *out = out_memory.get();
+        std::vector<int> indices(n);
+        std::iota(indices.begin(), indices.end(), 0);
+        a_memory.write(indices);
+        b_memory.fill(1000);
         graph_builder b(style, q);
         sycl_ext::dynamic_parameter input(b.graph(), in_a);
         sycl_ext::dynamic_parameter factor(b.graph(), 2);
@@ -41,25 +43,22 @@ TEST_CASE("dynamic_parameter: a pointer and a scalar change between replays") {
         });
         auto exec = b.done().finalize({sycl_ext::property::graph::updatable{}});
         q.ext_oneapi_graph(exec).wait();
-        CHECK(out[5] == 10);
+        CHECK(out_memory.read()[5] == 10);
 
         input.update(in_b);
         factor.update(3);
         q.ext_oneapi_graph(exec).wait();
-        CHECK(out[5] == 10); // not pushed to the executable graph yet
+        CHECK(out_memory.read()[5] == 10); // not pushed to the executable graph yet
         exec.update(node.node);
         q.ext_oneapi_graph(exec).wait();
-        CHECK(out[5] == 3000);
-        sycl::free(in_a, q);
-        sycl::free(in_b, q);
-        sycl::free(out, q);
+        CHECK(out_memory.read()[5] == 3000);
     }
 }
 
 TEST_CASE("node::update_range and update_nd_range change the launch of the next update") {
-    ENCORE_SKIP_WITHOUT_HOST_USM();
     sycl::queue q;
-    int* v = sycl::malloc_shared<int>(64, q);
+    test_memory<int> memory(q, 64);
+    int* v = memory.get();
     sycl_ext::command_graph g{q};
     auto reset = g.add([&](sycl::handler& h) { h.fill(v, 0, 64); });
     auto k = g.add([&](sycl::handler& h) { set_to.parallel_for(h, sycl::range<1>{16}, v, 1); },
@@ -68,17 +67,19 @@ TEST_CASE("node::update_range and update_nd_range change the launch of the next 
                     {sycl_ext::property::node::depends_on(k)});
     auto exec = g.finalize({sycl_ext::property::graph::updatable{}});
     q.ext_oneapi_graph(exec).wait();
-    CHECK(v[15] == 1);
-    CHECK(v[16] == 0);
-    CHECK(v[39] == 2);
-    CHECK(v[40] == 0);
+    auto seen = memory.read();
+    CHECK(seen[15] == 1);
+    CHECK(seen[16] == 0);
+    CHECK(seen[39] == 2);
+    CHECK(seen[40] == 0);
 
     k.update_range(sycl::range<1>{32});
     nd.update_nd_range(sycl::nd_range<1>{{16}, {8}});
     exec.update({k, nd});
     q.ext_oneapi_graph(exec).wait();
-    CHECK(v[31] == 1);
-    CHECK(v[47] == 2);
+    seen = memory.read();
+    CHECK(seen[31] == 1);
+    CHECK(seen[47] == 2);
 
     CHECK_THROWS_WITH_AS(reset.update_range(sycl::range<1>{2}), doctest::Contains("not a kernel node"), sycl::exception);
     CHECK_THROWS_WITH_AS(k.update_range(sycl::range<2>{2, 2}), doctest::Contains("dimensions"), sycl::exception);
@@ -90,22 +91,17 @@ TEST_CASE("node::update_range and update_nd_range change the launch of the next 
     } catch (const sycl::exception& e) {
         CHECK(e.code() == sycl::errc::nd_range);
     }
-    sycl::free(v, q);
 }
 
 TEST_CASE("whole-graph update swaps the input buffers of a graph of the same topology") {
-    ENCORE_SKIP_WITHOUT_HOST_USM();
     for (auto style : styles) {
         CAPTURE(to_string(style));
         sycl::queue q;
         constexpr std::size_t n = 16;
-        int* in1 = sycl::malloc_shared<int>(n, q);
-        int* in2 = sycl::malloc_shared<int>(n, q);
-        int* out = sycl::malloc_shared<int>(n, q);
-        for (std::size_t i = 0; i < n; ++i) {
-            in1[i] = 1;
-            in2[i] = 50;
-        }
+        test_memory<int> in1_memory(q, n), in2_memory(q, n), out_memory(q, n);
+        int *in1 = in1_memory.get(), *in2 = in2_memory.get(), *out = out_memory.get();
+        in1_memory.fill(1);
+        in2_memory.fill(50);
         auto build = [&](int* in) {
             graph_builder b(style, q);
             auto copy = b.add([&](sycl::handler& h) { h.memcpy(out, in, n * sizeof(int)); });
@@ -116,10 +112,10 @@ TEST_CASE("whole-graph update swaps the input buffers of a graph of the same top
         auto second = build(in2);
         auto exec = first.finalize({sycl_ext::property::graph::updatable{}});
         q.ext_oneapi_graph(exec).wait();
-        CHECK(out[3] == 2);
+        CHECK(out_memory.read()[3] == 2);
         exec.update(second);
         q.ext_oneapi_graph(exec).wait();
-        CHECK(out[3] == 100);
+        CHECK(out_memory.read()[3] == 100);
 
         graph_builder different(style, q);
         different.add([&](sycl::handler& h) { h.memcpy(out, in1, n * sizeof(int)); });
@@ -130,16 +126,13 @@ TEST_CASE("whole-graph update swaps the input buffers of a graph of the same top
             CHECK(e.code() == sycl::errc::invalid);
             CHECK(std::string(e.what()).find("node") != std::string::npos);
         }
-        sycl::free(in1, q);
-        sycl::free(in2, q);
-        sycl::free(out, q);
     }
 }
 
 TEST_CASE("update needs property::graph::updatable and nodes of the source graph") {
-    ENCORE_SKIP_WITHOUT_HOST_USM();
     sycl::queue q;
-    int* v = sycl::malloc_shared<int>(4, q);
+    test_memory<int> memory(q, 4);
+    int* v = memory.get();
     sycl_ext::command_graph g{q};
     auto k = g.add([&](sycl::handler& h) { set_to.single_task(h, v, 1); });
     auto plain = g.finalize();
@@ -151,15 +144,14 @@ TEST_CASE("update needs property::graph::updatable and nodes of the source graph
     CHECK_THROWS_WITH_AS(updatable.update(foreign), doctest::Contains("another graph"), sycl::exception);
     auto added_later = g.add([&](sycl::handler& h) { set_to.single_task(h, v + 2, 1); });
     CHECK_THROWS_AS(updatable.update(added_later), sycl::exception); // not in the finalized graph
-    sycl::free(v, q);
 }
 
 // Found by the API fuzzer (tests/fuzz): the first node was updated before the second was refused.
 TEST_CASE("a refused node update changes nothing, also for the nodes listed before the refused one") {
-    ENCORE_SKIP_WITHOUT_HOST_USM();
     sycl::queue q;
-    int* v = sycl::malloc_shared<int>(8, q);
-    std::fill(v, v + 8, 0);
+    test_memory<int> memory(q, 8);
+    int* v = memory.get();
+    memory.fill(0);
     sycl_ext::command_graph g{q};
     auto k = g.add([&](sycl::handler& h) { add_to.parallel_for(h, sycl::range<1>{8}, v, 1); });
     auto exec = g.finalize({sycl_ext::property::graph::updatable{}});
@@ -168,21 +160,21 @@ TEST_CASE("a refused node update changes nothing, also for the nodes listed befo
     CHECK_THROWS_WITH_AS(exec.update({k, added_later}), doctest::Contains("after this executable graph was finalized"),
                          sycl::exception);
     q.ext_oneapi_graph(exec).wait();
-    CHECK(v[7] == 1); // still the range of 8 it was finalized with
+    CHECK(memory.read()[7] == 1); // still the range of 8 it was finalized with
     exec.update(k);
     q.ext_oneapi_graph(exec).wait();
-    CHECK(v[1] == 2);
-    CHECK(v[7] == 1); // the update took the range of 2
-    sycl::free(v, q);
+    const auto seen = memory.read();
+    CHECK(seen[1] == 2);
+    CHECK(seen[7] == 1); // the update took the range of 2
 }
 
 // Found by the API fuzzer (tests/fuzz): the sub-graph node embedded the executable graph as finalized, so it ran
 // other commands than a launch of that same executable graph.
 TEST_CASE("a sub-graph made from an updated executable graph runs the updated commands") {
-    ENCORE_SKIP_WITHOUT_HOST_USM();
     sycl::queue q;
-    int* v = sycl::malloc_shared<int>(2, q);
-    v[0] = v[1] = 0;
+    test_memory<int> memory(q, 2);
+    int* v = memory.get();
+    memory.fill(0);
     auto k = set_to.object(q.get_device()); // a single task: *v = x
     sycl_ext::command_graph g{q};
     sycl_ext::dynamic_parameter value(g, 1);
@@ -197,7 +189,7 @@ TEST_CASE("a sub-graph made from an updated executable graph runs the updated co
     parent.add([&](sycl::handler& h) { h.ext_oneapi_graph(child); });
     auto parent_exec = parent.finalize();
     q.ext_oneapi_graph(parent_exec).wait();
-    CHECK(v[0] == 2);
+    CHECK(memory.read()[0] == 2);
 
     sycl_ext::command_graph same_shape{q}; // whole-graph update
     same_shape.add([&](sycl::handler& h) {
@@ -209,13 +201,13 @@ TEST_CASE("a sub-graph made from an updated executable graph runs the updated co
     parent2.add([&](sycl::handler& h) { h.ext_oneapi_graph(child); });
     auto parent2_exec = parent2.finalize();
     q.ext_oneapi_graph(parent2_exec).wait();
-    CHECK(v[1] == 3);
+    CHECK(memory.read()[1] == 3);
     // A sub-graph node made before the update keeps what it embedded.
-    v[0] = 0;
+    memory.write({0});
     q.ext_oneapi_graph(parent_exec).wait();
-    CHECK(v[0] == 2);
-    CHECK(v[1] == 3);
-    sycl::free(v, q);
+    const auto seen = memory.read();
+    CHECK(seen[0] == 2);
+    CHECK(seen[1] == 3);
 }
 
 // Reductions and local memory are launched by lambda kernels (host-compiled): native.
@@ -257,12 +249,12 @@ TEST_CASE("a reduction node whose range is updated reduces over the new range" *
 }
 
 TEST_CASE("dynamic_command_group: switching the active kernel (other dimensions too) and host task") {
-    ENCORE_SKIP_WITHOUT_HOST_USM();
     for (auto style : {build_style::explicit_api}) { // add(dynamic_command_group) exists only in the explicit API
         CAPTURE(to_string(style));
         sycl::queue q;
-        int* v = sycl::malloc_shared<int>(16, q);
-        std::fill(v, v + 16, 0);
+        test_memory<int> memory(q, 16);
+        int* v = memory.get();
+        memory.fill(0);
         sycl_ext::command_graph g{q};
         sycl_ext::dynamic_parameter factor(g, 3);
         auto times = index_times.object(q.get_device());
@@ -280,29 +272,28 @@ TEST_CASE("dynamic_command_group: switching the active kernel (other dimensions 
         CHECK(node.get_type() == sycl_ext::node_type::kernel);
         auto exec = g.finalize({sycl_ext::property::graph::updatable{}});
         q.ext_oneapi_graph(exec).wait();
-        CHECK(v[15] == 1);
+        CHECK(memory.read()[15] == 1);
 
         group.set_active_index(1);
         exec.update(node);
         q.ext_oneapi_graph(exec).wait();
-        CHECK(v[15] == 2);
+        CHECK(memory.read()[15] == 2);
 
         group.set_active_index(2);
         factor.update(5); // a dynamic parameter inside a dynamic command group
         exec.update(node);
         q.ext_oneapi_graph(exec).wait();
-        CHECK(v[15] == 75);
+        CHECK(memory.read()[15] == 75);
         CHECK(group.get_active_index() == 2);
 
         CHECK_THROWS_WITH_AS(group.set_active_index(3), doctest::Contains("not an index"), sycl::exception);
-        sycl::free(v, q);
     }
 }
 
 TEST_CASE("dynamic_command_group: what it refuses") {
-    ENCORE_SKIP_WITHOUT_HOST_USM();
     sycl::queue q;
-    int* v = sycl::malloc_shared<int>(4, q);
+    test_memory<int> memory(q, 4);
+    int* v = memory.get();
     sycl_ext::command_graph g{q};
     auto check_invalid = [](auto&& f, const char* words) {
         try {
@@ -325,7 +316,6 @@ TEST_CASE("dynamic_command_group: what it refuses") {
     sycl_ext::command_graph other{q};
     sycl_ext::dynamic_command_group foreign(other, {[&](sycl::handler& h) { h.single_task([=] { v[0] = 1; }); }});
     check_invalid([&] { g.add(foreign); }, "another graph");
-    sycl::free(v, q);
 }
 
 TEST_CASE("host tasks in dynamic command groups, and graphs made from a device") {
@@ -351,9 +341,9 @@ TEST_CASE("host tasks in dynamic command groups, and graphs made from a device")
 }
 
 TEST_CASE("profiling the submissions of a graph needs property::graph::enable_profiling") {
-    ENCORE_SKIP_WITHOUT_HOST_USM();
     sycl::queue q{sycl::property::queue::enable_profiling{}};
-    int* v = sycl::malloc_shared<int>(4, q);
+    test_memory<int> memory(q, 4);
+    int* v = memory.get();
     sycl_ext::command_graph g{q};
     g.add([&](sycl::handler& h) { set_to.single_task(h, v, 1); });
     auto plain = g.finalize();
@@ -369,17 +359,16 @@ TEST_CASE("profiling the submissions of a graph needs property::graph::enable_pr
     }
     CHECK(e2.get_profiling_info<sycl::info::event_profiling::command_end>() >=
           e2.get_profiling_info<sycl::info::event_profiling::command_start>());
-    sycl::free(v, q);
 }
 
 TEST_CASE("dynamic_parameter of an accessor: the node switches buffers, and ordering follows the new buffer") {
-    ENCORE_SKIP_WITHOUT_HOST_USM();
     for (auto style : styles) {
         CAPTURE(to_string(style));
         sycl::queue q;
         constexpr std::size_t n = 16;
         std::vector<int> host_a(n, 1), host_b(n, 50);
-        int* out = sycl::malloc_shared<int>(n, q);
+        test_memory<int> out_memory(q, n);
+        int* out = out_memory.get();
         {
             sycl::buffer<int> a{host_a.data(), sycl::range<1>{n}}, b{host_b.data(), sycl::range<1>{n}};
             graph_builder builder(style, q);
@@ -396,7 +385,7 @@ TEST_CASE("dynamic_parameter of an accessor: the node switches buffers, and orde
             });
             auto exec = builder.done().finalize({sycl_ext::property::graph::updatable{}});
             q.ext_oneapi_graph(exec).wait();
-            CHECK(out[3] == 2);
+            CHECK(out_memory.read()[3] == 2);
 
             input.update(acc_b);
             exec.update(node.node);
@@ -406,10 +395,9 @@ TEST_CASE("dynamic_parameter of an accessor: the node switches buffers, and orde
                 set_to.parallel_for(h, sycl::range<1>{n}, w, 7);
             });
             q.ext_oneapi_graph(exec).wait();
-            CHECK(out[3] == 14);
+            CHECK(out_memory.read()[3] == 14);
         } // b is destroyed after the graph: it writes back what the kernel left (7s)
         CHECK(host_b[3] == 7);
-        sycl::free(out, q);
     }
 }
 

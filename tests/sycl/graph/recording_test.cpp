@@ -12,9 +12,11 @@
 #include "graph_builder.hpp"
 #include "support/sycl_host_usm.hpp"
 #include "support/sycl_test_kernel.hpp"
+#include "support/sycl_test_memory.hpp"
 
 namespace {
 using namespace encore::testing::sycl_kernels;
+using encore::testing::test_memory;
 ENCORE_SYCL_TEST_KERNEL(next_of_first, (int* p), { p[1] = p[0] + 1; });
 
 using modifiable_graph = sycl_ext::command_graph<sycl_ext::graph_state::modifiable>;
@@ -74,11 +76,11 @@ class kernel_e;
 } // namespace
 
 TEST_CASE("in-order: a second recording session into the same graph follows the first (issue 23's program)") {
-    ENCORE_SKIP_WITHOUT_HOST_USM();
     sycl::queue q{in_order};
     modifiable_graph g{q.get_context(), q.get_device()};
-    int* p = sycl::malloc_shared<int>(1, q);
-    *p = 0;
+    test_memory<int> memory(q, 1);
+    int* p = memory.get();
+    memory.fill(0);
     g.begin_recording(q);
     set_to.single_task(q, {}, p, 1);
     g.end_recording(q);
@@ -90,23 +92,22 @@ TEST_CASE("in-order: a second recording session into the same graph follows the 
     CHECK(all[1].get_predecessors() == std::vector{all[0]});
     auto e = g.finalize();
     q.ext_oneapi_graph(e).wait();
-    CHECK(*p == 10);
-    sycl::free(p, q);
+    CHECK(memory.read()[0] == 10);
 }
 
 TEST_CASE("in-order: an eager submission between two sessions adds no edge; the second session follows the first") {
-    ENCORE_SKIP_WITHOUT_HOST_USM();
     sycl::queue q{in_order};
     modifiable_graph g{q};
-    int* p = sycl::malloc_shared<int>(2, q);
-    p[0] = p[1] = 0;
+    test_memory<int> memory(q, 2);
+    int* p = memory.get();
+    memory.fill(0);
     order_log log;
     g.begin_recording(q);
     auto first = q.submit(logging(log, 1, true));
     g.end_recording();
     set_to.single_task(q, {}, p + 1, 5); // eager: runs now, and is no node of the graph
     q.wait();
-    CHECK(p[1] == 5);
+    CHECK(memory.read()[1] == 5);
     g.begin_recording(q);
     auto second = q.submit(logging(log, 2));
     g.end_recording();
@@ -116,7 +117,6 @@ TEST_CASE("in-order: an eager submission between two sessions adds no edge; the 
     auto exec = g.finalize();
     q.ext_oneapi_graph(exec).wait();
     CHECK(log.order == std::vector{1, 2});
-    sycl::free(p, q);
 }
 
 TEST_CASE("in-order: a session into another graph in between does not disturb the first graph's chain") {
@@ -320,7 +320,6 @@ TEST_CASE("transitive queue recording: fork and join across queues with barriers
 }
 
 TEST_CASE("transitive queue recording: events of two graphs are refused, and the queue's state is unchanged") {
-    ENCORE_SKIP_WITHOUT_HOST_USM();
     sycl::queue qa, qb{qa.get_context(), qa.get_device()};
     sycl::queue idle{qa.get_context(), qa.get_device()};
     modifiable_graph a{qa}, b{qa};
@@ -337,14 +336,13 @@ TEST_CASE("transitive queue recording: events of two graphs are refused, and the
     CHECK(idle.ext_oneapi_get_state() == sycl_ext::queue_state::executing);
     // A graph-limited event with eager work: refused before the queue joins.
     sycl::queue eager_queue{qa.get_context(), qa.get_device()};
-    int* scratch = sycl::malloc_shared<int>(1, eager_queue);
-    auto eager = set_to.single_task(eager_queue, {}, scratch, 0);
+    test_memory<int> scratch(eager_queue, 1);
+    auto eager = set_to.single_task(eager_queue, {}, scratch.get(), 0);
     check_invalid([&] { idle.ext_oneapi_submit_barrier({ea, eager}); }, {"eager work"});
     CHECK(idle.ext_oneapi_get_state() == sycl_ext::queue_state::executing);
     CHECK(a.get_nodes().size() == 1);
     CHECK(b.get_nodes().size() == 1);
     eager.wait();
-    sycl::free(scratch, eager_queue);
     a.end_recording();
     b.end_recording();
 
