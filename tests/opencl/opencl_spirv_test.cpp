@@ -1,0 +1,139 @@
+// SPIR-V programs: a module made from spirv_module.cl by clang 15 and llvm-spirv 15 (meson.build), built with
+// clCreateProgramWithIL where the device's CL_DEVICE_IL_VERSION names SPIR-V and run eagerly, in a graph and
+// through the SYCL kernel compiler (source_language::spirv); refused with the reason where it does not.
+#include <doctest/doctest.h>
+
+#include <algorithm>
+#include <cstdlib>
+#include <fstream>
+#include <iterator>
+#include <string>
+#include <vector>
+
+#include <sycl/ext/encore/opencl_kernel_compiler.hpp>
+#include <sycl/sycl.hpp>
+
+#include "opencl_support.hpp"
+#include "support/error_code.hpp"
+
+using namespace encore;
+using namespace encore::opencl_testing;
+namespace syclex = sycl::ext::encore;
+
+namespace {
+// The module's bytes; empty with the reason in `why` when there is none.
+std::vector<unsigned char> spirv_module(std::string& why) {
+    const char* path = std::getenv("ENCORE_TEST_SPIRV_MODULE");
+    if (!path) {
+        why = "no SPIR-V module: clang-15 or llvm-spirv-15 was missing when the build was configured "
+              "(scripts/setup.sh installs them)";
+        return {};
+    }
+    std::ifstream in(path, std::ios::binary);
+    std::vector<unsigned char> bytes{std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+    if (bytes.empty()) why = std::string("the SPIR-V module ") + path + " cannot be read";
+    return bytes;
+}
+
+bool takes_spirv(const device& d) {
+    return opencl::capabilities_of(d).il_version.find("SPIR-V") != std::string::npos;
+}
+
+// What scale_and_index leaves in an array of `n` that held i: i * factor + i.
+void check_scaled(const usm<int>& a, int factor) {
+    const auto values = a.values();
+    for (std::size_t i = 0; i < values.size(); ++i)
+        REQUIRE_MESSAGE(values[i] == static_cast<int>(i) * factor + static_cast<int>(i), "element " << i);
+}
+} // namespace
+
+TEST_CASE("SPIR-V: a module runs eagerly and in a graph where the device takes IL, refused with the reason "
+          "elsewhere") {
+    const device d = opencl_device();
+    CHECK_THROWS_WITH_AS(opencl::build_program(d, opencl::program_source::spirv({})), doctest::Contains("empty"),
+                         error);
+    std::string why;
+    const auto module = spirv_module(why);
+    if (module.empty()) {
+        MESSAGE("skipped: " << why);
+        return;
+    }
+    REQUIRE(module.size() > 20);
+    if (!takes_spirv(d)) {
+        try {
+            opencl::build_program(d, opencl::program_source::spirv(module));
+            FAIL("a device without IL built SPIR-V");
+        } catch (const error& e) {
+            CHECK(e.code() == errc::feature_not_supported);
+            CHECK(std::string(e.what()).find("SPIR-V") != std::string::npos);
+        }
+        MESSAGE("only the refusal ran: '" << d.properties().name << "' takes no SPIR-V (CL_DEVICE_IL_VERSION)");
+        return;
+    }
+    auto program = opencl::program::load(opencl::build_program(d, opencl::program_source::spirv(module)));
+    auto scale = opencl::get_kernel(program, "scale_and_index");
+    constexpr std::size_t n = 256;
+    usm<int> a(n);
+    std::vector<int> start(n);
+    for (std::size_t i = 0; i < n; ++i)
+        start[i] = static_cast<int>(i);
+    a.assign(start);
+    queue q(d, {.in_order = true});
+    const kernel_command command{scale, {kernel_argument::from_pointer(a.data()), kernel_argument::from_scalar(3)},
+                                 range(n)};
+    q.submit(command).wait();
+    check_scaled(a, 3);
+
+    graph g;
+    g.add(command);
+    executable_graph exec(g, d);
+    a.assign(start);
+    q.launch(exec).wait();
+    check_scaled(a, 3);
+    a.assign(start);
+    q.launch(exec).wait(); // replayed
+    check_scaled(a, 3);
+
+    // A damaged module (its header only) fails with the driver's words, as a build error.
+    const std::vector<unsigned char> header(module.begin(), module.begin() + 20);
+    CHECK_THROWS_AS(opencl::build_program(d, opencl::program_source::spirv(header)), error);
+}
+
+TEST_CASE("SPIR-V through the SYCL kernel compiler: source_language::spirv, kernels by name, set_args") {
+    std::string why;
+    const auto module = spirv_module(why);
+    if (module.empty()) {
+        MESSAGE("skipped: " << why);
+        return;
+    }
+    sycl::device device;
+    for (const auto& d : sycl::device::get_devices())
+        if (d.get_backend() == sycl::backend::opencl) device = d;
+    REQUIRE(device.get_backend() == sycl::backend::opencl);
+    sycl::queue q(device, sycl::property::queue::in_order{});
+    std::vector<std::byte> il(module.size());
+    std::transform(module.begin(), module.end(), il.begin(), [](unsigned char b) { return std::byte{b}; });
+    auto source = syclex::create_kernel_bundle_from_source(q.get_context(), syclex::source_language::spirv, il);
+    if (!takes_spirv(opencl_device())) {
+        CHECK_THROWS_WITH_AS(syclex::build(source), doctest::Contains("SPIR-V"), sycl::exception);
+        MESSAGE("only the refusal ran: '" << device.get_info<sycl::info::device::name>() << "' takes no SPIR-V");
+        return;
+    }
+    auto bundle = syclex::build(source);
+    REQUIRE(bundle.ext_oneapi_has_kernel("scale_and_index"));
+    sycl::kernel k = bundle.ext_oneapi_get_kernel("scale_and_index");
+    constexpr std::size_t n = 64;
+    int* data = sycl::malloc_device<int>(n, q);
+    std::vector<int> values(n);
+    for (std::size_t i = 0; i < n; ++i)
+        values[i] = static_cast<int>(i);
+    q.memcpy(data, values.data(), n * sizeof(int));
+    q.submit([&](sycl::handler& h) {
+        h.set_args(data, 5);
+        h.parallel_for(sycl::range<1>{n}, k);
+    });
+    q.memcpy(values.data(), data, n * sizeof(int)).wait();
+    for (std::size_t i = 0; i < n; ++i)
+        REQUIRE_MESSAGE(values[i] == static_cast<int>(i) * 5 + static_cast<int>(i), "element " << i);
+    sycl::free(data, q);
+}
