@@ -7,6 +7,7 @@
 #include <cstdlib>
 #include <fstream>
 #include <iterator>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -106,10 +107,11 @@ TEST_CASE("SPIR-V through the SYCL kernel compiler: source_language::spirv, kern
         MESSAGE("skipped: " << why);
         return;
     }
-    sycl::device device;
+    std::optional<sycl::device> found; // the first OpenCL device, as opencl_device() is
     for (const auto& d : sycl::device::get_devices())
-        if (d.get_backend() == sycl::backend::opencl) device = d;
-    REQUIRE(device.get_backend() == sycl::backend::opencl);
+        if (!found && d.get_backend() == sycl::backend::opencl) found = d;
+    REQUIRE(found);
+    const sycl::device device = *found;
     sycl::queue q(device, sycl::property::queue::in_order{});
     std::vector<std::byte> il(module.size());
     std::transform(module.begin(), module.end(), il.begin(), [](unsigned char b) { return std::byte{b}; });
