@@ -7,7 +7,6 @@
 #include <cstdlib>
 #include <fstream>
 #include <iterator>
-#include <optional>
 #include <string>
 #include <vector>
 
@@ -15,6 +14,7 @@
 #include <sycl/sycl.hpp>
 
 #include "opencl_support.hpp"
+#include "opencl_sycl_support.hpp"
 #include "support/error_code.hpp"
 
 using namespace encore;
@@ -107,12 +107,8 @@ TEST_CASE("SPIR-V through the SYCL kernel compiler: source_language::spirv, kern
         MESSAGE("skipped: " << why);
         return;
     }
-    std::optional<sycl::device> found; // the first OpenCL device, as opencl_device() is
-    for (const auto& d : sycl::device::get_devices())
-        if (!found && d.get_backend() == sycl::backend::opencl) found = d;
-    REQUIRE(found);
-    const sycl::device device = *found;
-    sycl::queue q(device, sycl::property::queue::in_order{});
+    sycl::queue q = opencl_queue({sycl::property::queue::in_order{}});
+    const sycl::device device = q.get_device();
     std::vector<std::byte> il(module.size());
     std::transform(module.begin(), module.end(), il.begin(), [](unsigned char b) { return std::byte{b}; });
     auto source = syclex::create_kernel_bundle_from_source(q.get_context(), syclex::source_language::spirv, il);

@@ -7,17 +7,14 @@
 #include <sycl/sycl.hpp>
 
 #include "opencl_support.hpp"
+#include "opencl_sycl_support.hpp"
 
 namespace syclex = sycl::ext::encore;
 namespace sycl_ext = sycl::ext::oneapi::experimental;
 
-namespace {
-sycl::queue opencl_queue(const sycl::property_list& properties = {}) {
-    for (const auto& d : sycl::device::get_devices())
-        if (d.get_backend() == sycl::backend::opencl) return sycl::queue(d, properties);
-    throw std::runtime_error("no OpenCL device");
-}
+using encore::opencl_testing::opencl_queue;
 
+namespace {
 // The tests' OpenCL C program (opencl_support.hpp): saxpy, add (data[i] += value), group_sum, ...
 const char* const source = encore::opencl_testing::test_source();
 } // namespace
