@@ -42,7 +42,7 @@
 namespace encore {
 
 // Bumped whenever a virtual function below changes; a plugin built for another version is not loaded.
-inline constexpr std::uint32_t backend_interface_version = 5;
+inline constexpr std::uint32_t backend_interface_version = 6;
 
 // SYCL's usm::alloc: device memory is for the device only, host memory is pinned host memory the device can
 // read, shared memory migrates between both.
@@ -136,6 +136,11 @@ public:
     // it would otherwise chain to). The runtime never passes host_task or subgraph commands (it runs those
     // itself), validates every command first, and makes the calls on one queue one at a time.
     virtual event_ptr submit(command c, std::span<const event_ptr> wait_list) = 0;
+    // The same for a kernel command the caller keeps (queue::submit of a kernel_command): a backend that
+    // enqueues it without keeping it overrides this and saves the copy into a command; the default copies.
+    virtual event_ptr submit_kernel(const kernel_command& k, std::span<const event_ptr> wait_list) {
+        return submit(command{k}, wait_list);
+    }
 };
 
 // One partition of a finalized graph in a backend's executable form.

@@ -153,6 +153,20 @@ const queue_properties& queue::properties() const noexcept {
     return state_->properties;
 }
 
+namespace {
+// What every eager submission does under the queue's lock: its wait list (the dependencies, and the last
+// command on an in-order queue), the backend's call (`enqueue(wait_list)`), and the queue's record of it.
+template <typename Enqueue>
+event submit_locked(detail::queue_state& s, event_list dependencies, Enqueue&& enqueue) {
+    std::array<event_ptr, 4> small_wait_list;
+    std::vector<event_ptr> large_wait_list;
+    std::lock_guard lock(s.mutex);
+    event_ptr e = enqueue(s.wait_list(dependencies, small_wait_list, large_wait_list));
+    s.record(e);
+    return event(std::move(e));
+}
+} // namespace
+
 event queue::submit(command c, event_list dependencies) {
     validate(c);
     auto& s = *state_;
@@ -164,22 +178,26 @@ event queue::submit(command c, event_list dependencies) {
         s.keep_alive.emplace_back(e.state(), std::move(child));
         return e;
     }
-    std::array<event_ptr, 4> small_wait_list;
-    std::vector<event_ptr> large_wait_list;
-    std::lock_guard lock(s.mutex);
-    auto wait_list = s.wait_list(dependencies, small_wait_list, large_wait_list);
-    event_ptr e;
-    if (auto* h = std::get_if<host_task_command>(&c))
-        e = detail::launch_host_task(std::move(h->task), wait_list, s.errors, s.properties.enable_profiling);
-    else if (std::holds_alternative<barrier_command>(c) && dependencies.empty() && !s.properties.in_order) {
-        // A barrier without dependencies waits for everything submitted before it.
-        std::erase_if(s.outstanding,
-                      [](const event_ptr& o) { return o->status() == event_status::complete; });
-        e = s.backend->submit(std::move(c), s.outstanding);
-    } else
-        e = s.backend->submit(std::move(c), wait_list);
-    s.record(e);
-    return event(std::move(e));
+    return submit_locked(s, dependencies, [&](std::span<const event_ptr> wait_list) {
+        if (auto* h = std::get_if<host_task_command>(&c))
+            return detail::launch_host_task(std::move(h->task), wait_list, s.errors,
+                                            s.properties.enable_profiling);
+        if (std::holds_alternative<barrier_command>(c) && dependencies.empty() && !s.properties.in_order) {
+            // A barrier without dependencies waits for everything submitted before it.
+            std::erase_if(s.outstanding,
+                          [](const event_ptr& o) { return o->status() == event_status::complete; });
+            return s.backend->submit(std::move(c), s.outstanding);
+        }
+        return s.backend->submit(std::move(c), wait_list);
+    });
+}
+
+event queue::submit(const kernel_command& k, event_list dependencies) {
+    validate(k);
+    auto& s = *state_;
+    return submit_locked(s, dependencies, [&](std::span<const event_ptr> wait_list) {
+        return s.backend->submit_kernel(k, wait_list);
+    });
 }
 
 event queue::memcpy(void* destination, const void* source, std::size_t bytes, event_list dependencies) {

@@ -57,6 +57,12 @@ public:
 
     // Any command; host tasks run on host threads, subgraphs are finalized and launched as a whole.
     event submit(command c, event_list dependencies = {});
+    // A kernel command the caller keeps and submits again: not copied where the backend enqueues it right away
+    // (OpenCL); one given away is moved into the command as above.
+    event submit(const kernel_command& k, event_list dependencies = {});
+    event submit(kernel_command&& k, event_list dependencies = {}) {
+        return submit(command{std::move(k)}, dependencies);
+    }
 
     event memcpy(void* destination, const void* source, std::size_t bytes, event_list dependencies = {});
     event memset(void* destination, int value, std::size_t bytes, event_list dependencies = {});

@@ -38,12 +38,14 @@ std::string_view to_string(command_kind kind) noexcept {
     return "unknown";
 }
 
+void validate(const kernel_command& k) {
+    require(k.kernel != nullptr, "kernel", "has no kernel");
+    validate(k.range);
+}
+
 void validate(const command& c) {
     struct visitor {
-        void operator()(const kernel_command& k) const {
-            require(k.kernel != nullptr, "kernel", "has no kernel");
-            validate(k.range);
-        }
+        void operator()(const kernel_command& k) const { validate(k); }
         void operator()(const memcpy_command& m) const {
             require(m.bytes == 0 || (m.destination && m.source), "memcpy", "null pointer with a non-zero size");
         }

@@ -139,5 +139,6 @@ inline command_kind kind_of(const command& c) noexcept { return static_cast<comm
 // Throws encore::error(invalid_argument) for a command no backend could run: null pointers with non-zero sizes,
 // an empty fill pattern, a kernel command without a kernel, a bad range, a copy past a memory object's end, ...
 void validate(const command& c);
+void validate(const kernel_command& k);
 
 } // namespace encore

@@ -1,5 +1,6 @@
 #include "block_pool.hpp"
 
+#include <array>
 #include <map>
 #include <new>
 #include <utility>
@@ -19,7 +20,75 @@ block_pool::block_pool(std::size_t size, std::size_t align)
     : size_(size < sizeof(free_block) ? sizeof(free_block) : size),
       align_(align < alignof(free_block) ? alignof(free_block) : align) {}
 
+// The calling thread's chains of the pools it uses (one or two backends' events). Trivially destructible and
+// initial-exec: libencore is loaded with the program (plugins link it), so the chains sit at a fixed offset of
+// the thread's storage, reached without a call (the default model of a shared library calls __tls_get_addr at
+// every use, which cost more than the lock this saves). The blocks go back to their pools when the thread ends
+// (thread_blocks_release); blocks freed on the thread after that use the shared list.
+struct thread_blocks {
+    std::array<std::pair<block_pool*, block_pool::chain>, 4> chains{};
+    bool ending = false;
+
+    void release() noexcept {
+        ending = true;
+        for (auto& [pool, c] : chains)
+            if (pool) pool->give(c, c.count);
+    }
+};
+[[gnu::tls_model("initial-exec")]] constinit thread_local thread_blocks this_thread_blocks;
+
+namespace {
+struct thread_blocks_release {
+    bool armed = false;
+    ~thread_blocks_release() { this_thread_blocks.release(); }
+};
+thread_local thread_blocks_release this_thread_release; // made at the thread's first cached block
+} // namespace
+
+block_pool::chain* block_pool::cached() noexcept {
+    thread_blocks& mine = this_thread_blocks;
+    if (mine.ending) return nullptr;
+    for (auto& [pool, c] : mine.chains) {
+        if (pool == this) return &c;
+        if (!pool) {
+            this_thread_release.armed = true; // registers its destructor for this thread
+            pool = this;
+            return &c;
+        }
+    }
+    return nullptr;
+}
+
+void block_pool::take(chain& to, std::size_t count) {
+    std::lock_guard lock(mutex_);
+    for (; count > 0 && free_; --count, --free_count_, ++to.count)
+        to.head = ::new (std::exchange(free_, free_->next)) free_block{to.head};
+}
+
+void block_pool::give(chain& from, std::size_t count) noexcept {
+    free_block* rest = nullptr; // past `kept`: deleted outside the lock
+    {
+        std::lock_guard lock(mutex_);
+        for (; count > 0 && from.head; --count, --from.count) {
+            free_block* b = std::exchange(from.head, from.head->next);
+            if (free_count_ < kept) {
+                free_ = ::new (b) free_block{free_};
+                ++free_count_;
+            } else
+                rest = ::new (b) free_block{rest};
+        }
+    }
+    while (rest)
+        ::operator delete(std::exchange(rest, rest->next), size_, std::align_val_t{align_});
+}
+
 void* block_pool::allocate() {
+    chain* mine = cached();
+    if (mine && !mine->head) take(*mine, per_thread / 2);
+    if (mine && mine->head) {
+        --mine->count;
+        return std::exchange(mine->head, mine->head->next);
+    }
     {
         std::lock_guard lock(mutex_);
         if (free_) {
@@ -31,20 +100,20 @@ void* block_pool::allocate() {
 }
 
 void block_pool::deallocate(void* p) noexcept {
-    {
-        std::lock_guard lock(mutex_);
-        if (free_count_ < kept) {
-            free_ = ::new (p) free_block{free_};
-            ++free_count_;
-            return;
-        }
+    if (chain* mine = cached()) {
+        if (mine->count == per_thread) give(*mine, per_thread / 2);
+        mine->head = ::new (p) free_block{mine->head};
+        ++mine->count;
+        return;
     }
-    ::operator delete(p, size_, std::align_val_t{align_});
+    chain one{::new (p) free_block{nullptr}, 1};
+    give(one, 1);
 }
 
 std::size_t block_pool::free_blocks() {
+    const chain* mine = cached();
     std::lock_guard lock(mutex_);
-    return free_count_;
+    return free_count_ + (mine ? mine->count : 0);
 }
 
 } // namespace encore::detail

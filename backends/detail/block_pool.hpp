@@ -3,10 +3,12 @@
 //
 // An eager submission makes an event and a later one drops it; next to a driver that allocates from other threads,
 // the general-purpose allocator takes its slow paths for them (about 380 instructions a pair under PoCL, where this
-// takes about 60). Blocks of one size and alignment are shared by every object that fits them, under a mutex
-// (events may be dropped on any thread); up to `block_pool::kept` free blocks are kept, the rest go back to
-// operator delete. The pools live in libencore, which is never unloaded: a plugin's events may use them until the
-// plugin goes, and the pools are never destroyed (events may outlive static destruction).
+// takes about 60). Blocks of one size and alignment are shared by every object that fits them. Each thread keeps
+// up to `per_thread` free blocks of each pool it uses, taken and handed out without a lock; it fetches and
+// returns `per_thread / 2` at a time from the pool's shared list, under its mutex (events may be dropped on any
+// thread), and returns all of them when it ends. The shared list keeps up to `block_pool::kept` free blocks, the
+// rest go back to operator delete. The pools live in libencore, which is never unloaded: a plugin's events may use
+// them until the plugin goes, and the pools are never destroyed (events may outlive static destruction).
 //
 //     auto e = std::allocate_shared<my_event>(encore::detail::pool_allocator<my_event>{}, ...);
 #pragma once
@@ -20,23 +22,36 @@ namespace encore::detail {
 class block_pool {
 public:
     static constexpr std::size_t kept = 4096;
+    static constexpr std::size_t per_thread = 64;
 
     // The process's pool of blocks of `size` bytes aligned to `align` (made at the first call).
     static block_pool& of(std::size_t size, std::size_t align);
 
     void* allocate();
     void deallocate(void* p) noexcept;
-    // Free blocks held now (at most `kept`).
+    // Free blocks held now by the shared list (at most `kept`) and by the calling thread (at most `per_thread`).
     std::size_t free_blocks();
 
     block_pool(const block_pool&) = delete;
     block_pool& operator=(const block_pool&) = delete;
 
 private:
+    friend struct thread_blocks;
     struct free_block {
         free_block* next;
     };
+    // A chain of free blocks of this pool held by one thread.
+    struct chain {
+        free_block* head = nullptr;
+        std::size_t count = 0;
+    };
     block_pool(std::size_t size, std::size_t align);
+    // The calling thread's chain of this pool, or nullptr (it caches four other pools, or it is ending).
+    chain* cached() noexcept;
+    // Moves up to `count` blocks of the shared list onto `to`.
+    void take(chain& to, std::size_t count);
+    // Moves `count` blocks of `from` to the shared list; what passes `kept` goes to operator delete.
+    void give(chain& from, std::size_t count) noexcept;
 
     const std::size_t size_, align_;
     std::mutex mutex_;

@@ -183,6 +183,20 @@ std::pair<buffer*, buffer*> buffers_of(const copy_command& c) {
 
 } // namespace
 
+cl_event enqueue_kernel(opencl_backend& backend, std::uint32_t device, cl_command_queue queue,
+                        const kernel_command& k, std::span<const cl_event> waits) {
+    shared_kernel& sk = backend.kernel_of(device, *k.kernel);
+    const launch_geometry g = geometry_of(backend, device, k);
+    std::lock_guard lock(sk.mutex);
+    set_arguments(backend, device, sk, k);
+    cl_event e = nullptr;
+    const cl_int r = backend.cl().clEnqueueNDRangeKernel(
+        queue, sk.handle.get(), g.dimensions, g.offset_or_null(), g.global.data(), g.local_or_null(),
+        static_cast<cl_uint>(waits.size()), waits.empty() ? nullptr : waits.data(), &e);
+    if (r != CL_SUCCESS) detail::fail(r, "clEnqueueNDRangeKernel", "kernel '" + k.kernel->name() + "'");
+    return e;
+}
+
 cl_event enqueue(opencl_backend& backend, std::uint32_t device, cl_command_queue queue, const command& c,
                  std::span<const cl_event> waits) {
     const auto& cl = backend.cl();
@@ -197,17 +211,8 @@ cl_event enqueue(opencl_backend& backend, std::uint32_t device, cl_command_queue
         return e;
     };
     switch (kind_of(c)) {
-    case command_kind::kernel: {
-        const auto& k = std::get<kernel_command>(c);
-        shared_kernel& sk = backend.kernel_of(device, *k.kernel);
-        const launch_geometry g = geometry_of(backend, device, k);
-        std::lock_guard lock(sk.mutex);
-        set_arguments(backend, device, sk, k);
-        const cl_int r = cl.clEnqueueNDRangeKernel(queue, sk.handle.get(), g.dimensions, g.offset_or_null(),
-                                                   g.global.data(), g.local_or_null(), n, list, &e);
-        if (r != CL_SUCCESS) detail::fail(r, "clEnqueueNDRangeKernel", "kernel '" + k.kernel->name() + "'");
-        return e;
-    }
+    case command_kind::kernel:
+        return enqueue_kernel(backend, device, queue, std::get<kernel_command>(c), waits);
     case command_kind::memcpy: {
         const auto& m = std::get<memcpy_command>(c);
         if (m.bytes == 0) return marker();

@@ -75,6 +75,10 @@ bool driver_fills(const void* destination, std::size_t pattern_bytes) noexcept;
 launch_geometry prepare_fill_kernel(opencl_backend& backend, std::uint32_t device, cl_kernel kernel,
                                     void* destination, std::span<const std::byte> pattern, std::size_t bytes);
 
+// Enqueues kernel command `k` on `queue` after `waits` (its kernel shared by every eager submission of it, its
+// arguments set where they changed); returns its event.
+cl_event enqueue_kernel(opencl_backend& backend, std::uint32_t device, cl_command_queue queue,
+                        const kernel_command& k, std::span<const cl_event> waits);
 // Enqueues `c` on `queue` after `waits`; returns its event, or nullptr when the command does nothing and has
 // no wait (the caller answers with a completed event).
 cl_event enqueue(opencl_backend& backend, std::uint32_t device, cl_command_queue queue, const command& c,

@@ -95,10 +95,20 @@ event_ptr opencl_queue::submit(command c, std::span<const event_ptr> wait_list) 
         done->complete();
         return done;
     }
-    auto made = wrap(e, link_, handed, handed);
+    return made(e, handed);
+}
+
+event_ptr opencl_queue::submit_kernel(const kernel_command& k, std::span<const event_ptr> wait_list) {
+    wait_list_events waits(backend_.cl(), link_->context, wait_list);
+    const std::uint64_t handed = profiling_now();
+    return made(enqueue_kernel(backend_, device_, link_->queue.get(), k, waits.events()), handed);
+}
+
+event_ptr opencl_queue::made(cl_event e, std::uint64_t handed) {
+    auto event = wrap(e, link_, handed, handed);
     if (!properties_.in_order && link_->events_made.load(std::memory_order_relaxed) % marker_interval == 0)
         link_->mark(backend_.cl());
-    return made;
+    return event;
 }
 
 opencl_queue& as_opencl_queue(backend_queue& queue, const opencl_backend& backend, std::uint32_t device,

@@ -49,6 +49,7 @@ public:
     opencl_queue(opencl_backend& backend, std::uint32_t device, const queue_properties& properties,
                  std::shared_ptr<error_sink> errors);
     event_ptr submit(command c, std::span<const event_ptr> wait_list) override;
+    event_ptr submit_kernel(const kernel_command& k, std::span<const event_ptr> wait_list) override;
 
     opencl_backend& owner() const noexcept { return backend_; }
     std::uint32_t device() const noexcept { return device_; }
@@ -62,6 +63,9 @@ public:
     std::uint64_t profiling_now() const noexcept;
 
 private:
+    // The event of `e` (a command enqueued at `handed`), with a marker where one is due.
+    event_ptr made(cl_event e, std::uint64_t handed);
+
     opencl_backend& backend_;
     const std::uint32_t device_;
     const queue_properties properties_;

@@ -1,6 +1,7 @@
-// encore::detail::block_pool and pool_allocator: freed blocks are handed out again, at most `kept` are held,
-// objects made through std::allocate_shared are constructed and destroyed as usual, and threads may allocate and
-// free at once (the OpenCL backend's events come from it).
+// encore::detail::block_pool and pool_allocator: freed blocks are handed out again, at most `kept` are held by
+// the shared list and `per_thread` by each thread, a thread's blocks go back to the pool when it ends, objects made
+// through std::allocate_shared are constructed and destroyed as usual, and threads may allocate and free at once
+// (the OpenCL backend's events come from it).
 #include <doctest/doctest.h>
 
 #include <atomic>
@@ -48,15 +49,40 @@ TEST_CASE("block_pool: one pool per size and alignment; a freed block is handed 
     pool.deallocate(other);
 }
 
-TEST_CASE("block_pool: at most `kept` free blocks are held; the rest go back to operator delete") {
+TEST_CASE("block_pool: at most `kept` free blocks are held, and `per_thread` by a thread; the rest are deleted") {
     auto& pool = block_pool::of(sizeof(sized<1>), alignof(sized<1>));
     std::vector<void*> blocks;
-    for (std::size_t i = 0; i < block_pool::kept + 10; ++i)
+    for (std::size_t i = 0; i < block_pool::kept + block_pool::per_thread + 10; ++i)
         blocks.push_back(pool.allocate());
     CHECK(std::set<void*>(blocks.begin(), blocks.end()).size() == blocks.size());
     for (void* b : blocks)
         pool.deallocate(b);
-    CHECK(pool.free_blocks() == block_pool::kept);
+    // The shared list is full; this thread holds between half of `per_thread` and all of it.
+    CHECK(pool.free_blocks() >= block_pool::kept + block_pool::per_thread / 2);
+    CHECK(pool.free_blocks() <= block_pool::kept + block_pool::per_thread);
+}
+
+TEST_CASE("block_pool: the blocks a thread holds go back to the pool when it ends") {
+    auto& pool = block_pool::of(sizeof(sized<3>), alignof(sized<3>));
+    std::set<void*> freed;
+    std::size_t held_by_thread = 0;
+    std::thread([&] {
+        std::vector<void*> blocks;
+        for (int i = 0; i < 10; ++i)
+            blocks.push_back(pool.allocate());
+        for (void* b : blocks)
+            pool.deallocate(b);
+        freed.insert(blocks.begin(), blocks.end());
+        held_by_thread = pool.free_blocks();
+    }).join();
+    CHECK(held_by_thread == 10);
+    CHECK(pool.free_blocks() == 10); // now in the shared list: this thread holds none of them yet
+    std::set<void*> again;
+    for (int i = 0; i < 10; ++i)
+        again.insert(pool.allocate());
+    CHECK(again == freed);
+    for (void* b : again)
+        pool.deallocate(b);
 }
 
 TEST_CASE("pool_allocator: std::allocate_shared constructs, destroys and reuses the block") {

@@ -254,6 +254,47 @@ TEST_CASE("invalid commands are refused by the submitting call") {
     }
 }
 
+TEST_CASE("a kernel command the caller keeps is submitted again and again, and stays as it was") {
+    for (const auto& d : devices_under_test()) {
+        INFO(name_of(d));
+        for (const bool in_order : {true, false}) {
+            INFO("in order: " << in_order);
+            queue q(d, {.in_order = in_order});
+            usm_array<int> a(64, d);
+            a.assign(std::vector<int>(64, 0));
+            const kernel_command add = add_command(d, a.data(), 3, 64);
+            event last;
+            for (int i = 0; i < 5; ++i)
+                last = q.submit(add, {last}); // submit(const kernel_command&): nothing copied, nothing moved
+            last.wait();
+            CHECK(a[0] == 15);
+            CHECK(a[63] == 15);
+            CHECK(add.kernel == kernels_for(d).add);
+            CHECK(add.arguments.size() == 2);
+            kernel_command half = add;
+            half.range = range(32);
+            q.submit(half, {last}).wait();
+            CHECK(a[31] == 18);
+            CHECK(a[32] == 15);
+
+            kernel_command no_kernel = add;
+            no_kernel.kernel = nullptr;
+            kernel_command four_dimensions = add;
+            four_dimensions.range.dimensions = 4;
+            for (const kernel_command* bad : {&no_kernel, &four_dimensions}) {
+                try {
+                    q.submit(*bad);
+                    FAIL("an invalid kernel command was accepted");
+                } catch (const encore::error& e) {
+                    CHECK(e.code() == errc::invalid_argument);
+                }
+            }
+            q.wait_and_throw();
+            CHECK(a[0] == 18); // the refused commands did not run
+        }
+    }
+}
+
 TEST_CASE("queues are shared handles") {
     queue a(devices_under_test().front());
     queue b = a;
