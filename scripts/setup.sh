@@ -35,6 +35,10 @@ if [ -f "$build_dir/build.ninja" ]; then
     # was set up.
     if (($#)); then meson setup --reconfigure "$build_dir" "$@" >/dev/null; fi
 else
-    meson setup "$build_dir" "$@" >/dev/null
+    # nvcc goes through scripts/nvcc-with-depfile, so that ninja learns what each .cu object includes (see there);
+    # machine files of this meson take no relative paths, so the build folder gets one naming it.
+    mkdir -p "$build_dir"
+    printf "[binaries]\ncuda = '%s'\n" "$PWD/scripts/nvcc-with-depfile" > "$build_dir/encore-native.ini"
+    meson setup "$build_dir" --native-file "$build_dir/encore-native.ini" "$@" >/dev/null
 fi
 echo "setup: configured $build_dir"

@@ -167,8 +167,7 @@ driver_function gpu_backend::function_of(std::uint32_t device, const kernel& k, 
             last.backend = id_;
             last.device = device;
             last.key = key;
-            std::memcpy(last.entry, entry.data(), entry.size());
-            last.entry[entry.size()] = '\0';
+            last.entry[entry.copy(last.entry, entry.size())] = '\0'; // (memcpy would take a null pointer)
             last.entry_function = f;
         }
         return f;

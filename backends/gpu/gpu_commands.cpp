@@ -31,13 +31,18 @@ void apply_advice(gpu_backend& backend, std::uint32_t device, const mem_advise_c
 
 } // namespace
 
+driver_command driver_command::from(gpu_backend& backend, std::uint32_t device, const kernel_command& k) {
+    driver_command d;
+    d.form_ = form::kernel;
+    d.launch_ = prepare_kernel_launch(backend, device, k);
+    return d;
+}
+
 driver_command driver_command::from(gpu_backend& backend, std::uint32_t device, const command& c, bool in_graph) {
     driver_command d;
     switch (kind_of(c)) {
     case command_kind::kernel:
-        d.form_ = form::kernel;
-        d.launch_ = prepare_kernel_launch(backend, device, std::get<kernel_command>(c));
-        break;
+        return from(backend, device, std::get<kernel_command>(c));
     case command_kind::memcpy: {
         const auto& m = std::get<memcpy_command>(c);
         d.form_ = form::memcpy;

@@ -48,6 +48,8 @@ public:
     // what else the GPU cannot run (a copy between memory objects that are not buffers, ...), invalid_argument for host
     // tasks and subgraphs.
     static driver_command from(gpu_backend& backend, std::uint32_t device, const command& c, bool in_graph);
+    // A kernel command (the same as from() of a command holding it).
+    static driver_command from(gpu_backend& backend, std::uint32_t device, const kernel_command& k);
 
     form how() const noexcept { return form_; }
     // `device`: the device's ordinal (prefetches go there).

@@ -165,7 +165,15 @@ gpu_queue::~gpu_queue() = default;
 
 event_ptr gpu_queue::submit(command c, std::span<const event_ptr> wait_list) {
     // Prepared here, so that a refusal throws from submit(); the launcher gets it by move.
-    return core_->run_after(driver_command::from(core_->backend, core_->device, c, false), wait_list,
+    return submit_prepared(driver_command::from(core_->backend, core_->device, c, false), wait_list);
+}
+
+event_ptr gpu_queue::submit_kernel(const kernel_command& k, std::span<const event_ptr> wait_list) {
+    return submit_prepared(driver_command::from(core_->backend, core_->device, k), wait_list);
+}
+
+event_ptr gpu_queue::submit_prepared(driver_command d, std::span<const event_ptr> wait_list) {
+    return core_->run_after(std::move(d), wait_list,
                             core_->properties.in_order ? placement::in_order_command : placement::spread);
 }
 

@@ -32,6 +32,7 @@
 namespace encore::gpu {
 
 class gpu_backend;
+class driver_command;
 
 // Where a piece of work goes and how its event is recorded.
 enum class placement : std::uint8_t {
@@ -47,6 +48,7 @@ public:
     ~gpu_queue() override;
 
     event_ptr submit(command c, std::span<const event_ptr> wait_list) override;
+    event_ptr submit_kernel(const kernel_command& k, std::span<const event_ptr> wait_list) override;
 
     // Runs `work(stream)` on one of the queue's streams after `wait_list`, as `where` says, and returns the
     // event of the work. `work` may throw; when it runs deferred, what it throws goes to the error_sink.
@@ -57,6 +59,8 @@ public:
 
 private:
     struct core;
+    event_ptr submit_prepared(driver_command d, std::span<const event_ptr> wait_list);
+
     std::shared_ptr<core> core_; // shared with deferred submissions, which may outlive nothing but this
 };
 

@@ -365,8 +365,7 @@ shared_kernel& opencl_backend::kernel_of(std::uint32_t device, const kernel& k) 
             last.backend = id_;
             last.program = code->program_id;
             last.device = device;
-            std::memcpy(last.entry, entry_name.data(), entry_name.size());
-            last.entry[entry_name.size()] = '\0';
+            last.entry[entry_name.copy(last.entry, entry_name.size())] = '\0';
             last.kernel = &found;
         }
         return found;
