@@ -58,7 +58,7 @@ public:
     // Any command; host tasks run on host threads, subgraphs are finalized and launched as a whole.
     event submit(command c, event_list dependencies = {});
     // A kernel command the caller keeps and submits again: not copied where the backend enqueues it right away
-    // (OpenCL); one given away is moved into the command as above.
+    // (OpenCL, CUDA, HIP); one given away is moved into the command as above.
     event submit(const kernel_command& k, event_list dependencies = {});
     event submit(kernel_command&& k, event_list dependencies = {}) {
         return submit(command{std::move(k)}, dependencies);

@@ -35,7 +35,7 @@ struct thread_blocks {
             if (pool) pool->give(c, c.count);
     }
 };
-[[gnu::tls_model("initial-exec")]] constinit thread_local thread_blocks this_thread_blocks;
+[[gnu::tls_model("initial-exec")]] constinit static thread_local thread_blocks this_thread_blocks;
 
 namespace {
 struct thread_blocks_release {
