@@ -8,9 +8,11 @@
 #include <thread>
 
 #include "gpu/gpu_support.hpp"
+#include "support/error_code.hpp"
 
 using namespace encore;
 using namespace encore::gpu_testing;
+using encore::testing::code_of;
 
 TEST_CASE("the GPU device describes a GPU with native graphs") {
     const auto& p = gpu_device().properties();
@@ -167,6 +169,37 @@ TEST_CASE("out-of-order queue: dependencies become stream waits, independent wor
         REQUIRE(a[i] == 11);
         REQUIRE(b[i] == 20);
         REQUIRE(c[i] == 12);
+    }
+}
+
+TEST_CASE("a kernel command the caller keeps is submitted again and again (submit_kernel), and stays as it was") {
+    for (bool in_order : {true, false}) {
+        CAPTURE(in_order);
+        queue q(gpu_device(), {.in_order = in_order});
+        const std::size_t n = 1024;
+        usm<int> data(n);
+        q.parallel_for(range(n), test_kernel("set_value"),
+                       {kernel_argument::from_pointer(data.data()), kernel_argument::from_scalar(0)})
+            .wait();
+        const auto add_one = test_kernel("add_one");
+        const kernel_command add{add_one, {kernel_argument::from_pointer(data.data())}, range(n)};
+        event last;
+        for (int i = 0; i < 5; ++i)
+            last = q.submit(add, {last}); // submit(const kernel_command&): the GPU layer's submit_kernel
+        last.wait();
+        for (std::size_t i = 0; i < n; ++i)
+            REQUIRE(data[i] == 5);
+        CHECK(add.kernel == add_one);
+        CHECK(add.arguments.size() == 1);
+        // Refusals throw from the submitting call, as on the command path, and nothing runs.
+        kernel_command with_local = add;
+        with_local.arguments.push_back(kernel_argument::local(256));
+        CHECK(code_of([&] { q.submit(with_local); }) == errc::feature_not_supported);
+        kernel_command too_wide = add;
+        too_wide.range = make_nd_range(1, {4096, 1, 1}, {2048, 1, 1});
+        CHECK(code_of([&] { q.submit(too_wide); }) == errc::invalid_argument);
+        q.wait_and_throw();
+        CHECK(data[0] == 5);
     }
 }
 
