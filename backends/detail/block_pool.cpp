@@ -83,9 +83,9 @@ void block_pool::give(chain& from, std::size_t count) noexcept {
 }
 
 void* block_pool::allocate() {
-    chain* mine = cached();
-    if (mine && !mine->head) take(*mine, per_thread / 2);
-    if (mine && mine->head) {
+    if (chain* mine = cached()) {
+        if (!mine->head) take(*mine, per_thread / 2);
+        if (!mine->head) return ::operator new(size_, std::align_val_t{align_}); // the shared list is empty too
         --mine->count;
         return std::exchange(mine->head, mine->head->next);
     }

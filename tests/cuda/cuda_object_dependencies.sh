@@ -10,7 +10,8 @@ if ! grep -q "nvcc-with-depfile" "$build/build.ninja"; then
 fi
 status=0
 for object in "$@"; do
-    deps=$(ninja -C "$build" -t deps "$object" | head -n 1)
+    listing=$(ninja -C "$build" -t deps "$object")
+    deps=$(echo "$listing" | head -n 1)
     count=$(echo "$deps" | sed -n 's/.*#deps \([0-9]*\).*/\1/p')
     case "$deps" in
     *VALID*) ;;
@@ -19,7 +20,7 @@ for object in "$@"; do
     if [ "${count:-0}" -lt 1 ]; then
         echo "FAIL: ninja knows no header of $object: $deps"
         status=1
-    elif ! ninja -C "$build" -t deps "$object" | grep -q "include/encore/"; then
+    elif ! echo "$listing" | grep -q "include/encore/"; then
         echo "FAIL: $object: no Encore header (include/encore/) among its $count dependencies"
         status=1
     else
