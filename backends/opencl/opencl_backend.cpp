@@ -59,6 +59,7 @@ std::unique_ptr<opencl_backend> opencl_backend::create(std::string& why_not) {
     b->cl_ = cl;
     b->trace_ = env_flag("ENCORE_TRACE", false);
     const bool command_buffers = env_flag("ENCORE_OPENCL_COMMAND_BUFFERS", true);
+    const char* markers = std::getenv("ENCORE_OPENCL_MARKERS"); // unset or empty: by the device's type
     try {
         const auto found = detail::enumerate_devices(why_not);
         if (found.empty()) return nullptr;
@@ -82,6 +83,8 @@ std::unique_ptr<opencl_backend> opencl_backend::create(std::string& why_not) {
                 s->use_command_buffers =
                     s->command_buffers.load(pd.platform, s->capabilities.command_buffer) && command_buffers;
             s->properties.native_graphs = s->use_command_buffers;
+            s->use_markers = markers && *markers ? std::strcmp(markers, "0") != 0
+                                                 : s->properties.type != device_type::cpu;
             s->use_mutable_dispatch =
                 s->use_command_buffers && detail::updates_kernels_in_place(s->capabilities) &&
                 s->command_buffers.load_mutable_dispatch(pd.platform, s->capabilities.mutable_dispatch);
@@ -104,7 +107,9 @@ std::unique_ptr<opencl_backend> opencl_backend::create(std::string& why_not) {
                                                          : "by recording the command buffer again")
                           : std::string("launch plans") + (s->capabilities.command_buffer && !command_buffers
                                                                ? " (ENCORE_OPENCL_COMMAND_BUFFERS=0)"
-                                                               : "")));
+                                                               : "")) +
+                     "; out-of-order queues " +
+                     (s->use_markers ? "enqueue markers" : "ask events their status (no markers)"));
             b->devices_.push_back(std::move(s));
         }
     } catch (const std::exception& e) {

@@ -10,7 +10,8 @@
 // device) for eager launches.
 //
 // ENCORE_OPENCL_COMMAND_BUFFERS=0 makes every device use launch plans (what a device without the extension
-// does), so that path runs on PoCL too. Every OpenCL failure is encore::error(errc::backend_failure) naming
+// does), so that path runs on PoCL too; ENCORE_OPENCL_MARKERS=1 or 0 turns the markers of out-of-order queues
+// on or off for every device (device_state::use_markers says which use them otherwise). Every OpenCL failure is encore::error(errc::backend_failure) naming
 // the call and the cl_int.
 //
 //     std::string why;
@@ -60,6 +61,16 @@ public:
         // Kernel nodes of command buffers are updated in place (detail::updates_kernels_in_place, and the
         // platform has clUpdateMutableCommandsKHR).
         bool use_mutable_dispatch = false;
+        // Out-of-order queues enqueue markers (queue_link::mark) so that their events answer known_complete
+        // without a status query: on devices other than CPUs, or as ENCORE_OPENCL_MARKERS (0/1) says. On a
+        // CPU device (PoCL) a status query is a lock and a read in this process, while a marker after every
+        // command so far costs its worker threads: each command that completes takes the marker's lock and
+        // walks its wait list, so the cost grows with the commands outstanding. On the H100 host's PoCL (200
+        // rounds of 1,002 eager commands) a chain took 31.7-33.7 us per node without markers and 38.8-39.4 with
+        // them, and the raw loop with a marker every 64 commands 126 us against 33. NVIDIA's OpenCL answers a
+        // status query through its driver, about as dear as an enqueue: markers pay there (6.8-7.4 us per node
+        // against 8.0-8.9 without).
+        bool use_markers = true;
         intel_usm_functions intel_usm;    // loaded when capabilities.usm == intel
         command_buffer_functions command_buffers;
         // map_for_host/unmap_for_host (coarse-grain SVM): an in-order queue of their own, made at first use.

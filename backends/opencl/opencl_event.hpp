@@ -5,12 +5,13 @@
 // calls on its own thread, also for work that failed. The queue that made the event is flushed the first time
 // someone waits, polls or registers, unless a flush of that queue came after the event's command: work reaches
 // the device without a flush per command, and a poll of many events (an out-of-order queue pruning the ones
-// that completed) costs one flush, not one each. An out-of-order queue also enqueues a marker every
-// marker_interval commands (queue_link::mark), asks the one before it once then, and flushes it when it is still
-// pending; once one has completed, the events before it answer status, wait and known_complete without asking
-// the driver. The runtime's queue drops the events it keeps for queue::wait through known_complete, so on an
-// out-of-order queue it asks the driver nothing per command (on NVIDIA's OpenCL each status query cost about
-// as much as an enqueue; on PoCL they contend with its worker threads for the events' locks). A command that
+// that completed) costs one flush, not one each. An out-of-order queue of a device other than a CPU also
+// enqueues a marker every marker_interval commands (queue_link::mark), asks the one before it once then, and
+// flushes it when it is still pending; once one has completed, the events before it answer status, wait and
+// known_complete without asking the driver. The runtime's queue drops the events it keeps for queue::wait
+// through known_complete, so on such a queue it asks the driver nothing per command (on NVIDIA's OpenCL each
+// status query cost about as much as an enqueue). On a CPU device (PoCL) a query is cheap and a marker is not
+// (opencl_queue::marks says why): its events answer known_complete with a status query. A command that
 // ends with a negative execution status (the driver's failure, found after submission) is reported once to
 // the queue's error_sink as errc::backend_failure. Profiling timestamps are on the host's clock (as every
 // backend's): the submission is Encore's, start and end the device's distances from the command's queueing.
@@ -94,9 +95,11 @@ public:
     cl_event handle() const noexcept { return event_; }
     cl_context context() const noexcept { return queue_->context; }
 
+    // Whether a marker enqueued after it completed (no driver call): what known_complete answers from first.
+    bool completed_by_marker() const noexcept;
+
 private:
     void flush() const noexcept;
-    bool completed_by_marker() const noexcept; // a marker enqueued after it completed: no driver call
     void report_failure(cl_int status) const noexcept;
     static void CL_CALLBACK on_status(cl_event e, cl_int status, void* data);
 

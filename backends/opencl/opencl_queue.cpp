@@ -59,7 +59,8 @@ wait_list_events::~wait_list_events() {
 opencl_queue::opencl_queue(opencl_backend& backend, std::uint32_t device, const queue_properties& properties,
                            std::shared_ptr<error_sink> errors)
     : backend_(backend), device_(device), properties_(properties), errors_(std::move(errors)),
-      link_(std::make_shared<queue_link>()) {
+      link_(std::make_shared<queue_link>()),
+      marks_(!properties.in_order && backend.state(device).use_markers) {
     link_->queue = backend.new_queue(device, !properties.in_order, properties.enable_profiling);
     link_->context = backend.state(device).context.get();
 }
@@ -106,7 +107,7 @@ event_ptr opencl_queue::submit_kernel(const kernel_command& k, std::span<const e
 
 event_ptr opencl_queue::made(cl_event e, std::uint64_t handed) {
     auto event = wrap(e, link_, handed, handed);
-    if (!properties_.in_order && link_->events_made.load(std::memory_order_relaxed) % marker_interval == 0)
+    if (marks_ && link_->events_made.load(std::memory_order_relaxed) % marker_interval == 0)
         link_->mark(backend_.cl());
     return event;
 }

@@ -71,6 +71,7 @@ private:
     const queue_properties properties_;
     std::shared_ptr<error_sink> errors_;
     std::shared_ptr<queue_link> link_;
+    const bool marks_; // out of order, on a device that uses markers (queue_link::mark)
 };
 
 // `queue` as an opencl_queue of `backend`'s `device`; throws invalid_argument otherwise (`what` names the

@@ -21,7 +21,9 @@
 // points and mutable handles the caller sees are the layer's own and stay valid across those recordings.
 //
 // For the tests: encore_test_layer_buffers_created() counts clCreateCommandBufferKHR calls made through the
-// layer, encore_test_layer_updates() successful clUpdateMutableCommandsKHR calls.
+// layer, encore_test_layer_updates() successful clUpdateMutableCommandsKHR calls, and
+// encore_test_layer_markers() successful clEnqueueMarkerWithWaitList calls with an empty wait list (what an
+// out-of-order queue's markers are; the layer passes the call on).
 #include <dlfcn.h>
 
 #include <algorithm>
@@ -53,6 +55,8 @@ struct loader {
     decltype(&::clCreateKernel) create_kernel = get<decltype(&::clCreateKernel)>("clCreateKernel");
     decltype(&::clGetKernelInfo) get_kernel_info = &::clGetKernelInfo;
     decltype(&::clGetCommandQueueInfo) get_queue_info = &::clGetCommandQueueInfo;
+    decltype(&::clEnqueueMarkerWithWaitList) enqueue_marker =
+        get<decltype(&::clEnqueueMarkerWithWaitList)>("clEnqueueMarkerWithWaitList");
 };
 const loader& cl() {
     static const loader l;
@@ -200,7 +204,7 @@ struct layer_buffer {
 
 std::mutex layer_mutex;
 std::vector<layer_buffer*> live_buffers;
-std::atomic<unsigned> buffers_created{0}, updates_applied{0};
+std::atomic<unsigned> buffers_created{0}, updates_applied{0}, markers_enqueued{0};
 
 layer_buffer* find(cl_command_buffer_khr cb) {
     auto* b = reinterpret_cast<layer_buffer*>(cb);
@@ -593,6 +597,15 @@ extern "C" {
 
 __attribute__((visibility("default"))) unsigned encore_test_layer_buffers_created() { return buffers_created.load(); }
 __attribute__((visibility("default"))) unsigned encore_test_layer_updates() { return updates_applied.load(); }
+__attribute__((visibility("default"))) unsigned encore_test_layer_markers() { return markers_enqueued.load(); }
+
+// Pass on; count markers after everything enqueued before them (an empty wait list).
+__attribute__((visibility("default"))) CL_API_ENTRY cl_int CL_API_CALL
+clEnqueueMarkerWithWaitList(cl_command_queue queue, cl_uint count, const cl_event* wait_list, cl_event* event) {
+    const cl_int r = cl().enqueue_marker(queue, count, wait_list, event);
+    if (r == CL_SUCCESS && count == 0) markers_enqueued.fetch_add(1);
+    return r;
+}
 
 // Pass on; note which arguments are set to a null buffer (see the top).
 __attribute__((visibility("default"))) CL_API_ENTRY cl_int CL_API_CALL

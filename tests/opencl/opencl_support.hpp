@@ -2,7 +2,10 @@
 // themselves.
 #pragma once
 
+#include <dlfcn.h>
+
 #include <cstddef>
+#include <cstdlib>
 #include <memory>
 #include <string>
 
@@ -74,6 +77,25 @@ inline std::shared_ptr<const kernel> test_kernel(const char* name) {
 // Whether graphs of the OpenCL device lower to command buffers (else launch plans).
 inline bool uses_command_buffers() {
     return opencl_device().properties().native_graphs;
+}
+
+// The mutable-dispatch test layer's counters (mutable_dispatch_layer.cpp), when the backend loaded it
+// (ENCORE_OPENCL_LIBRARY); false otherwise.
+struct layer_counters {
+    unsigned (*buffers_created)() = nullptr;
+    unsigned (*updates)() = nullptr;
+    unsigned (*markers)() = nullptr;
+    explicit operator bool() const { return buffers_created && updates && markers; }
+};
+inline layer_counters test_layer() {
+    layer_counters c;
+    const char* path = std::getenv("ENCORE_OPENCL_LIBRARY");
+    void* layer = path ? dlopen(path, RTLD_NOW | RTLD_NOLOAD) : nullptr;
+    if (!layer) return c;
+    c.buffers_created = reinterpret_cast<unsigned (*)()>(dlsym(layer, "encore_test_layer_buffers_created"));
+    c.updates = reinterpret_cast<unsigned (*)()>(dlsym(layer, "encore_test_layer_updates"));
+    c.markers = reinterpret_cast<unsigned (*)()>(dlsym(layer, "encore_test_layer_markers"));
+    return c;
 }
 
 template <typename T> class usm : public testing::usm_array<T> {

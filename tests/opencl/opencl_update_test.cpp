@@ -4,8 +4,6 @@
 // next launch otherwise; launch plans rebuild the node's step.
 #include <doctest/doctest.h>
 
-#include <dlfcn.h>
-
 #include <cstdlib>
 #include <string>
 
@@ -174,24 +172,6 @@ TEST_CASE("a refused update changes nothing") {
     CHECK(a[0] == 1);
     CHECK(bytes[299] == 2);
 }
-
-namespace {
-// The mutable-dispatch test layer's counters, when the backend loaded it (ENCORE_OPENCL_LIBRARY).
-struct layer_counters {
-    unsigned (*buffers_created)() = nullptr;
-    unsigned (*updates)() = nullptr;
-    explicit operator bool() const { return buffers_created && updates; }
-};
-layer_counters test_layer() {
-    layer_counters c;
-    const char* path = std::getenv("ENCORE_OPENCL_LIBRARY");
-    void* layer = path ? dlopen(path, RTLD_NOW | RTLD_NOLOAD) : nullptr;
-    if (!layer) return c;
-    c.buffers_created = reinterpret_cast<unsigned (*)()>(dlsym(layer, "encore_test_layer_buffers_created"));
-    c.updates = reinterpret_cast<unsigned (*)()>(dlsym(layer, "encore_test_layer_updates"));
-    return c;
-}
-} // namespace
 
 // With ENCORE_OPENCL_MUTABLE_DISPATCH=0 (opencl_mutable_dispatch_off) the same updates record again instead.
 TEST_CASE("mutable dispatch: a kernel node's arguments and sizes change in place; other nodes record again") {
