@@ -11,7 +11,7 @@
 // known_complete without asking the driver. The runtime's queue drops the events it keeps for queue::wait
 // through known_complete, so on such a queue it asks the driver nothing per command (on NVIDIA's OpenCL each
 // status query cost about as much as an enqueue). On a CPU device (PoCL) a query is cheap and a marker is not
-// (opencl_queue::marks says why): its events answer known_complete with a status query. A command that
+// (opencl_backend::device_state::use_markers says why): its events answer known_complete with a status query. A command that
 // ends with a negative execution status (the driver's failure, found after submission) is reported once to
 // the queue's error_sink as errc::backend_failure. Profiling timestamps are on the host's clock (as every
 // backend's): the submission is Encore's, start and end the device's distances from the command's queueing.
@@ -95,11 +95,9 @@ public:
     cl_event handle() const noexcept { return event_; }
     cl_context context() const noexcept { return queue_->context; }
 
-    // Whether a marker enqueued after it completed (no driver call): what known_complete answers from first.
-    bool completed_by_marker() const noexcept;
-
 private:
     void flush() const noexcept;
+    bool completed_by_marker() const noexcept; // a marker enqueued after it completed: no driver call
     void report_failure(cl_int status) const noexcept;
     static void CL_CALLBACK on_status(cl_event e, cl_int status, void* data);
 
