@@ -73,11 +73,15 @@ queue_state::~queue_state() {
 // per submission on the eager path.
 std::vector<event_ptr> queue_state::wait_list(event_list dependencies) const {
     std::vector<event_ptr> out;
-    out.reserve(dependencies.size() + 1);
+    append_wait_list(dependencies, out);
+    return out;
+}
+
+void queue_state::append_wait_list(event_list dependencies, std::vector<event_ptr>& out) const {
+    out.reserve(out.size() + dependencies.size() + 1);
     for (const auto& e : dependencies)
         if (e.state()) out.push_back(e.state());
     if (properties.in_order && last) out.push_back(last);
-    return out;
 }
 
 std::span<const event_ptr> queue_state::wait_list(event_list dependencies, std::array<event_ptr, 4>& storage,
@@ -89,7 +93,8 @@ std::span<const event_ptr> queue_state::wait_list(event_list dependencies, std::
         return {};
     }
     if (dependencies.size() + 1 > storage.size()) {
-        overflow = wait_list(dependencies);
+        overflow.clear();
+        append_wait_list(dependencies, overflow);
         return overflow;
     }
     std::size_t count = 0;
@@ -159,9 +164,15 @@ namespace {
 template <typename Enqueue>
 event submit_locked(detail::queue_state& s, event_list dependencies, Enqueue&& enqueue) {
     std::array<event_ptr, 4> small_wait_list;
-    std::vector<event_ptr> large_wait_list;
     std::lock_guard lock(s.mutex);
-    event_ptr e = enqueue(s.wait_list(dependencies, small_wait_list, large_wait_list));
+    event_ptr e;
+    try {
+        e = enqueue(s.wait_list(dependencies, small_wait_list, s.large_wait_list));
+    } catch (...) {
+        s.large_wait_list.clear();
+        throw;
+    }
+    s.large_wait_list.clear();
     s.record(e);
     return event(std::move(e));
 }

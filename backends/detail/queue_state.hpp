@@ -30,7 +30,10 @@ struct queue_state {
     // Under `mutex`: the wait list of a new submission (its dependencies, plus the previous submission for an
     // in-order queue) ...
     std::vector<event_ptr> wait_list(event_list dependencies) const;
-    // ... the same in `storage` when it fits there (the eager path's common case: no allocation) ...
+    // ... appended to `out` ...
+    void append_wait_list(event_list dependencies, std::vector<event_ptr>& out) const;
+    // ... the same in `storage` when it fits there (the eager path's common case: no allocation), else in
+    // `overflow` (emptied first) ...
     std::span<const event_ptr> wait_list(event_list dependencies, std::array<event_ptr, 4>& storage,
                                          std::vector<event_ptr>& overflow) const;
     // ... and the bookkeeping of the submission's event.
@@ -48,6 +51,9 @@ struct queue_state {
     event_ptr last;                     // the latest submission (an in-order queue's whole history)
     std::vector<event_ptr> outstanding; // out-of-order: submissions not yet seen complete
     std::size_t prune_at = 64;
+    // Under `mutex`: the wait list of a submission with more dependencies than the eager path's inline storage
+    // holds, cleared after each (its capacity stays: a large join allocates once, not per submission).
+    std::vector<event_ptr> large_wait_list;
     // Executable graphs made for eager subgraph commands, kept until their launch completes.
     std::vector<std::pair<event_ptr, std::shared_ptr<executable_graph>>> keep_alive;
 };

@@ -12,10 +12,22 @@ namespace encore::opencl {
 
 using detail::check;
 
-wait_list_events::wait_list_events(const detail::api& cl, cl_context context,
-                                   std::span<const event_ptr> wait_list)
-    : cl_(cl) {
-    if (wait_list.size() > inline_.size()) spilled_.reserve(wait_list.size());
+wait_list_events::wait_list_events(const detail::api& cl, cl_context context, std::span<const event_ptr> wait_list,
+                                   std::vector<cl_event>* spare)
+    : cl_(cl), spare_(spare) {
+    if (wait_list.size() > inline_.size()) {
+        if (spare_) spilled_.swap(*spare_); // empty, with the capacity of the longest list before
+        spilled_.reserve(wait_list.size());
+    }
+    try {
+        collect(context, wait_list);
+    } catch (...) {
+        release();
+        throw;
+    }
+}
+
+void wait_list_events::collect(cl_context context, std::span<const event_ptr> wait_list) {
     for (const event_ptr& e : wait_list) {
         if (!e) continue;
         // opencl_event is final: comparing the type is exact, and cheaper than a dynamic_cast per dependency.
@@ -52,8 +64,17 @@ void wait_list_events::add(cl_event e) {
 }
 
 wait_list_events::~wait_list_events() {
+    release();
+}
+
+void wait_list_events::release() noexcept {
     for (cl_event e : user_events_)
         cl_.clReleaseEvent(e);
+    user_events_.clear();
+    if (spare_ && spilled_.capacity() > spare_->capacity()) {
+        spilled_.clear();
+        spilled_.swap(*spare_);
+    }
 }
 
 opencl_queue::opencl_queue(opencl_backend& backend, std::uint32_t device, const queue_properties& properties,
@@ -76,7 +97,7 @@ std::uint64_t opencl_queue::profiling_now() const noexcept {
 }
 
 event_ptr opencl_queue::submit(command c, std::span<const event_ptr> wait_list) {
-    wait_list_events waits(backend_.cl(), link_->context, wait_list);
+    wait_list_events waits(backend_.cl(), link_->context, wait_list, &spare_wait_list_);
     cl_event e = nullptr;
     const std::uint64_t handed = profiling_now();
     try {
@@ -100,7 +121,7 @@ event_ptr opencl_queue::submit(command c, std::span<const event_ptr> wait_list) 
 }
 
 event_ptr opencl_queue::submit_kernel(const kernel_command& k, std::span<const event_ptr> wait_list) {
-    wait_list_events waits(backend_.cl(), link_->context, wait_list);
+    wait_list_events waits(backend_.cl(), link_->context, wait_list, &spare_wait_list_);
     const std::uint64_t handed = profiling_now();
     return made(enqueue_kernel(backend_, device_, link_->queue.get(), k, waits.events()), handed);
 }

@@ -9,6 +9,7 @@
 #include <cstring>
 #include <string>
 #include <thread>
+#include <vector>
 
 #include "opencl_support.hpp"
 #include "support/error_code.hpp"
@@ -243,6 +244,47 @@ TEST_CASE("an OpenCL kernel waits for a native host task it depends on (a user e
         kernel_command{test_kernel("add_one"), {kernel_argument::from_pointer(a.data())}, range(64)});
     native.host_task([&] { seen.store(a[10]); }, {k2}).wait();
     CHECK(seen.load() == 43);
+}
+
+// A join waits for more commands than a wait list holds inline (the queue lends it storage it keeps between
+// submissions), among them a native host task (a user event in the middle of the list); three times over, with
+// lists of different lengths, so the kept storage is reused, outgrown and reused again.
+TEST_CASE("a join waits for every one of dozens of dependencies, a host task among them, again and again") {
+    queue native(native_device());
+    queue q(opencl_device(), {.in_order = false});
+    usm<int> a(64), b(64);
+    const kernel_command add_a{test_kernel("add_one"), {kernel_argument::from_pointer(a.data())}, range(64)};
+    const kernel_command join_kernel{
+        test_kernel("twice_plus_one"),
+        {kernel_argument::from_pointer(a.data()), kernel_argument::from_pointer(b.data())}, range(64)};
+    for (const int width : {40, 20, 90}) {
+        for (std::size_t i = 0; i < 64; ++i)
+            a[i] = b[i] = 0;
+        std::atomic<bool> release{false}, host_done{false};
+        std::vector<event> before;
+        event last_kernel;
+        for (int i = 0; i < width; ++i) {
+            if (i == width / 2) // only the join waits for it
+                before.push_back(native.host_task([&] {
+                    while (!release.load())
+                        std::this_thread::sleep_for(std::chrono::milliseconds(1));
+                    host_done.store(true);
+                }));
+            // Each kernel after the one before (they add to `a` one at a time); the join's list names them all.
+            last_kernel = i == 0 ? q.submit(add_a) : q.submit(add_a, {last_kernel});
+            before.push_back(last_kernel);
+        }
+        auto join = q.submit(join_kernel, event_list(before));
+        last_kernel.wait();
+        std::this_thread::sleep_for(std::chrono::milliseconds(5));
+        CHECK_FALSE(join.is_complete()); // every kernel ran: the host task holds it
+        release.store(true);
+        join.wait();
+        CHECK(host_done.load());
+        CHECK(a[0] == width);
+        CHECK(b[0] == 2 * width + 1);
+        CHECK(b[63] == 2 * width + 1);
+    }
 }
 
 // An out-of-order queue of a device other than a CPU enqueues a marker every 64 commands; events before a
