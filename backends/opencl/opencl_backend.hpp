@@ -11,8 +11,8 @@
 //
 // ENCORE_OPENCL_COMMAND_BUFFERS=0 makes every device use launch plans (what a device without the extension
 // does), so that path runs on PoCL too; ENCORE_OPENCL_MARKERS=1 or 0 turns the markers of out-of-order queues
-// on or off for every device (device_state::use_markers says which use them otherwise). Every OpenCL failure is encore::error(errc::backend_failure) naming
-// the call and the cl_int.
+// on or off for every device (device_state::use_markers says which use them otherwise). Every OpenCL failure
+// is encore::error(errc::backend_failure) naming the call and the cl_int.
 //
 //     std::string why;
 //     auto backend = encore::opencl::opencl_backend::create(why);   // nullptr and a reason without

@@ -11,10 +11,11 @@
 // known_complete without asking the driver. The runtime's queue drops the events it keeps for queue::wait
 // through known_complete, so on such a queue it asks the driver nothing per command (on NVIDIA's OpenCL each
 // status query cost about as much as an enqueue). On a CPU device (PoCL) a query is cheap and a marker is not
-// (opencl_backend::device_state::use_markers says why): its events answer known_complete with a status query. A command that
-// ends with a negative execution status (the driver's failure, found after submission) is reported once to
-// the queue's error_sink as errc::backend_failure. Profiling timestamps are on the host's clock (as every
-// backend's): the submission is Encore's, start and end the device's distances from the command's queueing.
+// (opencl_backend::device_state::use_markers says why): its events answer known_complete with a status query.
+// A command that ends with a negative execution status (the driver's failure, found after submission) is
+// reported once to the queue's error_sink as errc::backend_failure. Profiling timestamps are on the host's
+// clock (as every backend's): the submission is Encore's, start and end the device's distances from the
+// command's queueing.
 //
 //     auto e = std::make_shared<opencl_event>(cl, event, queue_link, /*profiling=*/true, errors);
 //     e->on_complete([] { /* start dependent work */ });

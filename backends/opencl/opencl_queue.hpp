@@ -42,7 +42,7 @@ public:
 private:
     void collect(cl_context context, std::span<const event_ptr> wait_list);
     void add(cl_event e);
-    void release() noexcept; // the user events, and the spilled list's storage back to the thread's spare
+    void release() noexcept; // the user events; the spilled list's storage back to the spare
 
     const detail::api& cl_;
     std::array<cl_event, 8> inline_{}; // most wait lists are short: no allocation
