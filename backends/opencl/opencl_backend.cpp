@@ -59,7 +59,6 @@ std::unique_ptr<opencl_backend> opencl_backend::create(std::string& why_not) {
     b->cl_ = cl;
     b->trace_ = env_flag("ENCORE_TRACE", false);
     const bool command_buffers = env_flag("ENCORE_OPENCL_COMMAND_BUFFERS", true);
-    const char* markers = std::getenv("ENCORE_OPENCL_MARKERS"); // unset or empty: by the device's type
     try {
         const auto found = detail::enumerate_devices(why_not);
         if (found.empty()) return nullptr;
@@ -83,8 +82,7 @@ std::unique_ptr<opencl_backend> opencl_backend::create(std::string& why_not) {
                 s->use_command_buffers =
                     s->command_buffers.load(pd.platform, s->capabilities.command_buffer) && command_buffers;
             s->properties.native_graphs = s->use_command_buffers;
-            s->use_markers = markers && *markers ? std::strcmp(markers, "0") != 0
-                                                 : s->properties.type != device_type::cpu;
+            s->use_markers = env_flag("ENCORE_OPENCL_MARKERS", s->properties.type != device_type::cpu);
             s->use_mutable_dispatch =
                 s->use_command_buffers && detail::updates_kernels_in_place(s->capabilities) &&
                 s->command_buffers.load_mutable_dispatch(pd.platform, s->capabilities.mutable_dispatch);
