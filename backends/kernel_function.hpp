@@ -13,6 +13,7 @@
 
 #include <concepts>
 #include <memory>
+#include <optional>
 #include <span>
 #include <string>
 #include <utility>
@@ -27,7 +28,9 @@ concept work_item_function = std::invocable<const F&, const work_item&> ||
 
 template <work_item_function F> class function_kernel final : public kernel {
 public:
-    function_kernel(std::string name, F function) : kernel(std::move(name)), function_(std::move(function)) {}
+    function_kernel(std::string name, F function, std::optional<std::size_t> argument_count = std::nullopt)
+        : kernel(std::move(name)), function_(std::move(function)), argument_count_(argument_count) {}
+    std::optional<std::size_t> argument_count() const noexcept override { return argument_count_; }
     void run(const work_item& item, std::span<const kernel_argument> arguments) const override {
         if constexpr (std::invocable<const F&, const work_item&, std::span<const kernel_argument>>)
             function_(item, arguments);
@@ -37,10 +40,16 @@ public:
 
 private:
     F function_;
+    std::optional<std::size_t> argument_count_;
 };
 
 template <work_item_function F> std::shared_ptr<const kernel> make_kernel(std::string name, F function) {
     return std::make_shared<function_kernel<F>>(std::move(name), std::move(function));
+}
+// A kernel that reads `argument_count` arguments: launches (and SYCL's set_arg) with other counts are refused.
+template <work_item_function F>
+std::shared_ptr<const kernel> make_kernel(std::string name, std::size_t argument_count, F function) {
+    return std::make_shared<function_kernel<F>>(std::move(name), std::move(function), argument_count);
 }
 
 // Ranges: global sizes only (the backend chooses groups), or with a work-group size (an nd_range launch,

@@ -16,6 +16,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
+#include <optional>
 #include <span>
 #include <string>
 #include <string_view>
@@ -106,6 +107,9 @@ public:
     kernel& operator=(const kernel&) = delete;
 
     const std::string& name() const noexcept { return name_; }
+    // How many arguments a launch of the kernel takes, where the kernel knows (kernels compiled for a device, and
+    // function kernels made with a count); nothing otherwise. Front ends check set_arg indices against it.
+    virtual std::optional<std::size_t> argument_count() const noexcept { return std::nullopt; }
     // Runs one work-item on the host. Kernels that have no host form throw errc::feature_not_supported.
     virtual void run(const work_item& item, std::span<const kernel_argument> arguments) const = 0;
     // The kernel's code for the backend named `backend` ("cuda", ...), as a record whose layout that backend

@@ -1,6 +1,7 @@
 #include "sycl/detail/graph_impl.hpp"
 
 #include <algorithm>
+#include <array>
 #include <cstdio>
 
 #include "encore/graph/dot_export.hpp"
@@ -250,23 +251,47 @@ node node::get_node_from_event(event e) {
     return node(std::move(g), index);
 }
 
-void node::update_engine_range(const ::encore::nd_range& r, bool nd) {
+namespace {
+// A range update of a node launched with work-groups (an nd_range, whose kernel may ask for its nd_item and its
+// local memory): the launch keeps work-groups, which the specification leaves to the implementation for a range.
+// Per dimension, the largest size that divides the new global range and is not above the previous local size.
+std::array<std::size_t, 3> kept_work_groups(const ::encore::nd_range& previous, const ::encore::nd_range& r) {
+    std::array<std::size_t, 3> local{1, 1, 1};
+    for (int d = 0; d < r.dimensions; ++d) {
+        local[d] = std::min(previous.local[d], r.global[d]);
+        while (r.global[d] % local[d] != 0) --local[d];
+    }
+    return local;
+}
+} // namespace
+
+void node::update_engine_range(const ::encore::nd_range& requested, bool nd) {
     std::lock_guard lock(graph_->mutex);
-    auto n = graph_->g.node_at(index_);
-    const auto* k = std::get_if<::encore::kernel_command>(&graph_->g.command_at(n));
+    auto& g = graph_->g;
+    auto n = g.node_at(index_);
+    const auto* k = std::get_if<::encore::kernel_command>(&g.command_at(n));
     const char* call = nd ? "node::update_nd_range" : "node::update_range";
     if (!k) throw exception(errc::invalid, std::string(call) + ": the node is not a kernel node");
-    if (k->range.dimensions != r.dimensions)
+    if (k->range.dimensions != requested.dimensions)
         throw exception(errc::invalid, std::string(call) + ": the node's kernel has " +
                                            std::to_string(k->range.dimensions) + " dimensions; " +
-                                           std::to_string(r.dimensions) + " were given");
-    if (k->range.has_local_size() != nd)
-        throw exception(errc::invalid, std::string(call) + (nd ? ": the node was made with a range, not an nd_range"
-                                                               : ": the node was made with an nd_range, not a range"));
+                                           std::to_string(requested.dimensions) + " were given");
+    // A node may switch between a range and an nd_range (sycl_ext_oneapi_graph, "Node update").
+    auto r = requested;
+    if (!nd && k->range.has_local_size()) r.local = kept_work_groups(k->range, r);
     if (nd) sycl::detail::check_work_groups(r, graph_->dev, call);
     auto updated = *k;
     updated.range = r;
-    sycl::detail::translate_errors([&] { graph_->g.replace_command(n, std::move(updated)); });
+    sycl::detail::translate_errors([&] { ::encore::validate(updated); });
+    // A node of a dynamic command group runs the group's active command group, which every node made from the group
+    // shares: they all take the range, and the command group keeps it when it is made active again.
+    if (auto it = graph_->dynamic_nodes.find(index_); it != graph_->dynamic_nodes.end()) {
+        auto& group = *it->second;
+        *group.groups[group.active].command = updated;
+        for (auto other : group.nodes) g.replace_command(g.node_at(other), updated);
+        return;
+    }
+    sycl::detail::translate_errors([&] { g.replace_command(n, std::move(updated)); });
 }
 
 command_graph<graph_state::modifiable>::command_graph(const context& c, const device& d, const sycl::property_list& p)
@@ -607,7 +632,13 @@ void set_buffer(const std::shared_ptr<sycl::detail::dynamic_parameter_impl>& p, 
 void update(const std::shared_ptr<sycl::detail::dynamic_parameter_impl>& p, ::encore::kernel_argument value,
             sycl::detail::buffer_state* b, access_mode mode) {
     update(p, std::move(value));
-    auto g = p->graph.lock(); // update() checked it exists
+    auto g = p->graph.lock(); // update() checked it exists, unless no node uses the parameter yet
+    if (!g) {
+        std::lock_guard lock(p->mutex);
+        p->buffer = b->shared_from_this();
+        p->mode = mode;
+        return;
+    }
     std::lock_guard graph_lock(g->mutex);
     std::lock_guard lock(p->mutex);
     p->buffer = b->shared_from_this();

@@ -80,8 +80,30 @@ void handler::store_argument(int index, encore::kernel_argument a) {
     arguments_[index] = std::move(a);
 }
 
+void handler::set_lambda_kernel(std::shared_ptr<const encore::kernel> k, encore::nd_range r) {
+    if (!arguments_.empty()) {
+        const auto first = std::find_if(arguments_.begin(), arguments_.end(), [](const auto& a) { return a.has_value(); });
+        throw exception(errc::invalid,
+                        "set_arg(" + std::to_string(first - arguments_.begin()) + "): kernel '" + k->name() +
+                            "' is a lambda (or function object): its arguments are its captures, and this program "
+                            "was not built by encore++, which decomposes them; build it with encore++, or launch a "
+                            "kernel object (sycl::kernel) with set_arg");
+    }
+    set_kernel(std::move(k), r, locals_);
+}
+
 void handler::set_kernel_object(const kernel& k, encore::nd_range r) {
+    if (const auto count = k.engine()->argument_count(); count && arguments_.size() > *count) {
+        const auto last = arguments_.size() - 1; // the highest index set (store_argument grows to it)
+        const std::string has = *count == 0 ? "takes no arguments"
+                                            : "has " + std::to_string(*count) + " argument" + (*count == 1 ? "" : "s") +
+                                                  " (indices 0 to " + std::to_string(*count - 1) + ")";
+        throw exception(errc::invalid,
+                        "set_arg(" + std::to_string(last) + "): kernel '" + k.engine()->name() + "' " + has);
+    }
     std::vector<encore::kernel_argument> arguments;
+    if (const auto count = k.engine()->argument_count(); count && arguments_.size() < *count)
+        arguments_.resize(*count); // the arguments never set are reported below
     for (std::size_t i = 0; i < arguments_.size(); ++i) {
         if (!arguments_[i])
             throw exception(errc::kernel_argument, "kernel '" + k.engine()->name() + "': argument " + std::to_string(i) +

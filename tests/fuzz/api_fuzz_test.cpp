@@ -45,7 +45,7 @@ TEST_CASE("API fuzzer: seeded graph and queue call sequences do what the referen
     fuzz::fuzz_statistics statistics;
     const auto start = std::chrono::steady_clock::now();
     // CI-sized (about a second; some 10 s under the sanitizers): long runs go through --seed/--iterations.
-    for (std::uint64_t seed = 1; seed <= 40; ++seed) {
+    for (std::uint64_t seed = 1; seed <= 100; ++seed) {
         CAPTURE(seed);
         auto failure = fuzz::fuzz_seed(seed, 200, statistics);
         if (failure) FAIL(*failure);

@@ -17,9 +17,10 @@ constexpr weighted weights[] = {
     {call_kind::add, 22},           {call_kind::make_edge, 10},     {call_kind::begin_recording, 6},
     {call_kind::end_recording, 5},  {call_kind::submit, 26},        {call_kind::finalize, 7},
     {call_kind::drop_exec, 1},      {call_kind::launch, 14},        {call_kind::update_nodes, 5},
-    {call_kind::update_whole, 4},   {call_kind::update_range, 4},   {call_kind::wait_queue, 3},
+    {call_kind::update_whole, 4},   {call_kind::update_range, 8},   {call_kind::wait_queue, 3},
     {call_kind::wait_all, 3},       {call_kind::wait_event, 1},     {call_kind::print_graph, 1},
-    {call_kind::misuse, 3},
+    {call_kind::misuse, 3},         {call_kind::make_group, 4},     {call_kind::add_group, 8},
+    {call_kind::set_active, 5},
 };
 } // namespace
 
@@ -83,7 +84,8 @@ command_spec call_generator::command(const session& s, int graph, bool eager) {
             const auto& parameters = s.graph(from).parameters;
             std::vector<int> pointers, scalars;
             for (int i = 0; i < static_cast<int>(parameters.size()); ++i)
-                (parameters[i].pointer ? pointers : scalars).push_back(i);
+                if (from == graph || !parameters[i].without_graph) // it would join the other graph
+                    (parameters[i].pointer ? pointers : scalars).push_back(i);
             if ((eager || from != graph || chance(0.6)) && !pointers.empty())
                 c.src_param = pointers[pick(static_cast<int>(pointers.size()))];
             if ((eager || from != graph || chance(0.6)) && !scalars.empty())
@@ -97,8 +99,13 @@ command_spec call_generator::command(const session& s, int graph, bool eager) {
 // The nodes of `graph` that touch an array the command writes, or write one it reads: depending on them keeps
 // the graph free of races (most of the time; the model also copes with races the program makes).
 std::vector<int> call_generator::conflicting_nodes(const session& s, int graph, const command_spec& c) {
+    return conflicting_nodes(s, graph, c.kind, s.array_id(c.dst), s.array_id(c.src));
+}
+
+std::vector<int> call_generator::conflicting_nodes(const session& s, int graph, command_kind kind, alloc_id dst,
+                                                   alloc_id src) {
     std::vector<int> out;
-    const alloc_id dst = s.array_id(c.dst), src = s.array_id(c.src);
+    const command_spec c{.kind = kind};
     const auto& nodes = s.graph(graph).nodes;
     for (int v = static_cast<int>(nodes.size()) - 1; v >= 0; --v) {
         const auto& n = nodes[v];
@@ -170,6 +177,7 @@ bool call_generator::fill(const session& s, call& c) {
     case call_kind::make_parameter:
         c.graph = live_graph(s);
         c.flag = chance(0.5);
+        c.variant = pick(3); // scalars: by value, as raw_kernel_arg bytes, made without a graph
         c.slot = live_array(s);
         c.value = static_cast<std::uint32_t>(random_()) | 1;
         return c.graph >= 0;
@@ -302,7 +310,44 @@ bool call_generator::fill(const session& s, call& c) {
                                                        : pick(static_cast<int>(nodes.size()));
         c.nodes = {v};
         c.value = 1 + pick(array_length);
-        c.variant = chance(0.88) ? 0 : 1 + pick(2);
+        const int r = pick(100);
+        c.variant = r < 60 ? 0 : r < 88 ? 2 : r < 94 ? 1 : 3;
+        return true;
+    }
+    case call_kind::make_group: {
+        c.graph = live_graph(s);
+        if (c.graph < 0) return false;
+        c.command = command(s, c.graph, false);
+        if (c.command.kind != command_kind::param_kernel) {
+            c.command.kind = command_kind::accumulate;
+            c.command.param_graph = c.command.src_param = c.command.mul_param = -1;
+        }
+        c.variant = pick(2);
+        c.value = static_cast<std::uint32_t>(random_() % 1000);
+        return true;
+    }
+    case call_kind::add_group: {
+        c.graph = live_graph(s);
+        if (c.graph < 0 || s.graph(c.graph).groups.empty()) return false;
+        const auto& g = s.graph(c.graph);
+        if (!g.recorders.empty() && chance(0.85)) return false;
+        c.index = pick(static_cast<int>(g.groups.size()));
+        // Its command groups touch the same arrays: order it after the nodes that conflict with the first.
+        const auto& member = g.groups[c.index].members[0];
+        auto deps = conflicting_nodes(s, c.graph, member.spec.kind, member.dst, member.src);
+        std::sort(deps.begin(), deps.end());
+        deps.erase(std::unique(deps.begin(), deps.end()), deps.end());
+        while (deps.size() > 4)
+            deps.erase(deps.begin());
+        c.nodes = deps;
+        c.flag = chance(0.08);
+        return true;
+    }
+    case call_kind::set_active: {
+        c.graph = live_graph(s);
+        if (c.graph < 0 || s.graph(c.graph).groups.empty()) return false;
+        c.index = pick(static_cast<int>(s.graph(c.graph).groups.size()));
+        c.value = chance(0.95) ? pick(2) : 2; // 2: not a command group of it
         return true;
     }
     case call_kind::wait_queue:
@@ -320,7 +365,8 @@ bool call_generator::fill(const session& s, call& c) {
         c.variant = chance(0.1) ? 1 : 0;
         return c.graph >= 0;
     case call_kind::misuse:
-        c.variant = pick(6);
+        c.variant = pick(8);
+        if (c.variant == 6) c.index = static_cast<int>(random_() % 100);
         c.queue = pick(queue_count);
         c.graph = live_graph(s);
         c.index = pick(static_cast<int>(s.recorded_event_count()));

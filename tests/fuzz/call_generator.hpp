@@ -24,6 +24,7 @@ private:
     int live_exec(const session& s);
     command_spec command(const session& s, int graph, bool eager);
     std::vector<int> conflicting_nodes(const session& s, int graph, const command_spec& c);
+    std::vector<int> conflicting_nodes(const session& s, int graph, command_kind kind, alloc_id dst, alloc_id src);
     bool fill(const session& s, call& c); // false: this kind makes no sense now
 
     std::mt19937_64 random_;

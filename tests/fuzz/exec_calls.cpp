@@ -129,23 +129,43 @@ std::string session::update_range(const call& c) {
     auto& node = g.nodes[c.nodes[0]];
     auto& model = g.model.nodes[c.nodes[0]];
     const std::size_t n = c.value;
-    // Only a kernel node made with a range<1> takes a range<1>.
-    if (c.variant == 0 && is_kernel(model.spec.kind)) {
-        expect_ok("update_range", [&] { node.update_range(sycl::range<1>{n}); });
-        model.spec.count = c.value;
+    const std::size_t local = fuzz_local_range(c.value, c.variant == 3);
+    // Kernel nodes take a range<1> or an nd_range<1> whatever they were made with (sycl_ext_oneapi_graph). A node
+    // of a dynamic command group changes the group's active command group: every node of the group takes it.
+    auto updated = [&] {
+        if (model.group >= 0) {
+            auto& group = g.model.groups[model.group];
+            group.members[group.active].spec.count = c.value;
+            g.model.sync_group(model.group);
+        } else
+            model.spec.count = c.value;
         return "ok";
+    };
+    const bool kernel = is_kernel(model.spec.kind);
+    switch (c.variant) {
+    case 0:
+        if (!kernel) break;
+        expect_ok("update_range", [&] { node.update_range(sycl::range<1>{n}); });
+        return updated();
+    case 1:
+        expect_invalid("update_range with other dimensions", [&] { node.update_range(sycl::range<2>{n, 1}); });
+        return "invalid";
+    case 2:
+        if (!kernel) break;
+        expect_ok("update_nd_range", [&] { node.update_nd_range(sycl::nd_range<1>{{n}, {local}}); });
+        return updated();
+    default:
+        if (!kernel) break;
+        expect_error("update_nd_range whose local range does not divide the global range", sycl::errc::nd_range,
+                     [&] { node.update_nd_range(sycl::nd_range<1>{{n}, {local}}); });
+        return "nd_range error";
     }
-    if (c.variant == 0)
-        expect_invalid("update_range of a node that is not a kernel",
-                       [&] { node.update_range(sycl::range<1>{n}); });
-    else if (c.variant == 1)
-        expect_invalid("update_range with other dimensions", [&] {
-            node.update_range(sycl::range<2>{n, 1});
-        });
-    else
-        expect_invalid("update_nd_range of a range kernel", [&] {
-            node.update_nd_range(sycl::nd_range<1>{sycl::range<1>{n}, sycl::range<1>{1}});
-        });
+    expect_invalid("update_range of a node that is not a kernel", [&] {
+        if (c.variant == 0)
+            node.update_range(sycl::range<1>{n});
+        else
+            node.update_nd_range(sycl::nd_range<1>{{n}, {local}});
+    });
     return "invalid";
 }
 

@@ -22,6 +22,12 @@ const char* to_string(call_kind k) {
         return "make_parameter";
     case call_kind::update_parameter:
         return "update_parameter";
+    case call_kind::make_group:
+        return "make_group";
+    case call_kind::add_group:
+        return "add_group";
+    case call_kind::set_active:
+        return "set_active";
     case call_kind::add:
         return "add";
     case call_kind::make_edge:
@@ -148,8 +154,11 @@ std::string describe(const call& c) {
                 : c.variant == 2 ? ", one scale kernel swapped for accumulate"
                                  : ", one edge left out");
     case call_kind::make_parameter:
-        return g(c.graph) + ".p.push_back(dynamic_parameter(" + g(c.graph) + ", " +
-               (c.flag ? a(c.slot) : std::to_string(c.value)) + "))";
+        return g(c.graph) + ".p.push_back(dynamic_parameter(" + (c.flag || c.variant != 2 ? g(c.graph) + ", " : "") +
+               (c.flag ? a(c.slot)
+                : c.variant == 1 ? "raw_kernel_arg(&" + std::to_string(c.value) + ", 4)"
+                                 : std::to_string(c.value)) +
+               "))";
     case call_kind::update_parameter:
         return g(c.graph) + ".p[" + std::to_string(c.index) + "].update(" +
                (c.slot >= 0 ? a(c.slot) : std::to_string(c.value)) + ")";
@@ -195,7 +204,19 @@ std::string describe(const call& c) {
         return node(c.graph, c.nodes.at(0)) +
                (c.variant == 0   ? ".update_range(range<1>{" + std::to_string(c.value) + "})"
                 : c.variant == 1 ? ".update_range(range<2>{" + std::to_string(c.value) + ", 1})"
-                                 : ".update_nd_range(nd_range<1>{" + std::to_string(c.value) + ", 1})");
+                                 : ".update_nd_range(nd_range<1>{" + std::to_string(c.value) + ", " +
+                                       std::to_string(fuzz_local_range(c.value, c.variant == 3)) + "})");
+    case call_kind::make_group:
+        return g(c.graph) + ".groups[next] = dynamic_command_group{" + describe(c.command) + ", the same with " +
+               (c.variant == 0 ? "" : "the other kernel and ") + "add " + std::to_string(c.value) + "}";
+    case call_kind::add_group:
+        return g(c.graph) + ".add(" + g(c.graph) + ".groups[" + std::to_string(c.index) + "]" +
+               (c.nodes.empty() ? "" : ", {depends_on(" + list(c.nodes, [&](int i) { return node(c.graph, i); }) +
+                                           ")}") +
+               (c.flag ? ", {depends_on_all_leaves}" : "") + ")";
+    case call_kind::set_active:
+        return g(c.graph) + ".groups[" + std::to_string(c.index) + "].set_active_index(" + std::to_string(c.value) +
+               ")";
     case call_kind::wait_queue:
         return q(c.queue) + ".wait_and_throw()";
     case call_kind::wait_all:
@@ -220,6 +241,10 @@ std::string describe(const call& c) {
             return g(c.graph) + ".add(two single_tasks in one command group)";
         case 5:
             return "node::get_node_from_event(ev[" + std::to_string(c.index) + "])";
+        case 6:
+            return g(c.graph) + ".add(param kernel with set_arg(3, " + std::to_string(c.index) + "))";
+        case 7:
+            return g(c.graph) + ".add(set_arg(0, pointer) before a lambda kernel)";
         default:
             return "misuse " + std::to_string(c.variant);
         }

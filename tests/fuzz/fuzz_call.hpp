@@ -29,8 +29,13 @@ enum class call_kind : std::uint8_t {
     drop_graph,     // graph: its last command_graph (and node handles, parameters) destroyed
     clone_graph, // graph (source), other_graph (empty slot), value (seed), variant: 0 same topology, else a
                  // mutation
-    make_parameter,   // graph, flag (pointer: slot; scalar: value)
+    make_parameter,   // graph, flag (pointer: slot; scalar: value), variant (scalars: 1 as raw_kernel_arg bytes,
+                      // 2 made without a graph)
     update_parameter, // graph, index, slot or value
+    make_group,       // graph, command (command group 0: an accumulate or param kernel), variant (command group
+                      // 1: 0 the same kind, 1 the other kind), value (command group 1's add)
+    add_group,        // graph, index (group), nodes (depends_on), flag (all leaves)
+    set_active,       // graph, index (group), value (the command group to activate)
     add,       // graph, command, nodes (depends_on), other_graph + index (a foreign node), events, flag (all
                // leaves)
     make_edge, // graph, nodes[0] -> nodes[1], or -> node `index` of other_graph
@@ -42,7 +47,8 @@ enum class call_kind : std::uint8_t {
     launch,          // exec, queue, flag (handler::ext_oneapi_graph instead of the queue shortcut)
     update_nodes,    // exec, graph, nodes
     update_whole,    // exec, graph
-    update_range,    // graph, nodes[0], value, variant: 0 range<1>, 1 range<2>, 2 nd_range<1>
+    update_range,    // graph, nodes[0], value, variant: 0 range<1>, 1 range<2>, 2 nd_range<1> whose local range
+                     // divides it, 3 one whose local range does not (errc::nd_range)
     wait_queue,      // queue: wait_and_throw
     wait_all,        // every queue; then every array and every async error is checked
     wait_event,      // flag: a recorded event (errc::invalid) or else pending eager work; index
@@ -72,6 +78,20 @@ struct call {
     std::uint32_t value = 0;
     int variant = 0;
 };
+
+// The local range of update_range's nd_range variants for a global range of `n`: the largest of 8, 4, 2, 1 that
+// divides it, or (`not_dividing`) the smallest size from 2 up that does not.
+inline std::uint32_t fuzz_local_range(std::uint32_t n, bool not_dividing) {
+    if (not_dividing) {
+        std::uint32_t l = 2;
+        while (n % l == 0)
+            ++l;
+        return l;
+    }
+    for (std::uint32_t l : {8u, 4u, 2u})
+        if (n % l == 0) return l;
+    return 1;
+}
 
 // The call as a line of pseudo-C++ (the objects named as above: q0, A1, g2, g2.n[3], ev[4], e1).
 std::string describe(const call& c);

@@ -9,12 +9,11 @@
 
 namespace fuzz {
 
-namespace {
 // The kernel object of param_kernel: its source and factor can be dynamic parameters (set_arg needs a kernel
 // object). One object for every node, so whole-graph update sees the same kernel.
 sycl::kernel param_kernel_object() {
     static const sycl::kernel k = sycl::ext::encore::make_kernel(encore::make_kernel(
-        "fuzz_param_kernel", [](const encore::work_item& it, std::span<const encore::kernel_argument> args) {
+        "fuzz_param_kernel", 3, [](const encore::work_item& it, std::span<const encore::kernel_argument> args) {
             auto* dst = static_cast<std::uint32_t*>(args[0].pointer());
             const auto* src = static_cast<const std::uint32_t*>(args[1].pointer());
             const auto i = static_cast<std::uint32_t>(it.global_id[0]);
@@ -23,6 +22,7 @@ sycl::kernel param_kernel_object() {
     return k;
 }
 
+namespace {
 std::string tag_text(int tag) {
     return "fuzz-tag-" + std::to_string(tag);
 }
@@ -166,6 +166,15 @@ std::string session::run(const call& c) {
     case call_kind::update_parameter:
         outcome = update_parameter(c);
         break;
+    case call_kind::make_group:
+        outcome = make_group(c);
+        break;
+    case call_kind::add_group:
+        outcome = add_group(c);
+        break;
+    case call_kind::set_active:
+        outcome = set_active(c);
+        break;
     case call_kind::add:
         outcome = add(c);
         break;
@@ -262,7 +271,10 @@ std::optional<session::prepared> session::prepare(const command_spec& s) {
         if (s.mul_param >= 0) {
             if (s.mul_param >= static_cast<int>(parameters.size()) || parameters[s.mul_param].pointer)
                 return std::nullopt;
-            p.mul_param = &std::get<1>(g.parameters[s.mul_param]);
+            if (parameters[s.mul_param].raw)
+                p.mul_raw_param = &std::get<2>(g.parameters[s.mul_param]);
+            else
+                p.mul_param = &std::get<1>(g.parameters[s.mul_param]);
             m.mul = parameters[s.mul_param].value;
         }
     } else {
@@ -312,6 +324,8 @@ void session::emit(sycl::handler& h, const prepared& p) const {
             h.set_arg(1, const_cast<std::uint32_t*>(s));
         if (p.mul_param)
             h.set_arg(2, *p.mul_param);
+        else if (p.mul_raw_param)
+            h.set_arg(2, *p.mul_raw_param);
         else
             h.set_arg(2, mul);
         h.parallel_for(sycl::range<1>{count}, param_kernel_object());

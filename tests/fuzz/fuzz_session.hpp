@@ -34,6 +34,9 @@ namespace fuzz {
 
 namespace sx = sycl::ext::oneapi::experimental;
 
+// The kernel object of command_kind::param_kernel (three arguments: dst, src, mul).
+sycl::kernel param_kernel_object();
+
 struct check_failure : std::runtime_error {
     using std::runtime_error::runtime_error;
 };
@@ -42,20 +45,40 @@ struct check_failure : std::runtime_error {
 struct graph_model {
     struct parameter {
         bool pointer = false;
-        alloc_id array = -1;     // pointer parameters
-        std::uint32_t value = 0; // scalar parameters
+        alloc_id array = -1;        // pointer parameters
+        std::uint32_t value = 0;    // scalar parameters
+        bool raw = false;           // a scalar as sycl_ext_oneapi_raw_kernel_arg bytes
+        bool without_graph = false; // made without a graph: it joins its first node's (always this one's)
     };
     struct node {
         command_spec spec;                     // operands: see dst/src below
         alloc_id dst = -1, src = -1;           // the arrays named when the node was made
         std::shared_ptr<const snapshot> child; // subgraph nodes
         std::set<int> predecessors;
+        int group = -1; // a node of dynamic command group `group`: spec, dst and src are its active command group's
+    };
+    // A dynamic command group: its command groups (kernels; predecessors unused), the active one, its nodes.
+    struct group {
+        std::vector<node> members;
+        int active = 0;
+        std::vector<int> nodes;
     };
     int uid = -1;
     std::vector<node> nodes;
     std::set<int> recorders;           // queues recording into it
     std::map<int, int> last_in_order;  // in-order queue -> the last node it recorded (kept across sessions)
     std::vector<parameter> parameters; // in creation order
+    std::vector<group> groups;         // in creation order
+
+    // A group's nodes take its active command group (set_active_index, and range updates of the active one).
+    void sync_group(int g) {
+        for (int v : groups[g].nodes) {
+            const auto& m = groups[g].members[groups[g].active];
+            nodes[v].spec = m.spec;
+            nodes[v].dst = m.dst;
+            nodes[v].src = m.src;
+        }
+    }
 };
 
 struct exec_model {
@@ -100,12 +123,13 @@ private:
         alloc_id id = -1;
         std::uint32_t* pointer = nullptr;
     };
-    using parameter =
-        std::variant<sx::dynamic_parameter<std::uint32_t*>, sx::dynamic_parameter<std::uint32_t>>;
+    using parameter = std::variant<sx::dynamic_parameter<std::uint32_t*>, sx::dynamic_parameter<std::uint32_t>,
+                                   sx::dynamic_parameter<sx::raw_kernel_arg>>;
     struct graph_slot {
         std::optional<sx::command_graph<sx::graph_state::modifiable>> graph;
         std::vector<sx::node> nodes;
         std::vector<parameter> parameters;
+        std::vector<sx::dynamic_command_group> groups;
         graph_model model;
     };
     struct exec_slot {
@@ -131,6 +155,7 @@ private:
         int param_graph_uid = -1; // the graph whose dynamic parameters it uses, or -1
         sx::dynamic_parameter<std::uint32_t*>* src_param = nullptr;
         sx::dynamic_parameter<std::uint32_t>* mul_param = nullptr;
+        sx::dynamic_parameter<sx::raw_kernel_arg>* mul_raw_param = nullptr;
         sx::command_graph<sx::graph_state::executable>* exec = nullptr;
         std::uint32_t* dst = nullptr;
         const std::uint32_t* src = nullptr;
@@ -147,6 +172,9 @@ private:
     std::string clone_graph(const call& c);
     std::string make_parameter(const call& c);
     std::string update_parameter(const call& c);
+    std::string make_group(const call& c);
+    std::string add_group(const call& c);
+    std::string set_active(const call& c);
     std::string add(const call& c);
     std::string make_edge(const call& c);
     std::string begin_recording(const call& c);
@@ -177,7 +205,8 @@ private:
     void record_node(int slot, const prepared& p, std::set<int> predecessors, int queue, sycl::event* event);
 
     // Checks (session_checks.cpp; they throw check_failure).
-    template <typename F> void expect_invalid(const char* what, F&& f);
+    template <typename F> void expect_invalid(const char* what, F&& f) { expect_error(what, sycl::errc::invalid, f); }
+    template <typename F> void expect_error(const char* what, sycl::errc code, F&& f);
     template <typename F> auto expect_ok(const char* what, F&& f) -> decltype(f());
     void check_structure() const;
     void check_arrays(bool all);
@@ -207,20 +236,21 @@ private:
 // Used by the templates below.
 std::string errc_name(const std::error_code& code);
 
-template <typename F> void session::expect_invalid(const char* what, F&& f) {
+template <typename F> void session::expect_error(const char* what, sycl::errc code, F&& f) {
+    const std::string expected = errc_name(sycl::make_error_code(code));
     try {
         f();
     } catch (const sycl::exception& e) {
-        if (e.code() != sycl::errc::invalid)
-            throw check_failure(std::string(what) + ": expected errc::invalid, got " + errc_name(e.code()) +
+        if (e.code() != code)
+            throw check_failure(std::string(what) + ": expected " + expected + ", got " + errc_name(e.code()) +
                                 ": " + e.what());
-        check_structure(); // an invalid call changes nothing
+        check_structure(); // a refused call changes nothing
         return;
     } catch (const std::exception& e) {
-        throw check_failure(std::string(what) +
-                            ": expected sycl::exception(errc::invalid), got another exception: " + e.what());
+        throw check_failure(std::string(what) + ": expected sycl::exception(" + expected +
+                            "), got another exception: " + e.what());
     }
-    throw check_failure(std::string(what) + ": expected sycl::exception(errc::invalid), nothing was thrown");
+    throw check_failure(std::string(what) + ": expected sycl::exception(" + expected + "), nothing was thrown");
 }
 
 template <typename F> auto session::expect_ok(const char* what, F&& f) -> decltype(f()) {

@@ -3,6 +3,7 @@
 // submission. Each works out from the model what the call must do (docs/sycl-graph.md: edges, recording
 // rules, what is refused), makes it, and updates the model.
 #include <algorithm>
+#include <functional>
 #include <random>
 
 #include "fuzz_session.hpp"
@@ -77,6 +78,7 @@ std::string session::drop_graph(const call& c) {
     // Exception safety (sycl_ext_oneapi_graph): when the last copy of a modifiable graph goes, the queues
     // recording into it stop, as with end_recording(). Executable graphs made from it keep working.
     g.parameters.clear();
+    g.groups.clear();
     g.nodes.clear();
     g.graph.reset();
     g.model = graph_model{};
@@ -92,9 +94,18 @@ std::string session::make_parameter(const call& c) {
         if (!array_live(c.slot)) return "skipped";
         m.array = arrays_[c.slot].id;
         g.parameters.emplace_back(sx::dynamic_parameter<std::uint32_t*>(*g.graph, arrays_[c.slot].pointer));
+    } else if (c.variant == 1) { // the kernel's scalar as bytes (sycl_ext_oneapi_raw_kernel_arg)
+        m.value = c.value;
+        m.raw = true;
+        g.parameters.emplace_back(
+            sx::dynamic_parameter<sx::raw_kernel_arg>(*g.graph, sx::raw_kernel_arg(&c.value, sizeof c.value)));
     } else {
         m.value = c.value;
-        g.parameters.emplace_back(sx::dynamic_parameter<std::uint32_t>(*g.graph, c.value));
+        m.without_graph = c.variant == 2; // the generator only uses it in this graph, which it then joins
+        if (m.without_graph)
+            g.parameters.emplace_back(sx::dynamic_parameter<std::uint32_t>(c.value));
+        else
+            g.parameters.emplace_back(sx::dynamic_parameter<std::uint32_t>(*g.graph, c.value));
     }
     g.model.parameters.push_back(m);
     return "ok";
@@ -109,6 +120,11 @@ std::string session::update_parameter(const call& c) {
         expect_ok("dynamic_parameter::update",
                   [&] { std::get<0>(g.parameters[c.index]).update(arrays_[c.slot].pointer); });
         m.array = arrays_[c.slot].id;
+    } else if (m.raw) {
+        expect_ok("dynamic_parameter::update", [&] {
+            std::get<2>(g.parameters[c.index]).update(sx::raw_kernel_arg(&c.value, sizeof c.value));
+        });
+        m.value = c.value;
     } else {
         expect_ok("dynamic_parameter::update", [&] { std::get<1>(g.parameters[c.index]).update(c.value); });
         m.value = c.value;
@@ -394,6 +410,79 @@ std::string session::clone_graph(const call& c) {
                   [&] { target.graph->make_edge(target.nodes[from], target.nodes[to]); });
         target.model.nodes[to].predecessors.insert(from);
     }
+    return "ok";
+}
+
+// Dynamic command groups: two kernels over the same arrays (an accumulate or a param kernel each), one active.
+std::string session::make_group(const call& c) {
+    auto& g = graphs_[c.graph];
+    if (!g.graph) return "skipped";
+    command_spec second = c.command;
+    if (c.variant == 1)
+        second.kind =
+            second.kind == command_kind::accumulate ? command_kind::param_kernel : command_kind::accumulate;
+    second.add = c.value;
+    auto first = prepare(c.command);
+    auto other = prepare(second);
+    if (!first || !other || !is_kernel(first->model.kind) || !is_kernel(other->model.kind)) return "skipped";
+    std::vector<std::function<void(sycl::handler&)>> groups{[&](sycl::handler& h) { emit(h, *first); },
+                                                            [&](sycl::handler& h) { emit(h, *other); }};
+    auto foreign = [&](const prepared& p) { return p.param_graph_uid >= 0 && p.param_graph_uid != g.model.uid; };
+    if (foreign(*first) || foreign(*other)) {
+        expect_invalid("dynamic_command_group with another graph's parameter",
+                       [&] { sx::dynamic_command_group(*g.graph, groups); });
+        return "invalid";
+    }
+    g.groups.push_back(expect_ok("dynamic_command_group", [&] { return sx::dynamic_command_group(*g.graph, groups); }));
+    graph_model::group m;
+    m.members = {first->node, other->node};
+    g.model.groups.push_back(std::move(m));
+    return "ok";
+}
+
+std::string session::add_group(const call& c) {
+    auto& g = graphs_[c.graph];
+    if (!g.graph || c.index < 0 || c.index >= static_cast<int>(g.groups.size()) || c.nodes.size() > 4)
+        return "skipped";
+    std::vector<sx::node> dependencies;
+    for (int n : c.nodes) {
+        if (n < 0 || n >= static_cast<int>(g.nodes.size())) return "skipped";
+        dependencies.push_back(g.nodes[n]);
+    }
+    std::set<int> predecessors(c.nodes.begin(), c.nodes.end());
+    if (c.flag) {
+        auto l = leaves(g.model);
+        predecessors.insert(l.begin(), l.end());
+    }
+    auto properties = node_properties(dependencies, c.flag);
+    if (!g.model.recorders.empty()) {
+        expect_invalid("add(dynamic_command_group) while recording",
+                       [&] { g.graph->add(g.groups[c.index], properties); });
+        return "invalid";
+    }
+    auto n = expect_ok("add(dynamic_command_group)", [&] { return g.graph->add(g.groups[c.index], properties); });
+    auto& group = g.model.groups[c.index];
+    graph_model::node m = group.members[group.active];
+    m.group = c.index;
+    m.predecessors = std::move(predecessors);
+    group.nodes.push_back(static_cast<int>(g.nodes.size()));
+    g.nodes.push_back(n);
+    g.model.nodes.push_back(std::move(m));
+    return "ok";
+}
+
+std::string session::set_active(const call& c) {
+    auto& g = graphs_[c.graph];
+    if (!g.graph || c.index < 0 || c.index >= static_cast<int>(g.groups.size())) return "skipped";
+    auto& group = g.model.groups[c.index];
+    const auto which = static_cast<std::size_t>(c.value);
+    if (which >= group.members.size()) {
+        expect_invalid("set_active_index out of range", [&] { g.groups[c.index].set_active_index(which); });
+        return "invalid";
+    }
+    expect_ok("set_active_index", [&] { g.groups[c.index].set_active_index(which); });
+    group.active = static_cast<int>(which);
+    g.model.sync_group(c.index);
     return "ok";
 }
 

@@ -205,6 +205,31 @@ std::string session::misuse(const call& c) {
                                 std::to_string(slot) + ".n[" + std::to_string(r.node) + "]");
         return "ok";
     }
+    case 6: { // set_arg at an index the kernel object does not have: refused at add, the graph unchanged
+        if (c.graph < 0 || !graphs_[c.graph].graph || !array_live(0)) return "skipped";
+        auto& g = graphs_[c.graph];
+        auto* d = arrays_[0].pointer;
+        expect_invalid("add(set_arg past the kernel's arguments)", [&] {
+            g.graph->add([&](sycl::handler& h) {
+                h.set_args(d, d, std::uint32_t{1});
+                h.set_arg(3, c.index);
+                h.parallel_for(sycl::range<1>{1}, param_kernel_object());
+            });
+        });
+        return "invalid";
+    }
+    case 7: { // set_arg before a lambda kernel: only encore++ decomposes lambdas (refused in a g++ build)
+        if (c.graph < 0 || !graphs_[c.graph].graph || !array_live(0)) return "skipped";
+        auto& g = graphs_[c.graph];
+        auto* d = arrays_[0].pointer;
+        expect_invalid("add(set_arg before a lambda kernel)", [&] {
+            g.graph->add([&](sycl::handler& h) {
+                h.set_arg(0, d);
+                h.parallel_for(sycl::range<1>{1}, [=](sycl::id<1> i) { d[i] = 0; });
+            });
+        });
+        return "invalid";
+    }
     default:
         return "skipped";
     }

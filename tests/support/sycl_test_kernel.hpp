@@ -104,7 +104,7 @@ public:
     sycl::kernel object(const device& d) const {
         if (!runs_host_kernels(d)) return sycl::ext::encore::make_kernel(source_kernel(d, source_, name_));
         return sycl::ext::encore::make_kernel(
-            make_kernel(name_, [f = function_](const work_item& it, std::span<const kernel_argument> a) {
+            make_kernel(name_, sizeof...(P), [f = function_](const work_item& it, std::span<const kernel_argument> a) {
                 std::size_t linear = 0;
                 for (int k = 0; k < it.dimensions; ++k)
                     linear = linear * it.global_range[k] + (it.global_id[k] - it.offset[k]);

@@ -84,9 +84,9 @@ public:
 
     // Kernels.
     template <typename KernelName = detail::auto_name, typename K> void single_task(const K& k) {
-        set_kernel(std::make_shared<detail::lambda_kernel<detail::launch::single_task, 1, K>>(
-                       detail::kernel_name<KernelName, K>(), k),
-                   encore::nd_range{}, locals_);
+        set_lambda_kernel(std::make_shared<detail::lambda_kernel<detail::launch::single_task, 1, K>>(
+                              detail::kernel_name<KernelName, K>(), k),
+                          encore::nd_range{});
     }
     template <typename KernelName = detail::auto_name, typename... Rest> void parallel_for(range<1> r, Rest&&... rest) {
         parallel_for_range<KernelName>(r, std::forward<Rest>(rest)...);
@@ -265,8 +265,8 @@ public:
             static_assert(last == 0, "parallel_for with a kernel object takes no reductions");
             set_kernel_object(k, r);
         } else if constexpr (last == 0) {
-            set_kernel(std::make_shared<detail::lambda_kernel<Launch, D, K>>(detail::kernel_name<KernelName, K>(), k), r,
-                       locals_);
+            set_lambda_kernel(std::make_shared<detail::lambda_kernel<Launch, D, K>>(detail::kernel_name<KernelName, K>(), k),
+                              r);
         } else {
             make_reduction_kernel<KernelName, Launch, D, K>(r, k, all, std::make_index_sequence<last>());
         }
@@ -275,9 +275,10 @@ public:
     void make_reduction_kernel(const encore::nd_range& r, const K& k, const Tuple& all, std::index_sequence<I...>) {
         static_assert((detail::is_reduction<std::decay_t<std::tuple_element_t<I, Tuple>>>::value && ...),
                       "parallel_for: every argument between the range and the kernel must be a sycl::reduction");
-        set_kernel(std::make_shared<detail::reduction_kernel<Launch, D, K, std::decay_t<std::tuple_element_t<I, Tuple>>...>>(
-                       detail::kernel_name<KernelName, K>(), k, std::get<I>(all)...),
-                   r, locals_);
+        set_lambda_kernel(
+            std::make_shared<detail::reduction_kernel<Launch, D, K, std::decay_t<std::tuple_element_t<I, Tuple>>...>>(
+                detail::kernel_name<KernelName, K>(), k, std::get<I>(all)...),
+            r);
     }
 
     template <typename T, int D, access_mode M, target Tg, access::placeholder P>
@@ -304,6 +305,8 @@ public:
     void set_kernel(std::shared_ptr<const encore::kernel> k, encore::nd_range r,
                     std::vector<encore::kernel_argument> arguments);
     void set_kernel_object(const kernel& k, encore::nd_range r);
+    // A lambda or function-object kernel: its arguments are its local_accessors; set_arg is refused.
+    void set_lambda_kernel(std::shared_ptr<const encore::kernel> k, encore::nd_range r);
     void copy_bytes(void* destination, const void* source, std::size_t bytes);
     void fill_bytes(void* destination, std::vector<std::byte> pattern, std::size_t count);
     void check_usm(const void* pointer, std::size_t bytes, const char* call, const char* what) const;

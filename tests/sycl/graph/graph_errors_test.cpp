@@ -3,6 +3,7 @@
 
 #include <optional>
 
+#include "encore/graph/error.hpp"
 #include "graph_builder.hpp"
 #include "support/sycl_test_kernel.hpp"
 #include "support/sycl_test_memory.hpp"
@@ -174,4 +175,84 @@ TEST_CASE("the last copy of a graph destroyed while queues record into it ends t
     q.wait(); // allowed again
     q.ext_oneapi_graph(*exec).wait(); // the executable graph made from it keeps working
     CHECK(memory.read()[0] == 1);
+}
+
+namespace {
+ENCORE_SYCL_TEST_KERNEL(copy_scaled, (int* out, const int* in, int factor), { out[i] = in[i] * factor; });
+}
+
+// Found by a DPC++ update program: set_arg at an index the kernel does not have was accepted, and the dynamic
+// parameter's update() later threw std::out_of_range from inside Encore. Refused where it happens now, with the
+// graph unchanged. Only kernels that know their argument count can be checked (docs/sycl-graph.md): on the
+// native backend every kernel object the test kernels make does.
+TEST_CASE("set_arg at an index the kernel object does not have is refused when the node is added" *
+          doctest::test_suite("native")) {
+    sycl::queue q;
+    test_memory<int> memory(q, 8);
+    int* v = memory.get();
+    auto k = copy_scaled.object(q.get_device());
+    sycl_ext::command_graph g{q};
+    sycl_ext::dynamic_parameter factor(g, 2);
+    check_invalid(
+        [&] {
+            g.add([&](sycl::handler& h) {
+                h.set_args(v, v, 1);
+                h.set_arg(3, factor);
+                h.parallel_for(sycl::range<1>{8}, k);
+            });
+        },
+        "set_arg(3): kernel 'copy_scaled' has 3 arguments (indices 0 to 2)");
+    CHECK(g.empty());
+    factor.update(3); // nothing registered the parameter: no node to update, nothing thrown
+    // The same on an eager queue.
+    check_invalid(
+        [&] {
+            q.submit([&](sycl::handler& h) {
+                h.set_args(v, v, 1, 4);
+                h.single_task(k);
+            });
+        },
+        "has 3 arguments");
+    // Too few arguments: the one missing is named.
+    try {
+        q.submit([&](sycl::handler& h) {
+            h.set_args(v, v);
+            h.single_task(k);
+        });
+        FAIL("a kernel launched without its third argument was accepted");
+    } catch (const sycl::exception& e) {
+        CHECK(e.code() == sycl::errc::kernel_argument);
+        CHECK_MESSAGE(std::string(e.what()).find("argument 2 was not set") != std::string::npos, e.what());
+    }
+    // The engine refuses a kernel command with the wrong count too, whoever makes it.
+    CHECK_THROWS_WITH_AS(encore::validate(encore::kernel_command{k.engine(), {}, encore::range(4)}),
+                         doctest::Contains("takes 3 arguments; 0 were given"), encore::error);
+}
+
+// A lambda kernel's arguments are its captures: only encore++ decomposes them (issue: set_arg on lambda kernels
+// as DPC++ does it). A g++ build refuses set_arg on a lambda at the launch, naming the way out.
+TEST_CASE("set_arg on a lambda kernel is refused in a program not built by encore++") {
+    sycl::queue q;
+    test_memory<int> memory(q, 8);
+    int* v = memory.get();
+    sycl_ext::command_graph g{q};
+    sycl_ext::dynamic_parameter pointer(g, v);
+    check_invalid(
+        [&] {
+            g.add([&](sycl::handler& h) {
+                h.set_arg(0, pointer);
+                h.parallel_for(sycl::range<1>{8}, [=](sycl::id<1> i) { v[i] = 1; });
+            });
+        },
+        "set_arg(0): kernel");
+    check_invalid(
+        [&] {
+            q.submit([&](sycl::handler& h) {
+                h.set_arg(1, 5);
+                h.single_task([=] { v[0] = 1; });
+            });
+        },
+        "build it with encore++");
+    CHECK(g.empty());
+    pointer.update(v + 1); // no node uses it
 }

@@ -83,14 +83,142 @@ TEST_CASE("node::update_range and update_nd_range change the launch of the next 
 
     CHECK_THROWS_WITH_AS(reset.update_range(sycl::range<1>{2}), doctest::Contains("not a kernel node"), sycl::exception);
     CHECK_THROWS_WITH_AS(k.update_range(sycl::range<2>{2, 2}), doctest::Contains("dimensions"), sycl::exception);
-    CHECK_THROWS_WITH_AS(k.update_nd_range(sycl::nd_range<1>{{8}, {4}}), doctest::Contains("range, not an nd_range"),
-                         sycl::exception);
     try {
         nd.update_nd_range(sycl::nd_range<1>{{10}, {4}});
         FAIL("an nd_range whose local range does not divide the global range was accepted");
     } catch (const sycl::exception& e) {
         CHECK(e.code() == sycl::errc::nd_range);
     }
+}
+
+// sycl_ext_oneapi_graph, "Node update": a kernel node made with a range may take an nd_range and the other way
+// round (Encore refused the switch before).
+TEST_CASE("node::update_range and update_nd_range switch a kernel node between a range and an nd_range") {
+    sycl::queue q;
+    test_memory<int> memory(q, 64);
+    int* v = memory.get();
+    memory.fill(0);
+    sycl_ext::command_graph g{q};
+    auto k = g.add([&](sycl::handler& h) { add_to.parallel_for(h, sycl::range<1>{16}, v, 1); });
+    auto nd = g.add([&](sycl::handler& h) { add_to.parallel_for(h, sycl::nd_range<1>{{8}, {4}}, v + 32, 10); },
+                    {sycl_ext::property::node::depends_on(k)});
+    auto exec = g.finalize({sycl_ext::property::graph::updatable{}});
+    k.update_nd_range(sycl::nd_range<1>{{24}, {8}});
+    nd.update_range(sycl::range<1>{12});
+    exec.update({k, nd});
+    q.ext_oneapi_graph(exec).wait();
+    auto seen = memory.read();
+    CHECK(std::count(seen.begin(), seen.begin() + 32, 1) == 24);
+    CHECK(seen[23] == 1);
+    CHECK(seen[24] == 0);
+    CHECK(std::count(seen.begin() + 32, seen.end(), 10) == 12);
+    CHECK(seen[43] == 10);
+    CHECK(seen[44] == 0);
+    // The dimensions still have to match, and an nd_range still has to divide.
+    CHECK_THROWS_WITH_AS(nd.update_nd_range(sycl::nd_range<2>{{4, 4}, {2, 2}}), doctest::Contains("dimensions"),
+                         sycl::exception);
+    try {
+        k.update_nd_range(sycl::nd_range<1>{{10}, {4}});
+        FAIL("an nd_range whose local range does not divide the global range was accepted");
+    } catch (const sycl::exception& e) {
+        CHECK(e.code() == sycl::errc::nd_range);
+    }
+}
+
+// A kernel written for an nd_range (nd_item, local memory, a barrier) keeps work-groups when its node takes a
+// plain range: per dimension the largest size dividing the new range, not above the old local size.
+TEST_CASE("an nd_range kernel node updated with a range keeps work-groups" * doctest::test_suite("native")) {
+    sycl::queue q;
+    test_memory<int> in_memory(q, 32), out_memory(q, 32);
+    const int* in = in_memory.get();
+    int* out = out_memory.get();
+    std::vector<int> values(32);
+    std::iota(values.begin(), values.end(), 0);
+    in_memory.write(values);
+    out_memory.fill(-1);
+    sycl_ext::command_graph g{q};
+    auto reverse = g.add([&](sycl::handler& h) {
+        sycl::local_accessor<int, 1> tile(sycl::range<1>{8}, h);
+        h.parallel_for(sycl::nd_range<1>{{32}, {8}}, [=](sycl::nd_item<1> it) {
+            const auto local = it.get_local_id(0), size = it.get_local_range(0);
+            tile[local] = in[it.get_global_id(0)];
+            sycl::group_barrier(it.get_group());
+            out[it.get_global_id(0)] = tile[size - 1 - local] * 100 + static_cast<int>(size);
+        });
+    });
+    auto exec = g.finalize({sycl_ext::property::graph::updatable{}});
+    reverse.update_range(sycl::range<1>{12}); // work-groups of 6: the largest divisor of 12 up to 8
+    exec.update(reverse);
+    q.ext_oneapi_graph(exec).wait();
+    const auto seen = out_memory.read();
+    for (int i = 0; i < 12; ++i) {
+        const int group_start = i / 6 * 6, local = i % 6;
+        CHECK(seen[i] == (group_start + 5 - local) * 100 + 6);
+    }
+    CHECK(seen[12] == -1);
+}
+
+// The specification: updating the range of a node made from a dynamic command group updates it for every node
+// sharing the group, and making a command group active again uses its most recently updated range, not the one it
+// was made with. Encore used to restore the original range on set_active_index and on a dynamic parameter's update.
+TEST_CASE("nodes of a dynamic command group share range updates; a command group keeps its range") {
+    sycl::queue q;
+    constexpr std::size_t n = 64;
+    test_memory<int> memory(q, n), in_memory(q, n);
+    int* v = memory.get();
+    int* in = in_memory.get();
+    in_memory.fill(1);
+    sycl_ext::command_graph g{q};
+    sycl_ext::dynamic_command_group group(g, {
+        [&](sycl::handler& h) { add_to.parallel_for(h, sycl::range<1>{n}, v, 1); },
+        [&](sycl::handler& h) { add_to.parallel_for(h, sycl::range<1>{n}, v, 100); },
+    });
+    auto first = g.add(group);
+    auto second = g.add(group, {sycl_ext::property::node::depends_on(first)});
+    first.update_range(sycl::range<1>{32});
+    group.set_active_index(1);
+    group.set_active_index(0);
+    auto exec = g.finalize({sycl_ext::property::graph::updatable{}});
+    auto run = [&] {
+        memory.fill(0);
+        q.ext_oneapi_graph(exec).wait();
+        return memory.read();
+    };
+    auto seen = run();
+    CHECK(std::count(seen.begin(), seen.end(), 2) == 32); // both nodes over 32 items
+    CHECK(seen[31] == 2);
+    CHECK(seen[32] == 0);
+
+    // Command group 1 has its own range (still 64); an update through the second node reaches the first.
+    group.set_active_index(1);
+    second.update_range(sycl::range<1>{16});
+    exec.update({first, second});
+    seen = run();
+    CHECK(std::count(seen.begin(), seen.end(), 200) == 16);
+    CHECK(seen[16] == 0);
+    // Command group 0 again: the 32 it was updated to.
+    group.set_active_index(0);
+    exec.update({first, second});
+    seen = run();
+    CHECK(std::count(seen.begin(), seen.end(), 2) == 32);
+
+    // A dynamic parameter the group uses keeps the range too.
+    auto scale = scale_from.object(q.get_device());
+    sycl_ext::command_graph pg{q};
+    sycl_ext::dynamic_parameter factor(pg, 2);
+    sycl_ext::dynamic_command_group kernels(pg, {[&](sycl::handler& h) {
+                                                     h.set_args(v, in, factor);
+                                                     h.parallel_for(sycl::range<1>{n}, scale);
+                                                 }});
+    auto node = pg.add(kernels);
+    node.update_range(sycl::range<1>{8});
+    factor.update(7);
+    auto pexec = pg.finalize();
+    memory.fill(0);
+    q.ext_oneapi_graph(pexec).wait();
+    seen = memory.read();
+    CHECK(std::count(seen.begin(), seen.end(), 7) == 8);
+    CHECK(seen[8] == 0);
 }
 
 TEST_CASE("whole-graph update swaps the input buffers of a graph of the same topology") {
@@ -480,4 +608,36 @@ TEST_CASE("dynamic_local_accessor: the local memory of a node is resized by upda
     }
     sycl::free(seen, q);
     sycl::free(out, q);
+}
+
+// DPC++'s current constructor: no graph; the parameter joins the graph of the first node that uses it.
+TEST_CASE("dynamic_parameter made without a graph belongs to the graph of its first node") {
+    sycl::queue q;
+    constexpr std::size_t n = 16;
+    test_memory<int> in_memory(q, n), out_memory(q, n);
+    int *in = in_memory.get(), *out = out_memory.get();
+    in_memory.fill(3);
+    sycl_ext::dynamic_parameter factor(2);
+    factor.update(4); // before any node uses it: the value it starts with
+    auto k = scale_from.object(q.get_device());
+    sycl_ext::command_graph g{q};
+    auto node = g.add([&](sycl::handler& h) {
+        h.set_args(out, in, factor);
+        h.parallel_for(sycl::range<1>{n}, k);
+    });
+    auto exec = g.finalize({sycl_ext::property::graph::updatable{}});
+    q.ext_oneapi_graph(exec).wait();
+    CHECK(out_memory.read()[n - 1] == 12);
+    factor.update(5);
+    exec.update(node);
+    q.ext_oneapi_graph(exec).wait();
+    CHECK(out_memory.read()[0] == 15);
+
+    sycl_ext::command_graph other{q};
+    CHECK_THROWS_WITH_AS(other.add([&](sycl::handler& h) {
+        h.set_args(out, in, factor);
+        h.parallel_for(sycl::range<1>{n}, k);
+    }),
+                         doctest::Contains("belongs to another graph"), sycl::exception);
+    CHECK(other.empty());
 }

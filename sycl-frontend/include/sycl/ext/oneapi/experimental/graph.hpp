@@ -97,7 +97,10 @@ public:
     std::vector<node> get_successors() const;
     // The node a submission recorded into a graph became; throws errc::invalid for other events.
     static node get_node_from_event(event e);
-    // Kernel nodes only: a new range for the next update() of executable graphs made from this graph.
+    // Kernel nodes only: a new range for the next update() of executable graphs made from this graph. A node may
+    // switch between a range and an nd_range (of the same dimensions); one that had work-groups keeps some for a
+    // range (docs/sycl-graph.md). A node of a dynamic command group changes the group's active command group, so
+    // every node made from the group takes the range, and the command group keeps it when made active again.
     template <int D> void update_nd_range(nd_range<D> r);
     template <int D> void update_range(range<D> r);
 
@@ -237,6 +240,11 @@ template <typename T> class dynamic_parameter {
 public:
     dynamic_parameter(const command_graph<graph_state::modifiable>& g, const T& initial)
         : impl_(detail_dynamic::make(g, argument(initial))) {
+        if constexpr (is_accessor) detail_dynamic::set_buffer(impl_, buffer_of(initial), T::access_mode);
+    }
+    // Made without a graph (DPC++'s current form; the one above is deprecated there): the parameter belongs to the
+    // graph of the first node that uses it, and using it in another graph's node is refused (errc::invalid).
+    dynamic_parameter(const T& initial) : impl_(detail_dynamic::make_unbound(argument(initial))) {
         if constexpr (is_accessor) detail_dynamic::set_buffer(impl_, buffer_of(initial), T::access_mode);
     }
     // An accessor's buffer may change (the graph's edges stay as they were made); update(node) on an executable
