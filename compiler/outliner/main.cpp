@@ -40,6 +40,9 @@ using namespace encore::outliner;
 struct options {
     std::string source, header, device, check_layout, entry_suffix;
     std::vector<std::string> compiler_flags;
+    // A program built for the native target alone: the integration header describes the kernels (names and
+    // decomposed parameters: set_arg on lambda kernels), none gets device code, no device rule applies.
+    bool host_only = false;
 };
 
 struct outputs {
@@ -81,6 +84,13 @@ public:
         for (kernel_info& k : found.kernels) {
             if (!options_.entry_suffix.empty()) k.entry += "_" + options_.entry_suffix;
             decompose(context, k);
+        }
+        if (options_.host_only) {
+            for (kernel_info& k : found.kernels)
+                k.no_device_code = "the program was built for the native target only";
+            out_.header = integration_header(found.kernels, context.getSourceManager(), options_.source);
+            out_.written = true;
+            return;
         }
         device_rules rules(context, found.frontend_root);
         for (kernel_info& k : found.kernels)
@@ -139,8 +149,8 @@ private:
 
 int usage(const std::string& problem) {
     std::cerr << "encore-outliner: " << problem << "\n"
-              << "usage: encore-outliner <source.cpp> --header <out.hpp> --device <out.cu> [--check-layout "
-                 "<out.hpp>] [--entry-suffix <identifier>] -- <compiler flags>\n";
+              << "usage: encore-outliner <source.cpp> --header <out.hpp> (--device <out.cu> | --host-only) "
+                 "[--check-layout <out.hpp>] [--entry-suffix <identifier>] -- <compiler flags>\n";
     return 2;
 }
 
@@ -164,6 +174,8 @@ int main(int argc, char** argv) {
         if (a == "--header" || a == "--device" || a == "--check-layout") {
             if (i + 1 >= argc) return usage(a + " needs a file name");
             (a == "--header" ? o.header : a == "--device" ? o.device : o.check_layout) = argv[++i];
+        } else if (a == "--host-only") {
+            o.host_only = true;
         } else if (a == "--entry-suffix") {
             if (i + 1 >= argc) return usage(a + " needs a value");
             o.entry_suffix = argv[++i];
@@ -181,7 +193,10 @@ int main(int argc, char** argv) {
     for (; i < argc; ++i)
         o.compiler_flags.emplace_back(argv[i]);
     if (o.source.empty()) return usage("no source file");
-    if (o.header.empty() || o.device.empty()) return usage("--header and --device are required");
+    if (o.header.empty() || (o.device.empty() && !o.host_only))
+        return usage("--header and --device (or --host-only) are required");
+    if (o.host_only && (!o.device.empty() || !o.check_layout.empty()))
+        return usage("--host-only writes the header alone (no --device, no --check-layout)");
 
     std::vector<std::string> flags = o.compiler_flags;
     // Warnings are the host compiler's business; the front end's headers mark device functions for us.
@@ -192,7 +207,7 @@ int main(int argc, char** argv) {
     action_factory factory(o, out);
     const int status = tool.run(&factory);
     if (status != 0 || !out.written) return 1;
-    if (!write(o.header, out.header) || !write(o.device, out.device) ||
+    if (!write(o.header, out.header) || (!o.host_only && !write(o.device, out.device)) ||
         (!o.check_layout.empty() && !write(o.check_layout, out.check_layout))) {
         std::cerr << "encore-outliner: cannot write the outputs\n";
         return 1;

@@ -579,6 +579,25 @@ void command_graph<graph_state::executable>::update(const command_graph<graph_st
 }
 
 namespace detail_dynamic {
+namespace {
+// A dynamic parameter's value into kernel command `k` at `index`: the index of an argument of a kernel object (or of
+// a lambda's local memory), or for a lambda kernel's other values the DPC++ index of the capture it replaces
+// (set_arg on lambda kernels: sycl/detail/kernel_wrapper.hpp, lambda_arguments). Indices were checked when the
+// node was made.
+void set_dynamic_value(::encore::kernel_command& k, int index, const ::encore::kernel_argument& value) {
+    if (value.type != ::encore::kernel_argument::kind::local_memory)
+        if (const auto* lambda = dynamic_cast<const sycl::detail::lambda_arguments*>(k.kernel.get())) {
+            k.kernel = lambda->with_argument(index, value);
+            return;
+        }
+    if (index < 0 || static_cast<std::size_t>(index) >= k.arguments.size())
+        throw exception(errc::invalid, "dynamic_parameter::update: kernel '" + k.kernel->name() + "' has " +
+                                           std::to_string(k.arguments.size()) + " arguments; the parameter is its " +
+                                           std::to_string(index));
+    k.arguments[index] = value;
+}
+} // namespace
+
 std::shared_ptr<sycl::detail::dynamic_parameter_impl> make(const command_graph<graph_state::modifiable>& g,
                                                            ::encore::kernel_argument initial) {
     auto p = std::make_shared<sycl::detail::dynamic_parameter_impl>();
@@ -610,14 +629,14 @@ void update(const std::shared_ptr<sycl::detail::dynamic_parameter_impl>& p, ::en
     for (auto [index, argument] : p->uses) {
         auto handle = g->g.node_at(index);
         auto k = std::get<::encore::kernel_command>(g->g.command_at(handle));
-        k.arguments.at(argument) = p->value;
+        set_dynamic_value(k, argument, p->value);
         g->g.replace_command(handle, std::move(k));
     }
     for (const auto& [weak_group, which, argument] : p->group_uses) {
         auto group = weak_group.lock();
         if (!group) continue;
         auto& k = std::get<::encore::kernel_command>(*group->groups[which].command);
-        k.arguments.at(argument) = p->value;
+        set_dynamic_value(k, argument, p->value);
         if (which == group->active)
             for (auto n : group->nodes) g->g.replace_command(g->g.node_at(n), k);
     }

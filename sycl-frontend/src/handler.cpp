@@ -23,6 +23,54 @@ void handler_access::add_dynamic_local(handler& h, std::uint32_t index, std::sha
 }
 } // namespace detail
 
+namespace detail {
+const encore::compiler::kernel_param& lambda_parameter(const std::string& kernel,
+                                                       const encore::compiler::kernel_descriptor* d,
+                                                       std::size_t object_size, int index,
+                                                       const encore::kernel_argument& value) {
+    using encore::compiler::param_kind;
+    const std::string call = "set_arg(" + std::to_string(index) + "): lambda kernel '" + kernel + "'";
+    if (!d)
+        throw exception(errc::invalid, call + " has no description of its captures: build the program with "
+                                              "encore++ (which decomposes lambda kernels), or launch a kernel object "
+                                              "(sycl::kernel) with set_arg");
+    if (d->size != object_size)
+        throw exception(errc::invalid, call + ": the host compiler laid the kernel out in " +
+                                           std::to_string(object_size) + " bytes, encore-outliner in " +
+                                           std::to_string(d->size) +
+                                           " (a constant of the enclosing function captured by one compiler only; "
+                                           "declare it outside the function or capture it explicitly)");
+    // DPC++'s numbering: four indices for an accessor or a local_accessor, one for anything else.
+    std::size_t next = 0;
+    for (const auto& p : d->parameters()) {
+        const bool four = p.kind == param_kind::accessor || p.kind == param_kind::local_accessor;
+        const std::size_t width = four ? 4 : 1;
+        if (static_cast<std::size_t>(index) < next + width) {
+            const std::string what = std::string(four ? (p.kind == param_kind::accessor ? "accessor" : "local_accessor")
+                                                      : "capture") +
+                                     " '" + p.name + "'";
+            if (static_cast<std::size_t>(index) != next)
+                throw exception(errc::invalid, call + ": index " + std::to_string(index) + " is inside " + what +
+                                                   ", which takes indices " + std::to_string(next) + " to " +
+                                                   std::to_string(next + 3));
+            if (four)
+                throw exception(errc::invalid, call + ": argument " + std::to_string(index) + " is " + what +
+                                                   "; set_arg on a lambda's accessor captures is not built (the "
+                                                   "lambda's pointer, scalar and struct captures take it)");
+            if (value.type == encore::kernel_argument::kind::local_memory || value.bytes.size() != p.size)
+                throw exception(errc::invalid, call + ": argument " + std::to_string(index) + " is " + what + " of " +
+                                                   std::to_string(p.size) + " bytes; the value set has " +
+                                                   std::to_string(value.bytes.size()));
+            return p;
+        }
+        next += width;
+    }
+    throw exception(errc::invalid, call + " has " + std::to_string(next) + " argument" + (next == 1 ? "" : "s") +
+                                       " after decomposition" +
+                                       (next ? " (indices 0 to " + std::to_string(next - 1) + ")" : std::string()));
+}
+} // namespace detail
+
 handler::handler(device d, context c, std::shared_ptr<detail::queue_impl> queue)
     : device_(std::move(d)), context_(std::move(c)), queue_(std::move(queue)) {}
 
@@ -81,13 +129,18 @@ void handler::store_argument(int index, encore::kernel_argument a) {
 }
 
 void handler::set_lambda_kernel(std::shared_ptr<const encore::kernel> k, encore::nd_range r) {
-    if (!arguments_.empty()) {
-        const auto first = std::find_if(arguments_.begin(), arguments_.end(), [](const auto& a) { return a.has_value(); });
-        throw exception(errc::invalid,
-                        "set_arg(" + std::to_string(first - arguments_.begin()) + "): kernel '" + k->name() +
-                            "' is a lambda (or function object): its arguments are its captures, and this program "
-                            "was not built by encore++, which decomposes them; build it with encore++, or launch a "
-                            "kernel object (sycl::kernel) with set_arg");
+    // set_arg on a lambda kernel replaces captures (encore++ builds describe them): each value set, a dynamic
+    // parameter's current one included, goes into a copy of the kernel. The graph registers the dynamic parameters
+    // (collected_.dynamic_arguments) by the same index.
+    for (std::size_t i = 0; i < arguments_.size(); ++i) {
+        if (!arguments_[i]) continue;
+        const auto* lambda = dynamic_cast<const detail::lambda_arguments*>(k.get());
+        if (!lambda)
+            throw exception(errc::invalid, "set_arg(" + std::to_string(i) + "): kernel '" + k->name() +
+                                               "' takes no set_arg: Encore replaces the captures of plain lambda "
+                                               "kernels only (not of kernels with reductions, nor of nvcc single-source "
+                                               "kernels); launch a kernel object (sycl::kernel) with set_arg");
+        k = lambda->with_argument(static_cast<int>(i), *arguments_[i]);
     }
     set_kernel(std::move(k), r, locals_);
 }

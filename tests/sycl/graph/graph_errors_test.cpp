@@ -244,7 +244,7 @@ TEST_CASE("set_arg on a lambda kernel is refused in a program not built by encor
                 h.parallel_for(sycl::range<1>{8}, [=](sycl::id<1> i) { v[i] = 1; });
             });
         },
-        "set_arg(0): kernel");
+        "set_arg(0): lambda kernel");
     check_invalid(
         [&] {
             q.submit([&](sycl::handler& h) {
@@ -252,7 +252,7 @@ TEST_CASE("set_arg on a lambda kernel is refused in a program not built by encor
                 h.single_task([=] { v[0] = 1; });
             });
         },
-        "build it with encore++");
+        "build the program with encore++");
     CHECK(g.empty());
     pointer.update(v + 1); // no node uses it
 }

@@ -18,6 +18,7 @@
 #include <cxxabi.h>
 
 #include <cstdio>
+#include <cstring>
 #include <cstdlib>
 #include <memory>
 #include <string>
@@ -145,7 +146,28 @@ inline encore::gpu::device_code outlined_code(const outlined_entry& e, int dimen
     return code;
 }
 
-template <launch Launch, int D, typename K> class host_lambda_kernel final : public encore::kernel {
+// set_arg on a lambda kernel (sycl_ext_oneapi_graph's dynamic parameters on lambdas, as DPC++ has it): the
+// kernel's arguments are its captures as encore++ decomposed them (the integration header's parameters, in the
+// closure's order), numbered as DPC++ numbers a kernel's arguments after decomposition: one index for each pointer
+// and std-layout parameter (a scalar, or a struct without accessors), four for each accessor and local_accessor
+// (its pointer and three ranges). A value set there replaces the capture's bytes; its size must be the capture's.
+// Kernels without a description (a program not built by encore++) refuse set_arg (docs/sycl-graph.md).
+class lambda_arguments {
+public:
+    virtual ~lambda_arguments() = default;
+    // A copy of this kernel whose argument `index` holds `value`. Throws errc::invalid naming the kernel when it
+    // has no description, the index names no argument (or the inside of an accessor's four), the argument is an
+    // accessor or a local_accessor (not built), or the sizes differ.
+    virtual std::shared_ptr<const encore::kernel> with_argument(int index, const encore::kernel_argument& value) const = 0;
+};
+
+// The parameter of `d` at DPC++ argument index `index` (see lambda_arguments); throws errc::invalid as described.
+const encore::compiler::kernel_param& lambda_parameter(const std::string& kernel, const encore::compiler::kernel_descriptor* d,
+                                                       std::size_t object_size, int index,
+                                                       const encore::kernel_argument& value);
+
+template <launch Launch, int D, typename K>
+class host_lambda_kernel final : public encore::kernel, public lambda_arguments {
 public:
     host_lambda_kernel(std::string name, K k) : encore::kernel(std::move(name)), k_(std::move(k)) {
         if (const outlined_entry& e = cuda_outlined_entry<K>(); e.entry) cuda_ = outlined_code(e, D, &k_, sizeof(K));
@@ -156,6 +178,14 @@ public:
     }
     const void* device_code(std::string_view backend) const noexcept override {
         return backend == "cuda" && cuda_.entry ? &cuda_ : nullptr;
+    }
+    std::shared_ptr<const encore::kernel> with_argument(int index, const encore::kernel_argument& value) const override {
+        const auto& p = lambda_parameter(name(), encore::compiler::find_kernel(typeid(K).name()), sizeof(K), index, value);
+        auto copy = std::make_shared<host_lambda_kernel>(name(), k_);
+        // The closure's other captures stay as they are; this one's bytes are the value's (a pointer or a
+        // std-layout value, whose bytes are all it is).
+        std::memcpy(reinterpret_cast<std::byte*>(std::addressof(copy->k_)) + p.offset, value.bytes.data(), p.size);
+        return copy;
     }
 
 private:
