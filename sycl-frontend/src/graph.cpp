@@ -402,6 +402,7 @@ node command_graph<graph_state::modifiable>::add_collected(handler& h, const syc
         throw exception(errc::invalid, "add: a barrier can only be recorded from a queue; with the explicit API, add "
                                        "an empty node with property::node::depends_on_all_leaves instead");
     std::lock_guard lock(impl_->mutex);
+    sycl::detail::refuse_if_native(*impl_, "command_graph::add");
     impl_->require_not_recording("add");
     std::vector<std::uint32_t> predecessors;
     if (p.has_property<property::node::depends_on>()) {
@@ -425,6 +426,7 @@ void command_graph<graph_state::modifiable>::make_edge(node& source, node& desti
     if (source.graph() != impl_ || destination.graph() != impl_)
         throw exception(errc::invalid, "make_edge: both nodes must belong to this graph");
     std::lock_guard lock(impl_->mutex);
+    sycl::detail::refuse_if_native(*impl_, "command_graph::make_edge");
     impl_->require_not_recording("make_edge");
     sycl::detail::translate_errors([&] {
         impl_->g.make_edge(impl_->g.node_at(source.index()), impl_->g.node_at(destination.index()));
@@ -433,6 +435,8 @@ void command_graph<graph_state::modifiable>::make_edge(node& source, node& desti
 
 command_graph<graph_state::executable> command_graph<graph_state::modifiable>::finalize(const sycl::property_list& p) const {
     std::lock_guard lock(impl_->mutex);
+    if (p.has_property<property::graph::updatable>())
+        sycl::detail::refuse_if_native(*impl_, "finalize(property::graph::updatable)");
     auto exec = std::make_shared<sycl::detail::executable_impl>();
     exec->source = impl_;
     exec->updatable = p.has_property<property::graph::updatable>();
@@ -472,6 +476,7 @@ bool command_graph<graph_state::modifiable>::begin_recording(const std::vector<q
 
 bool command_graph<graph_state::modifiable>::end_recording() {
     std::lock_guard lock(impl_->mutex);
+    sycl::detail::require_joined_forks(*impl_, nullptr, "end_recording");
     return impl_->stop_all_recordings();
 }
 
@@ -483,6 +488,7 @@ bool command_graph<graph_state::modifiable>::end_recording(queue& q) {
         if (!qi.recording) return false;
         if (qi.recording != impl_) throw exception(errc::invalid, "end_recording: the queue is recording another graph");
     }
+    sycl::detail::require_joined_forks(*impl_, &qi, "end_recording");
     sycl::detail::stop_recording(*impl_, qi);
     return true;
 }
@@ -511,6 +517,7 @@ std::vector<node> command_graph<graph_state::modifiable>::get_root_nodes() const
 
 namespace {
 void require_updatable(const sycl::detail::executable_impl& e) {
+    sycl::detail::refuse_if_native(*e.source, "command_graph<executable>::update");
     if (!e.updatable)
         throw exception(errc::invalid, "command_graph<executable>::update: the graph was not finalized with "
                                        "property::graph::updatable");
@@ -560,6 +567,7 @@ void command_graph<graph_state::executable>::update(const std::vector<node>& nod
 
 void command_graph<graph_state::executable>::update(const command_graph<graph_state::modifiable>& source) {
     require_updatable(*impl_);
+    sycl::detail::refuse_if_native(*source.impl(), "command_graph<executable>::update");
     {
         std::lock_guard lock(source.impl()->mutex);
         if (!source.impl()->async_nodes.empty() || impl_->async_nodes)

@@ -18,7 +18,7 @@ namespace {
 std::string graph_name(const graph_impl& g) { return "graph " + std::to_string(g.g.id()); }
 } // namespace
 
-bool start_recording(graph_impl& g, queue_impl& q, const char* call) {
+bool start_recording(graph_impl& g, queue_impl& q, const char* call, bool joined) {
     if (!(q.dev == g.dev) || !(q.ctx == g.ctx))
         throw exception(errc::invalid, std::string(call) + ": the queue's device and context must be the graph's (" +
                                            graph_name(g) + ")");
@@ -45,6 +45,7 @@ bool start_recording(graph_impl& g, queue_impl& q, const char* call) {
             throw;
         }
     }
+    if (g.session) g.session->queues[q.weak_from_this()].joined = joined;
     // Forget the queues that are gone, so that histories does not grow with every short-lived queue.
     std::erase_if(g.histories, [](const auto& entry) { return entry.first.expired(); });
     if (g.recorders.empty())
@@ -85,7 +86,7 @@ std::shared_ptr<graph_impl> join_recording_through(queue_impl& q, const std::vec
                                            graph_name(*graph) +
                                            ") that no queue records any more; such an event can only order "
                                            "submissions recorded into that graph");
-    start_recording(*graph, q, "depends_on (transitive queue recording)");
+    start_recording(*graph, q, "depends_on (transitive queue recording)", true);
     return graph;
 }
 
@@ -138,6 +139,8 @@ event capture_submission(graph_impl& g, queue_impl& q, handler& h) {
     ::encore::command command = c.command ? std::move(*c.command) : ::encore::command(::encore::empty_command{});
     const bool is_barrier = std::holds_alternative<::encore::barrier_command>(command);
     const auto number = translate_errors([&] { return session.capture->capture(std::move(command), after); });
+    session.predecessors.resize(number + 1);
+    session.predecessors[number] = std::move(after);
     if (in_order) state.last_in_order = number;
     if (is_barrier) state.barrier = number;
     state.captured.push_back(number);
@@ -158,6 +161,43 @@ void end_native_session(graph_impl& g) {
     g.last_session_node = index;
 }
 } // namespace
+
+void require_joined_forks(const graph_impl& g, const queue_impl* stopping, const char* call) {
+    if (!g.session) return;
+    const auto& s = *g.session;
+    auto joined_queue = [&](const std::shared_ptr<queue_impl>& q) {
+        auto it = s.queues.find(q);
+        return it != s.queues.end() && it->second.joined;
+    };
+    if (stopping)
+        for (const auto& r : g.recorders) // another queue that began the recording goes on: nothing ends yet
+            if (auto other = r.lock(); other && other.get() != stopping && !joined_queue(other)) return;
+    // Ancestors-or-self of what the queues that began the recording captured: numbers only grow along edges, so
+    // one pass from the last capture down marks them all, O(commands + edges).
+    std::vector<bool> joined(s.predecessors.size(), false);
+    for (const auto& [queue, state] : s.queues)
+        if (!state.joined)
+            for (auto c : state.captured) joined[c] = true;
+    for (std::size_t c = joined.size(); c-- > 0;)
+        if (joined[c])
+            for (auto p : s.predecessors[c]) joined[p] = true;
+    for (const auto& [queue, state] : s.queues)
+        if (state.joined && !state.captured.empty() && !joined[state.captured.back()])
+            throw exception(errc::runtime,
+                            std::string(call) + ": a queue that joined the native recording of " + graph_name(g) +
+                                " through an event (a fork) was never joined back: no command of a queue that began "
+                                "the recording depends on its last command (captured command " +
+                                std::to_string(state.captured.back()) +
+                                "); make one depend on that command's event, then end the recording");
+}
+
+void refuse_if_native(const graph_impl& g, const char* what) {
+    if (g.native)
+        throw exception(errc::feature_not_supported,
+                        std::string(what) + ": graph " + std::to_string(g.g.id()) +
+                            " was made with property::graph::enable_native_recording, whose commands the backend "
+                            "captures itself; such a graph takes only recorded commands, and is not updatable");
+}
 
 std::uint32_t node_of_event(const graph_impl& g, const recorded_node& e, const char* call) {
     if (e.session == 0) return e.index;

@@ -82,8 +82,10 @@ struct graph_impl : std::enable_shared_from_this<graph_impl> {
         struct queue_state {
             std::optional<std::uint32_t> last_in_order, barrier; // captured command numbers
             std::vector<std::uint32_t> captured;                 // everything the queue captured (barriers)
+            bool joined = false; // entered through an event (transitive recording): a fork that must join back
         };
         std::map<std::weak_ptr<const queue_impl>, queue_state, std::owner_less<>> queues;
+        std::vector<std::vector<std::uint32_t>> predecessors; // per captured command: those it was captured after
     };
     std::optional<native_session> session;     // in progress
     std::uint64_t sessions_started = 0;
@@ -172,9 +174,19 @@ struct dynamic_command_group_impl {
 
 // queue_impl::finish for a recording queue: adds a node for what `h` collected.
 event record_submission(graph_impl& g, queue_impl& q, handler& h);
-// Starts `q` recording into `g` (begin_recording, or `q` joining through an event); `call` names the API for
-// errors. Returns false when `q` already records `g`. The caller holds g.mutex; `g` must be owned by a shared_ptr.
-bool start_recording(graph_impl& g, queue_impl& q, const char* call);
+// Starts `q` recording into `g` (begin_recording, or `q` joining through an event: `joined`); `call` names the
+// API for errors. Returns false when `q` already records `g`. The caller holds g.mutex; `g` must be owned by a
+// shared_ptr.
+bool start_recording(graph_impl& g, queue_impl& q, const char* call, bool joined = false);
+// Native recording: before end_recording stops the last queue that began `g`'s session (`stopping`; null: every
+// queue), every queue that joined it through an event (a fork) must have been joined back — its last captured
+// command an ancestor of a command captured by a queue that began the recording — as a CUDA stream capture
+// requires. Throws errc::runtime naming the fork's last command otherwise (DPC++'s code); nothing changes. The
+// caller holds g.mutex.
+void require_joined_forks(const graph_impl& g, const queue_impl* stopping, const char* call);
+// Native recording (sycl_ext_oneapi_graph's "Limitations of Native Recording"): what a graph made with
+// property::graph::enable_native_recording refuses with errc::feature_not_supported, as DPC++ does.
+void refuse_if_native(const graph_impl& g, const char* what);
 // Transitive queue recording: when a queue that records nothing submits a command group depending on events
 // returned while recording a graph, the queue joins that graph's recording first. Returns the graph joined, or
 // null when no dependency is graph-limited. Throws errc::invalid when the events come from two graphs, or from a
