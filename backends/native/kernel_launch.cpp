@@ -60,7 +60,8 @@ void run_range_items(const launch_shape& s, std::size_t first, std::size_t last)
     }
 }
 
-// Groups [first, last) of an nd_range launch whose groups hold one item each: no barrier can wait for anyone.
+// Groups [first, last) of an nd_range launch whose groups hold one item each and no local memory: no barrier can
+// wait for anyone.
 void run_single_item_groups(const launch_shape& s, std::size_t first, std::size_t last) {
     const launch_shape& r = s;
     work_item it;
@@ -91,7 +92,8 @@ void run_single_item_groups(const launch_shape& s, std::size_t first, std::size_
 }
 
 void run_groups(const launch_shape& s, std::size_t first, std::size_t last) {
-    if (s.local_count == 1) return run_single_item_groups(s, first, last);
+    // Groups of one item without local memory need no runner (a group's local memory is the runner's block).
+    if (s.local_count == 1 && s.local_offsets.empty()) return run_single_item_groups(s, first, last);
     work_group_runner runner(s);
     for (std::size_t g = first; g < last; ++g)
         runner.run(g);

@@ -138,3 +138,29 @@ TEST_CASE("usage errors exit with status 2") {
     CHECK(WIFEXITED(status));
     CHECK(WEXITSTATUS(status) == 2);
 }
+
+// encore++'s native-only builds: the kernels described, no device code, no device rule (a kernel that throws, an
+// error for a GPU target, is fine on the CPU).
+TEST_CASE("--host-only writes the integration header alone, with no device entry and no device rule") {
+    const std::string out = env("ENCORE_OUTLINER_OUT");
+    std::filesystem::create_directories(out);
+    const std::string header = out + "/host_only_throw.int.hpp";
+    std::filesystem::remove(header);
+    const std::string command = env("ENCORE_OUTLINER") + " " + env("ENCORE_OUTLINER_INPUTS") + "/diag_throw.cpp" +
+                                " --header " + header + " --host-only -- " + env("ENCORE_OUTLINER_FLAGS") +
+                                " > /dev/null 2>&1";
+    const int status = std::system(command.c_str());
+    REQUIRE(WIFEXITED(status));
+    CHECK(WEXITSTATUS(status) == 0);
+    std::ifstream in(header);
+    const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    CHECK(text.find(".entry = nullptr") != std::string::npos);
+    CHECK(text.find("the program was built for the native target only") != std::string::npos);
+    CHECK(text.find("__encore_kernel_") == std::string::npos); // no device entry named
+
+    const std::string both = env("ENCORE_OUTLINER") + " " + env("ENCORE_OUTLINER_INPUTS") + "/diag_throw.cpp" +
+                             " --header " + header + " --host-only --device x.cu > /dev/null 2>&1";
+    const int usage = std::system(both.c_str());
+    CHECK(WIFEXITED(usage));
+    CHECK(WEXITSTATUS(usage) == 2);
+}

@@ -63,7 +63,8 @@ command_spec call_generator::command(const session& s, int graph, bool eager) {
              : r < 76 ? command_kind::host_mix
              : r < 79 ? command_kind::host_throw
              : r < 82 ? command_kind::kernel_throw
-             : r < 88 ? command_kind::empty
+             : r < 86 ? command_kind::empty
+             : r < 93 ? command_kind::local_kernel
                       : command_kind::subgraph;
     c.dst = live_array(s);
     c.src = live_array(s, c.kind == command_kind::copy ? c.dst : -1);
@@ -84,13 +85,28 @@ command_spec call_generator::command(const session& s, int graph, bool eager) {
             const auto& parameters = s.graph(from).parameters;
             std::vector<int> pointers, scalars;
             for (int i = 0; i < static_cast<int>(parameters.size()); ++i)
-                if (from == graph || !parameters[i].without_graph) // it would join the other graph
+                if ((from == graph || !parameters[i].without_graph) && !parameters[i].local) // it would join the other graph
                     (parameters[i].pointer ? pointers : scalars).push_back(i);
             if ((eager || from != graph || chance(0.6)) && !pointers.empty())
                 c.src_param = pointers[pick(static_cast<int>(pointers.size()))];
             if ((eager || from != graph || chance(0.6)) && !scalars.empty())
                 c.mul_param = scalars[pick(static_cast<int>(scalars.size()))];
             if (c.src_param >= 0 || c.mul_param >= 0) c.param_graph = from;
+        }
+    }
+    if (c.kind == command_kind::local_kernel) {
+        // Mostly a dynamic_local_accessor of the graph's (eager work: refused), else a plain local_accessor.
+        int from = graph;
+        if (eager ? chance(0.05) : chance(0.04)) from = live_graph(s, graph);
+        if (from >= 0 && (eager || from != graph || chance(0.7))) {
+            const auto& parameters = s.graph(from).parameters;
+            std::vector<int> locals;
+            for (int i = 0; i < static_cast<int>(parameters.size()); ++i)
+                if (parameters[i].local) locals.push_back(i);
+            if (!locals.empty()) {
+                c.local_param = locals[pick(static_cast<int>(locals.size()))];
+                c.param_graph = from;
+            }
         }
     }
     return c;
@@ -177,7 +193,7 @@ bool call_generator::fill(const session& s, call& c) {
     case call_kind::make_parameter:
         c.graph = live_graph(s);
         c.flag = chance(0.5);
-        c.variant = pick(3); // scalars: by value, as raw_kernel_arg bytes, made without a graph
+        c.variant = pick(4); // scalars: by value, as raw_kernel_arg bytes, made without a graph; 3: a local accessor
         c.slot = live_array(s);
         c.value = static_cast<std::uint32_t>(random_()) | 1;
         return c.graph >= 0;

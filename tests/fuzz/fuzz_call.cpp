@@ -125,6 +125,11 @@ std::string describe(const command_spec& s) {
         return "(empty command group)";
     case command_kind::subgraph:
         return "ext_oneapi_graph(" + e(s.exec) + ")";
+    case command_kind::local_kernel:
+        return "set_args(" + a(s.dst) + ", " +
+               (s.local_param >= 0 ? g(s.param_graph) + ".p[" + std::to_string(s.local_param) + "]"
+                                   : "local_accessor(" + std::to_string(static_local_elements(s.add)) + ")") +
+               "); parallel_for(nd_range{" + n + ", 1}, local_kernel: dst[i] += local elements)";
     }
     return "?";
 }
@@ -154,6 +159,9 @@ std::string describe(const call& c) {
                 : c.variant == 2 ? ", one scale kernel swapped for accumulate"
                                  : ", one edge left out");
     case call_kind::make_parameter:
+        if (!c.flag && c.variant == 3)
+            return g(c.graph) + ".p.push_back(dynamic_local_accessor<uint32_t>(" + g(c.graph) + ", range{" +
+                   std::to_string(c.value % 16 + 1) + "}))";
         return g(c.graph) + ".p.push_back(dynamic_parameter(" + (c.flag || c.variant != 2 ? g(c.graph) + ", " : "") +
                (c.flag ? a(c.slot)
                 : c.variant == 1 ? "raw_kernel_arg(&" + std::to_string(c.value) + ", 4)"
@@ -161,7 +169,10 @@ std::string describe(const call& c) {
                "))";
     case call_kind::update_parameter:
         return g(c.graph) + ".p[" + std::to_string(c.index) + "].update(" +
-               (c.slot >= 0 ? a(c.slot) : std::to_string(c.value)) + ")";
+               (c.slot >= 0 ? a(c.slot)
+                            : std::to_string(c.value) + ") (a dynamic_local_accessor: range{" +
+                                  std::to_string(c.value % 16 + 1) + "}") +
+               ")";
     case call_kind::add: {
         std::string props;
         auto deps = list(c.nodes, [&](int i) { return node(c.graph, i); });

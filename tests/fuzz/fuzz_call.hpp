@@ -58,12 +58,18 @@ enum class call_kind : std::uint8_t {
 const char* to_string(call_kind k);
 
 // A command as a call gives it: array slots and, for param_kernel, dynamic parameters of graph `param_graph`.
+// local_kernel without a dynamic_local_accessor: a local_accessor of this many elements (from its `add`).
+inline std::uint32_t static_local_elements(std::uint32_t add) {
+    return add % 16 + 1;
+}
+
 struct command_spec {
     command_kind kind = command_kind::empty;
     int dst = 0, src = 0; // array slots
     std::uint32_t mul = 1, add = 0, count = array_length;
     int param_graph = -1; // graph slot whose dynamic parameters src_param/mul_param index
     int src_param = -1, mul_param = -1;
+    int local_param = -1; // local_kernel: a dynamic_local_accessor of `param_graph`, else a local_accessor
     int exec = -1; // subgraph: executable-graph slot
     int tag = 0;   // throwing commands: unique in the sequence
 };

@@ -22,6 +22,22 @@ sycl::kernel param_kernel_object() {
     return k;
 }
 
+// Writes every element of its work-group's local memory (ASan sees a size that is not the memory's), then adds
+// how many there are to dst[i].
+sycl::kernel local_kernel_object() {
+    static const sycl::kernel k = sycl::ext::encore::make_kernel(encore::make_kernel(
+        "fuzz_local_kernel", 2, [](const encore::work_item& it, std::span<const encore::kernel_argument> args) {
+            auto* dst = static_cast<std::uint32_t*>(args[0].pointer());
+            const auto elements = static_cast<std::uint32_t>(args[1].local_bytes / sizeof(std::uint32_t));
+            auto* local = reinterpret_cast<std::uint32_t*>(it.local_memory[0]);
+            for (std::uint32_t e = 0; e < elements; ++e)
+                local[e] = e;
+            const auto i = it.global_id[0];
+            dst[i] = local_value(dst[i], local[elements - 1] + 1);
+        }));
+    return k;
+}
+
 namespace {
 std::string tag_text(int tag) {
     return "fuzz-tag-" + std::to_string(tag);
@@ -277,8 +293,19 @@ std::optional<session::prepared> session::prepare(const command_spec& s) {
                 p.mul_param = &std::get<1>(g.parameters[s.mul_param]);
             m.mul = parameters[s.mul_param].value;
         }
+    } else if (s.kind == command_kind::local_kernel && s.param_graph >= 0 && s.local_param >= 0) {
+        auto& g = graphs_[s.param_graph];
+        if (!g.graph) return std::nullopt;
+        const auto& parameters = g.model.parameters;
+        if (s.local_param >= static_cast<int>(parameters.size()) || !parameters[s.local_param].local)
+            return std::nullopt;
+        p.param_graph_uid = g.model.uid;
+        p.local_param = &std::get<3>(g.parameters[s.local_param]);
+        m.local = parameters[s.local_param].value;
+        p.node.spec.src_param = p.node.spec.mul_param = -1;
     } else {
-        p.node.spec.src_param = p.node.spec.mul_param = p.node.spec.param_graph = -1;
+        p.node.spec.src_param = p.node.spec.mul_param = p.node.spec.local_param = p.node.spec.param_graph = -1;
+        if (s.kind == command_kind::local_kernel) m.local = static_local_elements(s.add);
     }
     if (reads_src(s.kind) && !p.src_param) {
         if (!array_live(s.src)) return std::nullopt;
@@ -349,6 +376,14 @@ void session::emit(sycl::handler& h, const prepared& p) const {
     case command_kind::subgraph:
         h.ext_oneapi_graph(*p.exec);
         break;
+    case command_kind::local_kernel:
+        h.set_arg(0, d);
+        if (p.local_param)
+            h.set_arg(1, *p.local_param);
+        else
+            h.set_arg(1, sycl::local_accessor<std::uint32_t, 1>(sycl::range<1>{m.local}, h));
+        h.parallel_for(sycl::nd_range<1>{{count}, {1}}, local_kernel_object());
+        break;
     }
 }
 
@@ -366,6 +401,8 @@ resolved_command session::resolve(const graph_model& g, const graph_model::node&
     // (dynamic_parameter::update).
     if (n.spec.src_param >= 0) r.src = g.parameters[n.spec.src_param].array;
     if (n.spec.mul_param >= 0) r.mul = g.parameters[n.spec.mul_param].value;
+    if (n.spec.kind == command_kind::local_kernel)
+        r.local = n.spec.local_param >= 0 ? g.parameters[n.spec.local_param].value : static_local_elements(n.spec.add);
     return r;
 }
 

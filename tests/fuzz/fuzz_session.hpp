@@ -36,6 +36,8 @@ namespace sx = sycl::ext::oneapi::experimental;
 
 // The kernel object of command_kind::param_kernel (three arguments: dst, src, mul).
 sycl::kernel param_kernel_object();
+// The kernel object of command_kind::local_kernel (two arguments: dst, its local memory).
+sycl::kernel local_kernel_object();
 
 struct check_failure : std::runtime_error {
     using std::runtime_error::runtime_error;
@@ -49,6 +51,7 @@ struct graph_model {
         std::uint32_t value = 0;    // scalar parameters
         bool raw = false;           // a scalar as sycl_ext_oneapi_raw_kernel_arg bytes
         bool without_graph = false; // made without a graph: it joins its first node's (always this one's)
+        bool local = false;         // a dynamic_local_accessor<uint32_t>: `value` elements
     };
     struct node {
         command_spec spec;                     // operands: see dst/src below
@@ -124,7 +127,7 @@ private:
         std::uint32_t* pointer = nullptr;
     };
     using parameter = std::variant<sx::dynamic_parameter<std::uint32_t*>, sx::dynamic_parameter<std::uint32_t>,
-                                   sx::dynamic_parameter<sx::raw_kernel_arg>>;
+                                   sx::dynamic_parameter<sx::raw_kernel_arg>, sx::dynamic_local_accessor<std::uint32_t>>;
     struct graph_slot {
         std::optional<sx::command_graph<sx::graph_state::modifiable>> graph;
         std::vector<sx::node> nodes;
@@ -156,6 +159,7 @@ private:
         sx::dynamic_parameter<std::uint32_t*>* src_param = nullptr;
         sx::dynamic_parameter<std::uint32_t>* mul_param = nullptr;
         sx::dynamic_parameter<sx::raw_kernel_arg>* mul_raw_param = nullptr;
+        sx::dynamic_local_accessor<std::uint32_t>* local_param = nullptr;
         sx::command_graph<sx::graph_state::executable>* exec = nullptr;
         std::uint32_t* dst = nullptr;
         const std::uint32_t* src = nullptr;

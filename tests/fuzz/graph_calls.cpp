@@ -94,6 +94,10 @@ std::string session::make_parameter(const call& c) {
         if (!array_live(c.slot)) return "skipped";
         m.array = arrays_[c.slot].id;
         g.parameters.emplace_back(sx::dynamic_parameter<std::uint32_t*>(*g.graph, arrays_[c.slot].pointer));
+    } else if (c.variant == 3) { // work-group local memory of a kernel object
+        m.local = true;
+        m.value = c.value % 16 + 1;
+        g.parameters.emplace_back(sx::dynamic_local_accessor<std::uint32_t>(*g.graph, sycl::range<1>{m.value}));
     } else if (c.variant == 1) { // the kernel's scalar as bytes (sycl_ext_oneapi_raw_kernel_arg)
         m.value = c.value;
         m.raw = true;
@@ -120,6 +124,11 @@ std::string session::update_parameter(const call& c) {
         expect_ok("dynamic_parameter::update",
                   [&] { std::get<0>(g.parameters[c.index]).update(arrays_[c.slot].pointer); });
         m.array = arrays_[c.slot].id;
+    } else if (m.local) {
+        const std::uint32_t elements = c.value % 16 + 1;
+        expect_ok("dynamic_local_accessor::update",
+                  [&] { std::get<3>(g.parameters[c.index]).update(sycl::range<1>{elements}); });
+        m.value = elements;
     } else if (m.raw) {
         expect_ok("dynamic_parameter::update", [&] {
             std::get<2>(g.parameters[c.index]).update(sx::raw_kernel_arg(&c.value, sizeof c.value));
@@ -355,7 +364,7 @@ std::string session::clone_graph(const call& c) {
     for (const auto& n : source.model.nodes) {
         prepared p;
         p.node.spec = n.spec;
-        p.node.spec.param_graph = p.node.spec.src_param = p.node.spec.mul_param = -1;
+        p.node.spec.param_graph = p.node.spec.src_param = p.node.spec.mul_param = p.node.spec.local_param = -1;
         p.node.spec.mul = random() | 1;
         p.node.spec.add = random() % 1000;
         p.node.spec.tag = 1'000'000 + c.command.tag * 1000 + static_cast<int>(commands.size());

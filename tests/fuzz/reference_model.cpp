@@ -27,13 +27,15 @@ const char* to_string(command_kind k) {
         return "empty";
     case command_kind::subgraph:
         return "subgraph";
+    case command_kind::local_kernel:
+        return "local_kernel";
     }
     return "?";
 }
 
 bool is_kernel(command_kind k) {
     return k == command_kind::scale || k == command_kind::accumulate || k == command_kind::param_kernel ||
-           k == command_kind::kernel_throw;
+           k == command_kind::kernel_throw || k == command_kind::local_kernel;
 }
 
 bool reads_src(command_kind k) {
@@ -43,7 +45,8 @@ bool reads_src(command_kind k) {
 
 bool writes_dst(command_kind k) {
     return k == command_kind::fill || k == command_kind::copy || k == command_kind::scale ||
-           k == command_kind::accumulate || k == command_kind::param_kernel || k == command_kind::host_mix;
+           k == command_kind::accumulate || k == command_kind::param_kernel || k == command_kind::host_mix ||
+           k == command_kind::local_kernel;
 }
 
 void resolved_command::reads(std::vector<alloc_id>& out) const {
@@ -239,6 +242,9 @@ void memory_model::apply_one(const resolved_command& c, const std::vector<alloc_
             break;
         case command_kind::host_mix:
             d = host_mix_value(d, src[i], c.add);
+            break;
+        case command_kind::local_kernel:
+            d = local_value(d, c.local);
             break;
         default:
             break;

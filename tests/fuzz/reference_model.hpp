@@ -32,6 +32,8 @@ enum class command_kind : std::uint8_t {
     kernel_throw, // work-item 0 throws "fuzz-tag-<tag>"       (lambda kernel)
     empty,        // nothing                                    (add() / empty command group)
     subgraph,     // an executable graph                        (handler::ext_oneapi_graph)
+    local_kernel, // dst[i] += its local memory's elements        (kernel object over an nd_range; the memory a
+                  // local_accessor or a dynamic_local_accessor, which update() resizes)
 };
 const char* to_string(command_kind k);
 bool is_kernel(command_kind k);
@@ -47,6 +49,7 @@ struct resolved_command {
     alloc_id dst = -1, src = -1;
     std::uint32_t mul = 1, add = 0;
     std::uint32_t count = array_length;    // elements touched (kernels: work-items)
+    std::uint32_t local = 0;               // local_kernel: elements of its work-group local memory
     int tag = -1;                          // throwing commands
     std::shared_ptr<const snapshot> child; // subgraph: the executable graph's commands when it was embedded
 
@@ -116,6 +119,9 @@ inline std::uint32_t accumulate_value(std::uint32_t d, std::uint32_t s, std::uin
 }
 inline std::uint32_t param_value(std::uint32_t d, std::uint32_t s, std::uint32_t mul, std::uint32_t i) {
     return d ^ (s * mul + i);
+}
+inline std::uint32_t local_value(std::uint32_t d, std::uint32_t local_elements) {
+    return d + local_elements;
 }
 inline std::uint32_t host_mix_value(std::uint32_t d, std::uint32_t s, std::uint32_t add) {
     return d * 3 + s + add;

@@ -115,3 +115,30 @@ TEST_CASE("kernels the native device cannot run are refused at submission") {
                         encore::error);
     }
 }
+
+// Found by the API fuzzer: work-groups of one item skipped the group runner, and with it the local memory block,
+// so a kernel with a local memory argument read an empty list (a crash).
+TEST_CASE("an nd_range whose work-groups hold one item gets each group its local memory") {
+    for (const auto& d : devices_under_test()) {
+        INFO(name_of(d));
+        queue q(d);
+        for (std::size_t groups : {std::size_t{1}, std::size_t{7}, std::size_t{3000}}) {
+            CAPTURE(groups);
+            auto out = std::make_shared<std::vector<std::uint32_t>>(groups, 0);
+            auto k = make_kernel("one_item_groups", [out](const work_item& it, std::span<const kernel_argument> a) {
+                if (it.local_memory.size() != 1) return; // out stays 0: the check below fails
+                auto* local = reinterpret_cast<std::uint32_t*>(it.local_memory[0]);
+                const auto elements = a[0].local_bytes / sizeof(std::uint32_t);
+                for (std::size_t e = 0; e < elements; ++e)
+                    local[e] = static_cast<std::uint32_t>(it.group_id[0] + e);
+                (*out)[it.global_id[0]] = local[elements - 1];
+            });
+            q.parallel_for(make_nd_range(1, {groups, 1, 1}, {1, 1, 1}), k,
+                           {kernel_argument::local(5 * sizeof(std::uint32_t))})
+                .wait();
+            q.wait_and_throw();
+            for (std::size_t g = 0; g < groups; ++g)
+                CHECK((*out)[g] == g + 4);
+        }
+    }
+}

@@ -34,7 +34,11 @@ void expect(bool ok, const std::string& what) {
 const encore::compiler::device_image* check_kernel(const std::string& build, const char* name,
                                                    const encore::compiler::kernel_descriptor* d) {
     if (build == "native") {
-        expect(d == nullptr, std::string(name) + ": no kernel is registered without a GPU target");
+        // Described all the same (encore-outliner --host-only: set_arg on lambdas), with no device code.
+        expect(d != nullptr && d->entry == nullptr && d->no_device_code != nullptr,
+               std::string(name) + ": described, without a device entry, in a native-only build");
+        expect(!d || encore::compiler::find_image("cuda", *d) == nullptr,
+               std::string(name) + ": no CUDA image without a GPU target");
         return nullptr;
     }
     expect(d != nullptr, std::string(name) + ": the integration header registered the kernel");
