@@ -125,39 +125,6 @@ TEST_CASE("node::update_range and update_nd_range switch a kernel node between a
     }
 }
 
-// A kernel written for an nd_range (nd_item, local memory, a barrier) keeps work-groups when its node takes a
-// plain range: per dimension the largest size dividing the new range, not above the old local size.
-TEST_CASE("an nd_range kernel node updated with a range keeps work-groups" * doctest::test_suite("native")) {
-    sycl::queue q;
-    test_memory<int> in_memory(q, 32), out_memory(q, 32);
-    const int* in = in_memory.get();
-    int* out = out_memory.get();
-    std::vector<int> values(32);
-    std::iota(values.begin(), values.end(), 0);
-    in_memory.write(values);
-    out_memory.fill(-1);
-    sycl_ext::command_graph g{q};
-    auto reverse = g.add([&](sycl::handler& h) {
-        sycl::local_accessor<int, 1> tile(sycl::range<1>{8}, h);
-        h.parallel_for(sycl::nd_range<1>{{32}, {8}}, [=](sycl::nd_item<1> it) {
-            const auto local = it.get_local_id(0), size = it.get_local_range(0);
-            tile[local] = in[it.get_global_id(0)];
-            sycl::group_barrier(it.get_group());
-            out[it.get_global_id(0)] = tile[size - 1 - local] * 100 + static_cast<int>(size);
-        });
-    });
-    auto exec = g.finalize({sycl_ext::property::graph::updatable{}});
-    reverse.update_range(sycl::range<1>{12}); // work-groups of 6: the largest divisor of 12 up to 8
-    exec.update(reverse);
-    q.ext_oneapi_graph(exec).wait();
-    const auto seen = out_memory.read();
-    for (int i = 0; i < 12; ++i) {
-        const int group_start = i / 6 * 6, local = i % 6;
-        CHECK(seen[i] == (group_start + 5 - local) * 100 + 6);
-    }
-    CHECK(seen[12] == -1);
-}
-
 // The specification: updating the range of a node made from a dynamic command group updates it for every node
 // sharing the group, and making a command group active again uses its most recently updated range, not the one it
 // was made with. Encore used to restore the original range on set_active_index and on a dynamic parameter's update.

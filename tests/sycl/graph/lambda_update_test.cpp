@@ -59,6 +59,21 @@ struct affine {
 // At namespace scope: a constant of the enclosing function that a kernel reads is captured by g++ 12 and not by
 // Clang, and a kernel laid out differently by the two gets neither device code nor set_arg.
 constexpr std::size_t group_size = 8;
+
+// out[i] = (i's mirror in its work-group of 8) * f.scale + f.offset, through local memory and a barrier, over n
+// items; `set_arguments` runs before the launch (set_arg). The closure, in the order the body first uses its
+// captures: tile (a local_accessor: DPC++ indices 0 to 3), out (4), f (5).
+void reverse_in_groups(sycl::handler& h, int* out, affine f, std::size_t n,
+                       const std::function<void(sycl::handler&)>& set_arguments) {
+    sycl::local_accessor<int, 1> tile(sycl::range<1>{group_size}, h);
+    set_arguments(h);
+    h.parallel_for(sycl::nd_range<1>{{n}, {group_size}}, [=](sycl::nd_item<1> it) {
+        const auto l = it.get_local_id(0);
+        tile[l] = static_cast<int>(it.get_global_id(0));
+        sycl::group_barrier(it.get_group());
+        out[it.get_global_id(0)] = tile[group_size - 1 - l] * f.scale + f.offset;
+    });
+}
 } // namespace
 
 TEST_CASE("set_arg on a lambda kernel: a pointer and a scalar capture follow their dynamic parameters") {
@@ -108,20 +123,13 @@ TEST_CASE("set_arg on a lambda kernel: accessors count four indices, structs one
     sycl_ext::command_graph g{q};
     sycl_ext::dynamic_parameter transform(g, f);
     sycl_ext::dynamic_parameter small(g, short{1});
-    // The closure, in the order the body first uses its captures: tile (a local_accessor: indices 0 to 3), out (4),
-    // f (5).
     auto cgf = [&](int index, bool short_value) {
         return [&, index, short_value](sycl::handler& h) {
-            sycl::local_accessor<int, 1> tile(sycl::range<1>{group_size}, h);
-            if (short_value)
-                h.set_arg(index, small);
-            else
-                h.set_arg(index, transform);
-            h.parallel_for(sycl::nd_range<1>{{n}, {group_size}}, [=](sycl::nd_item<1> it) {
-                const auto l = it.get_local_id(0);
-                tile[l] = static_cast<int>(it.get_global_id(0));
-                sycl::group_barrier(it.get_group());
-                out[it.get_global_id(0)] = tile[group_size - 1 - l] * f.scale + f.offset;
+            reverse_in_groups(h, out, f, n, [&](sycl::handler& cgh) {
+                if (short_value)
+                    cgh.set_arg(index, small);
+                else
+                    cgh.set_arg(index, transform);
             });
         };
     };
@@ -153,14 +161,7 @@ TEST_CASE("set_arg on a lambda kernel: a struct capture through a dynamic parame
     // Two command groups with the parameter at different indices (each its own closure).
     const std::vector<std::function<void(sycl::handler&)>> groups{
             [&](sycl::handler& h) {
-                sycl::local_accessor<int, 1> tile(sycl::range<1>{group_size}, h);
-                h.set_arg(5, transform); // tile 0 to 3, out 4, f 5
-                h.parallel_for(sycl::nd_range<1>{{n}, {group_size}}, [=](sycl::nd_item<1> it) {
-                    const auto l = it.get_local_id(0);
-                    tile[l] = static_cast<int>(it.get_global_id(0));
-                    sycl::group_barrier(it.get_group());
-                    out[it.get_global_id(0)] = tile[group_size - 1 - l] * f.scale + f.offset;
-                });
+                reverse_in_groups(h, out, f, n, [&](sycl::handler& cgh) { cgh.set_arg(5, transform); });
             },
             [&](sycl::handler& h) {
                 h.set_arg(1, transform); // out 0, f 1
