@@ -24,10 +24,8 @@ void handler_access::add_dynamic_local(handler& h, std::uint32_t index, std::sha
 } // namespace detail
 
 namespace detail {
-const encore::compiler::kernel_param& lambda_parameter(const std::string& kernel,
-                                                       const encore::compiler::kernel_descriptor* d,
-                                                       std::size_t object_size, int index,
-                                                       const encore::kernel_argument& value) {
+capture_bytes lambda_capture(const std::string& kernel, const encore::compiler::kernel_descriptor* d,
+                             std::size_t object_size, int index, const encore::kernel_argument& value) {
     using encore::compiler::param_kind;
     const std::string call = "set_arg(" + std::to_string(index) + "): lambda kernel '" + kernel + "'";
     if (!d)
@@ -53,15 +51,22 @@ const encore::compiler::kernel_param& lambda_parameter(const std::string& kernel
                 throw exception(errc::invalid, call + ": index " + std::to_string(index) + " is inside " + what +
                                                    ", which takes indices " + std::to_string(next) + " to " +
                                                    std::to_string(next + 3));
-            if (four)
+            if (p.kind == param_kind::local_accessor)
                 throw exception(errc::invalid, call + ": argument " + std::to_string(index) + " is " + what +
-                                                   "; set_arg on a lambda's accessor captures is not built (the "
-                                                   "lambda's pointer, scalar and struct captures take it)");
+                                                   "; set_arg on a lambda's local_accessor captures is not built "
+                                                   "(its pointer, scalar, struct and accessor captures take it)");
+            if (p.kind == param_kind::accessor) {
+                if (value.type != encore::kernel_argument::kind::pointer)
+                    throw exception(errc::invalid, call + ": argument " + std::to_string(index) + " is " + what +
+                                                       ", which takes a buffer's memory (an accessor, or a "
+                                                       "dynamic_parameter of one)");
+                return {p.offset + accessor_pointer_offset, sizeof(void*)};
+            }
             if (value.type == encore::kernel_argument::kind::local_memory || value.bytes.size() != p.size)
                 throw exception(errc::invalid, call + ": argument " + std::to_string(index) + " is " + what + " of " +
                                                    std::to_string(p.size) + " bytes; the value set has " +
                                                    std::to_string(value.bytes.size()));
-            return p;
+            return {p.offset, p.size};
         }
         next += width;
     }

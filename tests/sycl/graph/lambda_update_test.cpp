@@ -10,6 +10,7 @@
 #include <doctest/doctest.h>
 
 #include <algorithm>
+#include <cstring>
 #include <functional>
 #include <string>
 #include <vector>
@@ -189,6 +190,52 @@ TEST_CASE("set_arg on a lambda kernel: a struct capture through a dynamic parame
     seen = a.read();
     CHECK(seen[0] == 5);
     CHECK(seen[4] == -(4 * 3 - 5));
+}
+
+TEST_CASE("set_arg on a lambda kernel: an accessor capture follows its dynamic parameter to another buffer") {
+    sycl::queue q;
+    constexpr std::size_t n = 16;
+    std::vector<int> first_data(n, 1), second_data(n, 100);
+    {
+        sycl::buffer<int> first(first_data.data(), sycl::range<1>{n}), second(second_data.data(), sycl::range<1>{n});
+        sycl::accessor<int, 1> into_first(first), into_second(second); // placeholders
+        // set_arg on a lambda replaces an accessor capture's pointer: Encore's accessor starts with it.
+        void* leading = nullptr;
+        std::memcpy(&leading, &into_first, sizeof leading);
+        CHECK(leading == into_first.get_pointer());
+        sycl_ext::command_graph g{q};
+        sycl_ext::dynamic_parameter target(g, into_first);
+        auto add = [&] {
+            return g.add([&](sycl::handler& h) {
+                h.require(target);
+                h.set_arg(0, target); // `a`: an accessor, DPC++ indices 0 to 3
+                auto a = into_first;
+                h.parallel_for(sycl::range<1>{n}, [=](sycl::id<1> i) { a[i] += static_cast<int>(i[0]); });
+            });
+        };
+        if (!built_by_encore_cxx()) {
+            check_refused([&] { add(); }, "encore++");
+            return;
+        }
+        check_refused(
+            [&] {
+                g.add([&](sycl::handler& h) {
+                    h.set_arg(0, 5);
+                    auto a = into_first;
+                    h.parallel_for(sycl::range<1>{n}, [=](sycl::id<1> i) { a[i] = 0; });
+                });
+            },
+            "takes a buffer's memory");
+        auto node = add();
+        auto exec = g.finalize({sycl_ext::property::graph::updatable{}});
+        q.ext_oneapi_graph(exec).wait();
+        target.update(into_second);
+        exec.update(node);
+        q.ext_oneapi_graph(exec).wait();
+        q.ext_oneapi_graph(exec).wait();
+    }
+    CHECK(first_data[3] == 1 + 3);        // one run into the first buffer
+    CHECK(second_data[3] == 100 + 2 * 3); // two into the second
 }
 
 TEST_CASE("set_arg with a plain value on a lambda kernel submitted eagerly") {

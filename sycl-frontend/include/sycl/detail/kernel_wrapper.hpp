@@ -151,20 +151,27 @@ inline encore::gpu::device_code outlined_code(const outlined_entry& e, int dimen
 // closure's order), numbered as DPC++ numbers a kernel's arguments after decomposition: one index for each pointer
 // and std-layout parameter (a scalar, or a struct without accessors), four for each accessor and local_accessor
 // (its pointer and three ranges). A value set there replaces the capture's bytes; its size must be the capture's.
-// Kernels without a description (a program not built by encore++) refuse set_arg (docs/sycl-graph.md).
+// An accessor capture takes a buffer's memory (an accessor set, or a dynamic_parameter of one): its pointer is
+// replaced, its range and offset stay. Kernels without a description (a program not built by encore++) refuse
+// set_arg (docs/sycl-graph.md).
 class lambda_arguments {
 public:
     virtual ~lambda_arguments() = default;
     // A copy of this kernel whose argument `index` holds `value`. Throws errc::invalid naming the kernel when it
-    // has no description, the index names no argument (or the inside of an accessor's four), the argument is an
-    // accessor or a local_accessor (not built), or the sizes differ.
+    // has no description, the index names no argument (or the inside of an accessor's four), the argument is a
+    // local_accessor (not built), or the value does not fit (another size; an accessor takes a pointer).
     virtual std::shared_ptr<const encore::kernel> with_argument(int index, const encore::kernel_argument& value) const = 0;
 };
 
-// The parameter of `d` at DPC++ argument index `index` (see lambda_arguments); throws errc::invalid as described.
-const encore::compiler::kernel_param& lambda_parameter(const std::string& kernel, const encore::compiler::kernel_descriptor* d,
-                                                       std::size_t object_size, int index,
-                                                       const encore::kernel_argument& value);
+// Where the value set at DPC++ argument index `index` goes in the kernel object `d` describes (see
+// lambda_arguments): its bytes' offset and size. Throws errc::invalid as described there.
+struct capture_bytes {
+    std::size_t offset = 0, size = 0;
+};
+capture_bytes lambda_capture(const std::string& kernel, const encore::compiler::kernel_descriptor* d,
+                             std::size_t object_size, int index, const encore::kernel_argument& value);
+// An accessor's buffer memory is its first member (detail::region::data_), which set_arg on a lambda replaces.
+inline constexpr std::size_t accessor_pointer_offset = 0;
 
 template <launch Launch, int D, typename K>
 class host_lambda_kernel final : public encore::kernel, public lambda_arguments {
@@ -180,11 +187,11 @@ public:
         return backend == "cuda" && cuda_.entry ? &cuda_ : nullptr;
     }
     std::shared_ptr<const encore::kernel> with_argument(int index, const encore::kernel_argument& value) const override {
-        const auto& p = lambda_parameter(name(), encore::compiler::find_kernel(typeid(K).name()), sizeof(K), index, value);
+        const auto at = lambda_capture(name(), encore::compiler::find_kernel(typeid(K).name()), sizeof(K), index, value);
         auto copy = std::make_shared<host_lambda_kernel>(name(), k_);
-        // The closure's other captures stay as they are; this one's bytes are the value's (a pointer or a
-        // std-layout value, whose bytes are all it is).
-        std::memcpy(reinterpret_cast<std::byte*>(std::addressof(copy->k_)) + p.offset, value.bytes.data(), p.size);
+        // The closure's other captures stay as they are; these bytes are the value's (a pointer, or a std-layout
+        // value, whose bytes are all it is).
+        std::memcpy(reinterpret_cast<std::byte*>(std::addressof(copy->k_)) + at.offset, value.bytes.data(), at.size);
         return copy;
     }
 
