@@ -16,7 +16,8 @@ bool is_elf64(const std::vector<char>& bytes) {
 }
 
 // Whether PTX text has an entry `name`.
-bool ptx_has_entry(std::string_view text, const std::string& name) {
+// Where the name of the PTX entry `name` ends in `text`, or npos.
+std::size_t ptx_entry_end(std::string_view text, const std::string& name) {
     for (std::size_t at = text.find(".entry"); at != std::string_view::npos; at = text.find(".entry", at + 6)) {
         std::size_t begin = at + 6;
         while (begin < text.size() && (text[begin] == ' ' || text[begin] == '\t'))
@@ -24,9 +25,30 @@ bool ptx_has_entry(std::string_view text, const std::string& name) {
         std::size_t end = begin;
         while (end < text.size() && text[end] != '(' && text[end] != ' ' && text[end] != '\n' && text[end] != '\r')
             ++end;
-        if (text.substr(begin, end - begin) == name) return true;
+        if (text.substr(begin, end - begin) == name) return end;
     }
-    return false;
+    return std::string_view::npos;
+}
+
+bool ptx_has_entry(std::string_view text, const std::string& name) {
+    return ptx_entry_end(text, name) != std::string_view::npos;
+}
+
+// The parameters of the PTX entry `name`: the `.param` declarations of its parameter list (PTX has no parentheses
+// inside one), or nothing when the text does not say.
+std::optional<std::size_t> ptx_parameter_count(std::string_view text, const std::string& name) {
+    std::size_t at = ptx_entry_end(text, name);
+    if (at == std::string_view::npos) return std::nullopt;
+    while (at < text.size() && (text[at] == ' ' || text[at] == '\t' || text[at] == '\n' || text[at] == '\r'))
+        ++at;
+    if (at >= text.size() || text[at] != '(') return std::nullopt;
+    const std::size_t close = text.find(')', at);
+    if (close == std::string_view::npos) return std::nullopt;
+    const std::string_view list = text.substr(at, close - at);
+    std::size_t count = 0;
+    for (std::size_t p = list.find(".param"); p != std::string_view::npos; p = list.find(".param", p + 6))
+        ++count;
+    return count;
 }
 
 } // namespace
@@ -78,7 +100,11 @@ std::shared_ptr<const kernel> get_kernel(std::shared_ptr<const module> m, std::s
     const void* image = m->image();
     const std::string_view api = m->api();
     std::string built_by = api == "hip" ? "HIP (code object)" : "CUDA (NVRTC/PTX)";
-    return std::make_shared<module_kernel>(std::move(m), id, image, std::move(name), api, std::move(built_by));
+    // PTX says how many parameters an entry has; cubins and code objects keep it in metadata not read here.
+    std::optional<std::size_t> count;
+    if (m->format() == program_binary::format::ptx)
+        count = ptx_parameter_count(std::string_view(static_cast<const char*>(image)), name);
+    return std::make_shared<module_kernel>(std::move(m), id, image, std::move(name), api, std::move(built_by), count);
 }
 
 } // namespace encore::gpu

@@ -8,6 +8,7 @@
 #include <atomic>
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <string>
 #include <string_view>
 
@@ -26,10 +27,11 @@ inline std::uint64_t next_image_id() {
 class module_kernel final : public kernel {
 public:
     // `module` keeps `image` alive; `api` is the device_code key ("cuda", "hip"); `built_by` names the image's
-    // origin in the error of a host launch ("CUDA (NVRTC/PTX)").
+    // origin in the error of a host launch ("CUDA (NVRTC/PTX)"); `argument_count`, where the image says (PTX).
     module_kernel(std::shared_ptr<const void> module, std::uint64_t image_id, const void* image, std::string name,
-                  std::string_view api, std::string built_by)
-        : kernel(std::move(name)), module_(std::move(module)), api_(api), built_by_(std::move(built_by)) {
+                  std::string_view api, std::string built_by, std::optional<std::size_t> argument_count = std::nullopt)
+        : kernel(std::move(name)), module_(std::move(module)), api_(api), built_by_(std::move(built_by)),
+          argument_count_(argument_count) {
         code_.convention = calling_convention::argument_list;
         code_.image_id = image_id;
         code_.image = image;
@@ -43,11 +45,13 @@ public:
     const void* device_code(std::string_view backend) const noexcept override {
         return backend == api_ ? &code_ : nullptr;
     }
+    std::optional<std::size_t> argument_count() const noexcept override { return argument_count_; }
 
 private:
     std::shared_ptr<const void> module_;
     std::string_view api_; // static storage
     std::string built_by_;
+    std::optional<std::size_t> argument_count_;
     gpu::device_code code_;
 };
 

@@ -99,3 +99,23 @@ TEST_CASE("a cubin's kernels are found by name (the ELF's .text.<name> sections)
     });
     CHECK(status == 0);
 }
+
+// set_arg checks need a kernel's argument count: a PTX entry's parameter list gives it; a cubin keeps it in
+// metadata Encore does not read (no count, no check).
+TEST_CASE("a PTX kernel knows how many arguments it takes") {
+    temporary_directory tmp;
+    const fs::path dir = tmp.path() / "cache";
+    const int status = in_child([&] {
+        ::setenv("ENCORE_CACHE_DIR", dir.c_str(), 1);
+        auto ptx = cuda::module::load(cuda::build_program(source, {}, "scale.cu"));
+        if (ptx->format() != cuda::program_binary::format::ptx) return 1;
+        if (cuda::get_kernel(ptx, "scale")->argument_count() != std::optional<std::size_t>(2)) return 2;
+        constexpr const char* none = R"(extern "C" __global__ void none() {})";
+        auto empty = cuda::module::load(cuda::build_program(none, {}, "none.cu"));
+        if (cuda::get_kernel(empty, "none")->argument_count() != std::optional<std::size_t>(0)) return 3;
+        const std::vector<std::string> sm90 = {"-arch=sm_90"};
+        auto cubin = cuda::module::load(cuda::build_program(source, sm90, "scale.cu"));
+        return cuda::get_kernel(cubin, "scale")->argument_count() ? 4 : 0;
+    });
+    CHECK(status == 0);
+}
