@@ -12,6 +12,7 @@
 #include "ext/oneapi/experimental/async_alloc/async_alloc.hpp"
 #include "ext/oneapi/experimental/enqueue_functions.hpp"
 #include "ext/oneapi/experimental/graph.hpp"
+#include "ext/oneapi/experimental/work_group_memory.hpp"
 #include "functional.hpp"
 #include "handler.hpp"
 #include "info.hpp"

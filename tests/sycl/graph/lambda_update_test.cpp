@@ -311,3 +311,48 @@ TEST_CASE("range updates of dynamic command groups and range / nd_range switches
         CHECK(seen[i] == (i / 6 * 6 + 5 - i % 6) * 100 + 6);
     CHECK(seen[12] == -1);
 }
+
+// sycl_ext_oneapi_work_group_memory in a graph node (an array and a value per work-group), and its node updated to
+// another nd_range: the memory follows the groups.
+TEST_CASE("work_group_memory: an array and a value per work-group, in a graph node whose nd_range is updated") {
+    sycl::queue q;
+    constexpr std::size_t n = 64;
+    shared_array<int> a(q, n);
+    int* out = a.data;
+    sycl_ext::command_graph g{q};
+    auto node = g.add([&](sycl::handler& h) {
+        sycl_ext::work_group_memory<int[]> tile{group_size, h};
+        sycl_ext::work_group_memory<int> total{h};
+        h.parallel_for(sycl::nd_range<1>{{n}, {group_size}}, [=](sycl::nd_item<1> it) {
+            const auto l = it.get_local_id(0);
+            tile[l] = static_cast<int>(it.get_global_id(0));
+            sycl::group_barrier(it.get_group());
+            if (l == 0) {
+                int sum = 0;
+                for (std::size_t k = 0; k < group_size; ++k)
+                    sum += tile[k];
+                total = sum;
+            }
+            sycl::group_barrier(it.get_group());
+            out[it.get_global_id(0)] = tile[group_size - 1 - l] + static_cast<int>(total);
+        });
+    });
+    auto exec = g.finalize({sycl_ext::property::graph::updatable{}});
+    auto expected = [&](std::size_t i) {
+        const int first = static_cast<int>(i / group_size * group_size);
+        return first + static_cast<int>(group_size - 1 - i % group_size) + 8 * first + 28; // the group's sum
+    };
+    q.ext_oneapi_graph(exec).wait();
+    auto seen = a.read();
+    for (std::size_t i = 0; i < n; ++i)
+        CHECK(seen[i] == expected(i));
+    a.fill(-1);
+    node.update_nd_range(sycl::nd_range<1>{{16}, {group_size}});
+    exec.update(node);
+    q.ext_oneapi_graph(exec).wait();
+    seen = a.read();
+    CHECK(seen[15] == expected(15));
+    CHECK(seen[16] == -1);
+    check_refused([&] { g.add([&](sycl::handler& h) { sycl_ext::work_group_memory<int[]> none{0, h}; }); },
+                  "at least one element");
+}

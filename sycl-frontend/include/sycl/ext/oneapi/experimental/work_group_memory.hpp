@@ -1,0 +1,98 @@
+// sycl_ext_oneapi_work_group_memory: work-group local memory declared in a command group and captured by its
+// nd_range kernel, where it reads as the object it holds (`DataT`: a value, `T[N]` or `T[]`).
+//
+// Encore keeps it in a local_accessor (one allocation of the kernel's work-group local memory, found by index in
+// the kernel), so it works wherever local accessors do: on the native backend, and in device code encore++ outlines
+// for CUDA (the block's dynamic shared memory).
+//
+//     namespace syclex = sycl::ext::oneapi::experimental;
+//     q.submit([&](sycl::handler& h) {
+//         syclex::work_group_memory<int[]> tile{64, h};
+//         h.parallel_for(sycl::nd_range<1>{{n}, {64}}, [=](sycl::nd_item<1> it) {
+//             tile[it.get_local_id(0)] = in[it.get_global_id(0)];
+//             sycl::group_barrier(it.get_group());
+//             out[it.get_global_id(0)] = tile[63 - it.get_local_id(0)];
+//         });
+//     });
+#pragma once
+
+#define SYCL_EXT_ONEAPI_WORK_GROUP_MEMORY 1
+
+#include <cstddef>
+#include <type_traits>
+
+#include "sycl/accessor.hpp"
+#include "sycl/ext/oneapi/properties/properties.hpp"
+
+namespace sycl {
+inline namespace _V1 {
+class handler;
+namespace ext::oneapi::experimental {
+
+namespace detail {
+// What DataT holds: its element type and how many (0: unbounded, given at construction).
+template <typename T> struct work_group_shape {
+    using element = T;
+    static constexpr std::size_t extent = 1;
+    static constexpr bool array = false;
+};
+template <typename T, std::size_t N> struct work_group_shape<T[N]> {
+    using element = T;
+    static constexpr std::size_t extent = N;
+    static constexpr bool array = true;
+};
+template <typename T> struct work_group_shape<T[]> {
+    using element = T;
+    static constexpr std::size_t extent = 0;
+    static constexpr bool array = true;
+};
+} // namespace detail
+
+template <typename DataT, typename PropertyListT = empty_properties_t> class work_group_memory {
+    using shape = detail::work_group_shape<DataT>;
+    static_assert(!std::is_array_v<typename shape::element>,
+                  "work_group_memory: Encore takes a value, T[N] or T[] (one dimension)");
+
+public:
+    using value_type = std::remove_all_extents_t<DataT>;
+
+    // No memory: a kernel may not use it (DPC++ allows it as a placeholder to assign to).
+    work_group_memory() = default;
+    // A value or T[N]: reserved in `h`'s kernel, per work-group.
+    explicit work_group_memory(handler& h)
+        requires(shape::extent != 0)
+        : memory_(range<1>{shape::extent}, h) {}
+    // T[]: `count` elements (at least one; errc::invalid otherwise).
+    work_group_memory(std::size_t count, handler& h)
+        requires(shape::extent == 0)
+        : memory_(range<1>{count}, h) {}
+
+    // In the kernel: this work-group's object.
+    ENCORE_HOST_DEVICE DataT* operator&() const noexcept { return reinterpret_cast<DataT*>(memory_.get_pointer()); }
+    ENCORE_HOST_DEVICE operator DataT&() const noexcept
+        requires(!shape::array)
+    {
+        return *memory_.get_pointer();
+    }
+    ENCORE_HOST_DEVICE const work_group_memory& operator=(const DataT& value) const noexcept
+        requires(!shape::array)
+    {
+        *memory_.get_pointer() = value;
+        return *this;
+    }
+    ENCORE_HOST_DEVICE value_type& operator[](std::size_t index) const noexcept
+        requires(shape::array)
+    {
+        return memory_.get_pointer()[index];
+    }
+
+    // Encore: the local_accessor behind it (its index among the kernel's local allocations).
+    const local_accessor<value_type, 1>& ext_encore_local_accessor() const noexcept { return memory_; }
+
+private:
+    local_accessor<value_type, 1> memory_;
+};
+
+} // namespace ext::oneapi::experimental
+} // namespace _V1
+} // namespace sycl
