@@ -46,7 +46,7 @@ private:
 template <work_item_function F> std::shared_ptr<const kernel> make_kernel(std::string name, F function) {
     return std::make_shared<function_kernel<F>>(std::move(name), std::move(function));
 }
-// A kernel that reads `argument_count` arguments: launches (and SYCL's set_arg) with other counts are refused.
+// A kernel that reads `argument_count` arguments: SYCL's set_arg past them is refused.
 template <work_item_function F>
 std::shared_ptr<const kernel> make_kernel(std::string name, std::size_t argument_count, F function) {
     return std::make_shared<function_kernel<F>>(std::move(name), std::move(function), argument_count);

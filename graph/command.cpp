@@ -41,9 +41,6 @@ std::string_view to_string(command_kind kind) noexcept {
 void validate(const kernel_command& k) {
     require(k.kernel != nullptr, "kernel", "has no kernel");
     validate(k.range);
-    if (const auto count = k.kernel->argument_count(); count && *count != k.arguments.size())
-        require(false, "kernel", "kernel '" + k.kernel->name() + "' takes " + std::to_string(*count) +
-                                     " arguments; " + std::to_string(k.arguments.size()) + " were given");
 }
 
 void validate(const command& c) {

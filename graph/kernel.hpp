@@ -107,8 +107,9 @@ public:
     kernel& operator=(const kernel&) = delete;
 
     const std::string& name() const noexcept { return name_; }
-    // How many arguments a launch of the kernel takes, where the kernel knows (kernels compiled for a device, and
-    // function kernels made with a count); nothing otherwise. Front ends check set_arg indices against it.
+    // How many arguments the kernel takes where it knows (PTX kernels, function kernels made with a count), else
+    // nothing: SYCL's set_arg indices are checked against it. Local memory counts for kernels that take it as an
+    // argument (native, OpenCL); a CUDA kernel's dynamic shared memory is no parameter (the backend refuses it).
     virtual std::optional<std::size_t> argument_count() const noexcept { return std::nullopt; }
     // Runs one work-item on the host. Kernels that have no host form throw errc::feature_not_supported.
     virtual void run(const work_item& item, std::span<const kernel_argument> arguments) const = 0;
