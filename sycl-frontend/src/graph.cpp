@@ -287,8 +287,10 @@ void node::update_engine_range(const ::encore::nd_range& requested, bool nd) {
     // shares: they all take the range, and the command group keeps it when it is made active again.
     if (auto it = graph_->dynamic_nodes.find(index_); it != graph_->dynamic_nodes.end()) {
         auto& group = *it->second;
-        *group.groups[group.active].command = updated;
-        for (auto other : group.nodes) g.replace_command(g.node_at(other), updated);
+        sycl::detail::translate_errors([&] {
+            for (auto other : group.nodes) g.replace_command(g.node_at(other), updated);
+        });
+        *group.groups[group.active].command = std::move(updated);
         return;
     }
     sycl::detail::translate_errors([&] { g.replace_command(n, std::move(updated)); });

@@ -143,8 +143,9 @@ void handler::set_lambda_kernel(std::shared_ptr<const encore::kernel> k, encore:
         if (!lambda)
             throw exception(errc::invalid, "set_arg(" + std::to_string(i) + "): kernel '" + k->name() +
                                                "' takes no set_arg: Encore replaces the captures of plain lambda "
-                                               "kernels only (not of kernels with reductions, nor of nvcc single-source "
-                                               "kernels); launch a kernel object (sycl::kernel) with set_arg");
+                                               "kernels only (not of kernels with reductions, nor of nvcc "
+                                               "single-source kernels); launch a kernel object (sycl::kernel) with "
+                                               "set_arg");
         k = lambda->with_argument(static_cast<int>(i), *arguments_[i]);
     }
     set_kernel(std::move(k), r, locals_);

@@ -181,8 +181,8 @@ void require_joined_forks(const graph_impl& g, const queue_impl* stopping, const
     for (std::size_t c = joined.size(); c-- > 0;)
         if (joined[c])
             for (auto p : s.predecessors[c]) joined[p] = true;
-    for (const auto& [queue, state] : s.queues)
-        if (state.joined && !state.captured.empty() && !joined[state.captured.back()])
+    for (const auto& [queue, state] : s.queues) // a fork destroyed while recording ended its part unchecked
+        if (state.joined && !queue.expired() && !state.captured.empty() && !joined[state.captured.back()])
             throw exception(errc::runtime,
                             std::string(call) + ": a queue that joined the native recording of " + graph_name(g) +
                                 " through an event (a fork) was never joined back: no command of a queue that began "

@@ -85,7 +85,8 @@ command_spec call_generator::command(const session& s, int graph, bool eager) {
             const auto& parameters = s.graph(from).parameters;
             std::vector<int> pointers, scalars;
             for (int i = 0; i < static_cast<int>(parameters.size()); ++i)
-                if ((from == graph || !parameters[i].without_graph) && !parameters[i].local) // it would join the other graph
+                // A parameter made without a graph would join the other graph; local accessors take no value.
+                if ((from == graph || !parameters[i].without_graph) && !parameters[i].local)
                     (parameters[i].pointer ? pointers : scalars).push_back(i);
             if ((eager || from != graph || chance(0.6)) && !pointers.empty())
                 c.src_param = pointers[pick(static_cast<int>(pointers.size()))];

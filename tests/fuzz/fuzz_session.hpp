@@ -126,8 +126,9 @@ private:
         alloc_id id = -1;
         std::uint32_t* pointer = nullptr;
     };
-    using parameter = std::variant<sx::dynamic_parameter<std::uint32_t*>, sx::dynamic_parameter<std::uint32_t>,
-                                   sx::dynamic_parameter<sx::raw_kernel_arg>, sx::dynamic_local_accessor<std::uint32_t>>;
+    using parameter =
+        std::variant<sx::dynamic_parameter<std::uint32_t*>, sx::dynamic_parameter<std::uint32_t>,
+                     sx::dynamic_parameter<sx::raw_kernel_arg>, sx::dynamic_local_accessor<std::uint32_t>>;
     struct graph_slot {
         std::optional<sx::command_graph<sx::graph_state::modifiable>> graph;
         std::vector<sx::node> nodes;

@@ -265,8 +265,8 @@ public:
             static_assert(last == 0, "parallel_for with a kernel object takes no reductions");
             set_kernel_object(k, r);
         } else if constexpr (last == 0) {
-            set_lambda_kernel(std::make_shared<detail::lambda_kernel<Launch, D, K>>(detail::kernel_name<KernelName, K>(), k),
-                              r);
+            set_lambda_kernel(
+                std::make_shared<detail::lambda_kernel<Launch, D, K>>(detail::kernel_name<KernelName, K>(), k), r);
         } else {
             make_reduction_kernel<KernelName, Launch, D, K>(r, k, all, std::make_index_sequence<last>());
         }

@@ -160,7 +160,8 @@ public:
     // A copy of this kernel whose argument `index` holds `value`. Throws errc::invalid naming the kernel when it
     // has no description, the index names no argument (or the inside of an accessor's four), the argument is a
     // local_accessor (not built), or the value does not fit (another size; an accessor takes a pointer).
-    virtual std::shared_ptr<const encore::kernel> with_argument(int index, const encore::kernel_argument& value) const = 0;
+    virtual std::shared_ptr<const encore::kernel> with_argument(int index,
+                                                                const encore::kernel_argument& value) const = 0;
 };
 
 // Where the value set at DPC++ argument index `index` goes in the kernel object `d` describes (see
@@ -186,8 +187,10 @@ public:
     const void* device_code(std::string_view backend) const noexcept override {
         return backend == "cuda" && cuda_.entry ? &cuda_ : nullptr;
     }
-    std::shared_ptr<const encore::kernel> with_argument(int index, const encore::kernel_argument& value) const override {
-        const auto at = lambda_capture(name(), encore::compiler::find_kernel(typeid(K).name()), sizeof(K), index, value);
+    std::shared_ptr<const encore::kernel> with_argument(int index,
+                                                        const encore::kernel_argument& value) const override {
+        const auto* described = encore::compiler::find_kernel(typeid(K).name());
+        const auto at = lambda_capture(name(), described, sizeof(K), index, value);
         auto copy = std::make_shared<host_lambda_kernel>(name(), k_);
         // The closure's other captures stay as they are; these bytes are the value's (a pointer, or a std-layout
         // value, whose bytes are all it is).
