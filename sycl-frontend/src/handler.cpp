@@ -152,7 +152,8 @@ void handler::set_lambda_kernel(std::shared_ptr<const encore::kernel> k, encore:
 }
 
 void handler::set_kernel_object(const kernel& k, encore::nd_range r) {
-    if (const auto count = k.engine()->argument_count(); count && arguments_.size() > *count) {
+    const auto count = k.engine()->argument_count();
+    if (count && arguments_.size() > *count) {
         const auto last = arguments_.size() - 1; // the highest index set (store_argument grows to it)
         const std::string has = *count == 0 ? "takes no arguments"
                                             : "has " + std::to_string(*count) + " argument" + (*count == 1 ? "" : "s") +
@@ -161,8 +162,7 @@ void handler::set_kernel_object(const kernel& k, encore::nd_range r) {
                         "set_arg(" + std::to_string(last) + "): kernel '" + k.engine()->name() + "' " + has);
     }
     std::vector<encore::kernel_argument> arguments;
-    if (const auto count = k.engine()->argument_count(); count && arguments_.size() < *count)
-        arguments_.resize(*count); // the arguments never set are reported below
+    if (count && arguments_.size() < *count) arguments_.resize(*count); // the arguments never set are reported below
     for (std::size_t i = 0; i < arguments_.size(); ++i) {
         if (!arguments_[i])
             throw exception(errc::kernel_argument, "kernel '" + k.engine()->name() + "': argument " + std::to_string(i) +

@@ -157,6 +157,8 @@ private:
         resolved_command model;
         graph_model::node node;
         int param_graph_uid = -1; // the graph whose dynamic parameters it uses, or -1
+        // Whether it uses dynamic parameters of another graph than graph `uid` (refused there).
+        bool uses_parameters_of_another_graph(int uid) const { return param_graph_uid >= 0 && param_graph_uid != uid; }
         sx::dynamic_parameter<std::uint32_t*>* src_param = nullptr;
         sx::dynamic_parameter<std::uint32_t>* mul_param = nullptr;
         sx::dynamic_parameter<sx::raw_kernel_arg>* mul_raw_param = nullptr;

@@ -174,7 +174,7 @@ std::string session::add(const call& c) {
         predecessors.insert(l.begin(), l.end());
     }
     const bool invalid = !g.model.recorders.empty() || foreign || event_of_another_graph ||
-                         (p->param_graph_uid >= 0 && p->param_graph_uid != g.model.uid) ||
+                         p->uses_parameters_of_another_graph(g.model.uid) ||
                          (p->exec && execs_[c.command.exec].model.source_uid == g.model.uid);
     auto properties = node_properties(dependencies, c.flag);
     auto cgf = [&](sycl::handler& h) {
@@ -313,7 +313,7 @@ std::string session::submit(const call& c) {
         // as its own sub-graph. Refused for any recording queue: events of other graphs, eager events.
         const bool invalid =
             std::any_of(graphs_named.begin(), graphs_named.end(), [&](int u) { return u != g.model.uid; }) ||
-            eager_dependency || (p->param_graph_uid >= 0 && p->param_graph_uid != g.model.uid) ||
+            eager_dependency || p->uses_parameters_of_another_graph(g.model.uid) ||
             (p->exec && execs_[c.command.exec].model.source_uid == g.model.uid);
         if (invalid) {
             expect_invalid("recorded submit", [&] { q.submit(cgf); });
@@ -436,8 +436,7 @@ std::string session::make_group(const call& c) {
     if (!first || !other || !is_kernel(first->model.kind) || !is_kernel(other->model.kind)) return "skipped";
     std::vector<std::function<void(sycl::handler&)>> groups{[&](sycl::handler& h) { emit(h, *first); },
                                                             [&](sycl::handler& h) { emit(h, *other); }};
-    auto foreign = [&](const prepared& p) { return p.param_graph_uid >= 0 && p.param_graph_uid != g.model.uid; };
-    if (foreign(*first) || foreign(*other)) {
+    if (first->uses_parameters_of_another_graph(g.model.uid) || other->uses_parameters_of_another_graph(g.model.uid)) {
         expect_invalid("dynamic_command_group with another graph's parameter",
                        [&] { sx::dynamic_command_group(*g.graph, groups); });
         return "invalid";

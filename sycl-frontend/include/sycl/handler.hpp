@@ -305,7 +305,8 @@ public:
     void set_kernel(std::shared_ptr<const encore::kernel> k, encore::nd_range r,
                     std::vector<encore::kernel_argument> arguments);
     void set_kernel_object(const kernel& k, encore::nd_range r);
-    // A lambda or function-object kernel: its arguments are its local_accessors; set_arg is refused.
+    // A lambda or function-object kernel: its arguments are its local_accessors; values set with set_arg replace its
+    // captures (programs built by encore++; refused otherwise).
     void set_lambda_kernel(std::shared_ptr<const encore::kernel> k, encore::nd_range r);
     void copy_bytes(void* destination, const void* source, std::size_t bytes);
     void fill_bytes(void* destination, std::vector<std::byte> pattern, std::size_t count);

@@ -29,29 +29,11 @@ inline namespace _V1 {
 class handler;
 namespace ext::oneapi::experimental {
 
-namespace detail {
-// What DataT holds: its element type and how many (0: unbounded, given at construction).
-template <typename T> struct work_group_shape {
-    using element = T;
-    static constexpr std::size_t extent = 1;
-    static constexpr bool array = false;
-};
-template <typename T, std::size_t N> struct work_group_shape<T[N]> {
-    using element = T;
-    static constexpr std::size_t extent = N;
-    static constexpr bool array = true;
-};
-template <typename T> struct work_group_shape<T[]> {
-    using element = T;
-    static constexpr std::size_t extent = 0;
-    static constexpr bool array = true;
-};
-} // namespace detail
-
 template <typename DataT, typename PropertyListT = empty_properties_t> class work_group_memory {
-    using shape = detail::work_group_shape<DataT>;
-    static_assert(!std::is_array_v<typename shape::element>,
-                  "work_group_memory: Encore takes a value, T[N] or T[] (one dimension)");
+    static_assert(std::rank_v<DataT> <= 1, "work_group_memory: Encore takes a value, T[N] or T[] (one dimension)");
+    static constexpr bool array = std::is_array_v<DataT>;
+    // How many elements: 1 for a value, N for T[N], 0 for T[] (given at construction).
+    static constexpr std::size_t extent = array ? std::extent_v<DataT> : 1;
 
 public:
     using value_type = std::remove_all_extents_t<DataT>;
@@ -60,28 +42,28 @@ public:
     work_group_memory() = default;
     // A value or T[N]: reserved in `h`'s kernel, per work-group.
     explicit work_group_memory(handler& h)
-        requires(shape::extent != 0)
-        : memory_(range<1>{shape::extent}, h) {}
+        requires(extent != 0)
+        : memory_(range<1>{extent}, h) {}
     // T[]: `count` elements (at least one; errc::invalid otherwise).
     work_group_memory(std::size_t count, handler& h)
-        requires(shape::extent == 0)
+        requires(extent == 0)
         : memory_(range<1>{count}, h) {}
 
     // In the kernel: this work-group's object.
     ENCORE_HOST_DEVICE DataT* operator&() const noexcept { return reinterpret_cast<DataT*>(memory_.get_pointer()); }
     ENCORE_HOST_DEVICE operator DataT&() const noexcept
-        requires(!shape::array)
+        requires(!array)
     {
         return *memory_.get_pointer();
     }
     ENCORE_HOST_DEVICE const work_group_memory& operator=(const DataT& value) const noexcept
-        requires(!shape::array)
+        requires(!array)
     {
         *memory_.get_pointer() = value;
         return *this;
     }
     ENCORE_HOST_DEVICE value_type& operator[](std::size_t index) const noexcept
-        requires(shape::array)
+        requires(array)
     {
         return memory_.get_pointer()[index];
     }
