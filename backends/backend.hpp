@@ -38,11 +38,12 @@
 #include "encore/graph/command.hpp"
 #include "encore/graph/graph.hpp"
 #include "encore/partitioner/partition.hpp"
+#include "encore/backends/source_program.hpp"
 
 namespace encore {
 
 // Bumped whenever a virtual function below changes; a plugin built for another version is not loaded.
-inline constexpr std::uint32_t backend_interface_version = 6;
+inline constexpr std::uint32_t backend_interface_version = 7;
 
 // SYCL's usm::alloc: device memory is for the device only, host memory is pinned host memory the device can
 // read, shared memory migrates between both.
@@ -206,6 +207,16 @@ public:
     // Starts capturing commands for `device` natively (device_properties::native_recording). The default throws
     // feature_not_supported.
     virtual std::unique_ptr<backend_recording> begin_recording(std::uint32_t device);
+
+    // Whether build_program takes source in `language` (backends/source_program.hpp); the default: none.
+    virtual bool builds(source_language language) const noexcept;
+    // Builds `source` (text, or IL bytes for SPIR-V) for `device` with the compiler's `options`, through the
+    // kernel/program cache. Throws encore::error: build_failure with the compiler's log when it does not compile,
+    // feature_not_supported when the backend or the device takes no source in `language` (the default),
+    // invalid_argument for an empty source, backend_failure when the compiler cannot be loaded.
+    virtual std::shared_ptr<const source_program> build_program(std::uint32_t device, source_language language,
+                                                                std::span<const std::byte> source,
+                                                                std::span<const std::string> options);
 };
 
 // The plugin entry point's argument. In: the interface version the runtime speaks. Out: a backend, or the

@@ -5,11 +5,14 @@
 // why the plugin could not be loaded. Handles are CUDA's own pointers behind the layer's opaque types.
 #include <cuda.h>
 
+#include <algorithm>
 #include <cstdint>
 #include <cstring>
 #include <string>
+#include <vector>
 
 #include "encore/backends/gpu/driver.hpp"
+#include "encore/backends/cuda/nvrtc_program.hpp"
 #include "encore/backends/gpu/gpu_backend.hpp"
 #include "encore/graph/error.hpp"
 
@@ -195,6 +198,18 @@ public:
         std::size_t size = 0;
         check(cuLinkComplete(state, &cubin, &size), "cuLinkComplete", what);
         return std::string(static_cast<const char*>(cubin), size); // the state owns cubin: copied before destroy
+    }
+    std::optional<source_language> runtime_language() const noexcept override { return source_language::cuda; }
+    // NVRTC (nvrtc_program.hpp); without -arch, for `device`'s architecture: a cubin, which the kernel/program
+    // cache keeps, so a later build of the same source pays neither NVRTC nor the driver's PTX compiler.
+    gpu::program_binary compile_source(std::uint32_t device, std::string_view source,
+                                       std::span<const std::string> options) override {
+        std::vector<std::string> effective(options.begin(), options.end());
+        const bool has_arch = std::any_of(effective.begin(), effective.end(), [](const std::string& o) {
+            return o.rfind("-arch", 0) == 0 || o.rfind("--gpu-architecture", 0) == 0;
+        });
+        if (!has_arch) effective.push_back("-arch=" + properties(device).architecture);
+        return build_program(source, effective, "sycl_kernel_source.cu");
     }
     void zero(void* p, std::size_t bytes) override { check(cuMemsetD8(address(p), 0, bytes), "cuMemsetD8"); }
     void* allocate_async(gpu::driver_stream s, std::size_t bytes) override {

@@ -78,6 +78,21 @@ template <int Dimensions, typename Geometry> __device__ inline bool make_work_it
     return inside;
 }
 
+// The work-item of a launch whose grid covers the range exactly, from the built-in indices alone (no offset): what
+// an argument_list entry of encore-outliner's (a free-function kernel) builds, since its launch has no geometry
+// parameter. nd_range launches are exact, and so are range launches of argument_list kernels (the block divides the
+// range: gpu_kernel_launch.cpp).
+template <int Dimensions> __device__ inline void make_exact_work_item(encore::work_item& it) {
+    gpu::geometry<Dimensions> g;
+#pragma unroll
+    for (unsigned d = 0; d < Dimensions; ++d) {
+        const unsigned axis = Dimensions - 1 - d;
+        g.global[d] = static_cast<std::uint64_t>(axis_value(gridDim, axis)) * axis_value(blockDim, axis);
+        g.offset[d] = 0;
+    }
+    make_work_item<Dimensions>(g, it);
+}
+
 // The same, the number of dimensions read from the launch (single-source kernels, whose entry does not know it).
 __device__ inline bool make_work_item(const gpu::launch_geometry& g, encore::work_item& it) {
     switch (g.dimensions) {

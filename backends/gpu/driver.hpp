@@ -16,6 +16,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <optional>
 #include <span>
 #include <string>
 #include <string_view>
@@ -23,6 +24,7 @@
 #include <vector>
 
 #include "encore/backends/backend.hpp"
+#include "encore/backends/gpu/gpu_module.hpp"
 
 namespace encore::gpu {
 
@@ -120,6 +122,13 @@ public:
     virtual driver_function get_function(driver_module m, const char* entry, const std::string& what) = 0;
     // The built-in fill kernel's module (gpu_kernel_launch.hpp's prepare_fill_launch; entry "encore_fill").
     virtual driver_module load_fill_module() = 0;
+    // The language of the API's run-time compiler that backend::build_program takes (CUDA C++ through NVRTC), or
+    // nothing (HIP's hiprtc is reached through backends/hip/hiprtc_program.hpp only); and a build of `source` for
+    // `device` through the kernel/program cache, which load_module takes. The defaults: none, and
+    // feature_not_supported.
+    virtual std::optional<source_language> runtime_language() const noexcept { return std::nullopt; }
+    virtual program_binary compile_source(std::uint32_t device, std::string_view source,
+                                          std::span<const std::string> options);
 
     // --- graphs ---
     virtual driver_graph create_graph() = 0;

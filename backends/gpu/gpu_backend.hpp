@@ -53,6 +53,10 @@ public:
     std::unique_ptr<backend_executable> lower(std::uint32_t device, const graph& g,
                                               const partition& p) override;
     std::unique_ptr<backend_recording> begin_recording(std::uint32_t device) override; // gpu_recording.hpp
+    bool builds(source_language language) const noexcept override { return api_->runtime_language() == language; }
+    std::shared_ptr<const source_program> build_program(std::uint32_t device, source_language language,
+                                                        std::span<const std::byte> source,
+                                                        std::span<const std::string> options) override;
 
     // --- for the queue, the events and the lowering ---
     driver& api() const noexcept { return *api_; }

@@ -96,6 +96,13 @@ public:
                                                 std::shared_ptr<error_sink> errors) override;
     std::unique_ptr<backend_executable> lower(std::uint32_t device, const graph& g,
                                               const partition& p) override;
+    // OpenCL C on every device, SPIR-V where the device takes IL (opencl_source_program.cpp).
+    bool builds(source_language language) const noexcept override {
+        return language == source_language::opencl_c || language == source_language::spirv;
+    }
+    std::shared_ptr<const source_program> build_program(std::uint32_t device, source_language language,
+                                                        std::span<const std::byte> source,
+                                                        std::span<const std::string> options) override;
 
     // --- for the queues, events and executables ---
     const detail::api& cl() const noexcept { return *cl_; }

@@ -98,6 +98,7 @@ private:
 } // namespace
 
 void decompose(clang::ASTContext& context, kernel_info& kernel) {
+    if (kernel.free_function) return; // its parameters are the function's (kernel_finder.cpp)
     const clang::CXXRecordDecl* record = kernel.type;
     const clang::ASTRecordLayout& layout = context.getASTRecordLayout(record);
     std::map<const clang::FieldDecl*, std::string> capture_names;

@@ -248,9 +248,11 @@ void device_rules::check(kernel_info& kernel) {
             const origin where = origin_of(op->getLocation());
             if (where == origin::user_header && !marked_host_device(op)) {
                 error(kernel, op->getLocation(),
-                      "has a call operator declared in another file without ENCORE_HOST_DEVICE (define the "
-                      "functor "
-                      "in the source or mark its operator() ENCORE_HOST_DEVICE)");
+                      kernel.free_function
+                          ? "is a function declared in another file without ENCORE_HOST_DEVICE (define it in the "
+                            "source or mark it ENCORE_HOST_DEVICE)"
+                          : "has a call operator declared in another file without ENCORE_HOST_DEVICE (define the "
+                            "functor in the source or mark its operator() ENCORE_HOST_DEVICE)");
                 continue;
             }
             if (where == origin::main_file && !marked_host_device(op)) {

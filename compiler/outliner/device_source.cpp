@@ -209,6 +209,30 @@ const char* launch_enumerator(int launch) {
     return launch == 0 ? "single_task" : launch == 2 ? "nd_range" : "range";
 }
 
+// A free-function kernel's entry: the function's parameters as the kernel's (argument_list convention), the
+// work-item built from CUDA's indices and published for this_work_item::get_nd_item, then the call.
+void free_function_entry(const clang::ASTContext& context, const kernel_info& k, const std::string& hash,
+                         std::ostringstream& tail) {
+    const clang::FunctionDecl* f = k.free_function;
+    std::string parameters, arguments;
+    for (unsigned i = 0; i < f->getNumParams(); ++i) {
+        const std::string name = "__encore_p" + std::to_string(i);
+        parameters += (i ? ", " : "") + qualified(context, f->getParamDecl(i)->getType().getUnqualifiedType(), name);
+        arguments += (i ? ", " : "") + name;
+    }
+    std::string callee;
+    llvm::raw_string_ostream out(callee);
+    f->printQualifiedName(out, printing(context));
+    out.flush();
+    tail << "#if !defined(ENCORE_DEVICE_KERNELS_SELECTED) || defined(ENCORE_DEVICE_KERNEL_" << hash << ")\n"
+         << "extern \"C\" __global__ void " << k.entry << "(" << parameters << ") {\n"
+         << "    ::encore::work_item item;\n"
+         << "    ::encore::cuda::detail::make_exact_work_item<" << k.dimensions << ">(item);\n"
+         << "    ::sycl::detail::device_work_item_slot() = &item;\n"
+         << "    ::" << callee << "(" << arguments << ");\n"
+         << "}\n#endif\n";
+}
+
 } // namespace
 
 std::string device_source(clang::ASTContext& context, clang::Rewriter& rewriter,
@@ -236,6 +260,10 @@ std::string device_source(clang::ASTContext& context, clang::Rewriter& rewriter,
         const std::string hash = k.entry.substr(std::string("__encore_kernel_").size());
         std::string type;
         tail << "\n// kernel '" << k.name << "' (" << describe_location(sources, k.location) << ")\n";
+        if (k.free_function) {
+            free_function_entry(context, k, hash, tail);
+            continue;
+        }
         if (k.is_lambda) {
             const clang::FunctionDecl* op = k.operators.front();
             const clang::FunctionDecl* pattern = op->getTemplateInstantiationPattern();

@@ -1,5 +1,7 @@
 #include "kernel_finder.hpp"
 
+#include <clang/AST/Attr.h>
+#include <clang/AST/DeclTemplate.h>
 #include <clang/AST/Mangle.h>
 #include <clang/AST/RecursiveASTVisitor.h>
 #include <clang/Basic/SourceManager.h>
@@ -10,6 +12,7 @@
 #include <cstdlib>
 #include <map>
 #include <memory>
+#include <optional>
 
 namespace encore::outliner {
 namespace {
@@ -35,6 +38,13 @@ class template_finder : public clang::RecursiveASTVisitor<template_finder> {
 public:
     const clang::FunctionTemplateDecl* call_kernel = nullptr;
     const clang::FunctionTemplateDecl* kernel_name = nullptr;
+    const clang::ClassTemplateDecl* free_function_kernel = nullptr;
+
+    bool VisitClassTemplateDecl(clang::ClassTemplateDecl* t) {
+        if (t->getDeclName().isIdentifier() && t->getName() == "free_function_kernel" && in_sycl_detail(t))
+            free_function_kernel = t->getCanonicalDecl();
+        return true;
+    }
 
     bool VisitFunctionTemplateDecl(clang::FunctionTemplateDecl* t) {
         if (!t->getDeclName().isIdentifier()) return true;
@@ -113,6 +123,47 @@ std::string hex16(std::uint64_t value) {
     char text[17];
     std::snprintf(text, sizeof text, "%016llx", static_cast<unsigned long long>(value));
     return text;
+}
+
+// A free-function kernel: sycl::detail::free_function_kernel<&f>, instantiated by get_kernel_id<f> and its kin.
+std::optional<kernel_info> free_function_kernel_of(clang::ASTContext& context,
+                                                   const clang::ClassTemplateSpecializationDecl* spec) {
+    const clang::TemplateArgumentList& args = spec->getTemplateArgs();
+    if (args.size() != 1 || args[0].getKind() != clang::TemplateArgument::Declaration) return std::nullopt;
+    const auto* f = llvm::dyn_cast<clang::FunctionDecl>(args[0].getAsDecl());
+    if (!f) return std::nullopt;
+    kernel_info kernel;
+    kernel.type = spec;
+    kernel.free_function = f;
+    kernel.operators = {f};
+    kernel.type_name = type_name_of(context, context.getRecordType(spec));
+    kernel.name = f->getQualifiedNameAsString();
+    kernel.entry = "__encore_kernel_" + hex16(fnv1a64(kernel.type_name));
+    kernel.location = f->getLocation();
+    // SYCL_EXT_ONEAPI_FUNCTION_PROPERTY's annotation: the launch's dimensions, 0 for single_task.
+    std::optional<int> dimensions;
+    for (const clang::FunctionDecl* r : f->redecls())
+        for (const auto* a : r->specific_attrs<clang::AnnotateAttr>())
+            if (a->getAnnotation() == "sycl_ext_oneapi_free_function" && a->args_size() == 1)
+                if (auto value = (*a->args_begin())->getIntegerConstantExpr(context))
+                    dimensions = static_cast<int>(value->getExtValue());
+    if (!dimensions)
+        kernel.no_device_code = "function '" + kernel.name +
+                                "' is not marked SYCL_EXT_ONEAPI_FUNCTION_PROPERTY (its launch is not known)";
+    kernel.launch = dimensions.value_or(0) == 0 ? 0 : 2;
+    kernel.dimensions = std::max(dimensions.value_or(0), 1);
+    for (unsigned i = 0; i < f->getNumParams(); ++i) {
+        const clang::QualType t = f->getParamDecl(i)->getType().getCanonicalType();
+        kernel_param p;
+        p.kind = t->isPointerType() ? param_kind::pointer : param_kind::std_layout;
+        p.offset = i;
+        p.size = t->isDependentType() || t->isIncompleteType()
+                     ? 0
+                     : static_cast<std::uint64_t>(context.getTypeSizeInChars(t).getQuantity());
+        p.name = f->getParamDecl(i)->getNameAsString();
+        kernel.params.push_back(std::move(p));
+    }
+    return kernel;
 }
 
 } // namespace
@@ -211,7 +262,11 @@ found_kernels find_kernels(clang::ASTContext& context) {
         kernel.location = record->getLocation();
         result.kernels.push_back(std::move(kernel));
     }
+    if (templates.free_function_kernel)
+        for (const clang::ClassTemplateSpecializationDecl* spec : templates.free_function_kernel->specializations())
+            if (auto k = free_function_kernel_of(context, spec)) result.kernels.push_back(std::move(*k));
     for (kernel_info& kernel : result.kernels) {
+        if (kernel.free_function) continue;
         operator_finder finder(kernel.type);
         for (const clang::FunctionDecl* f : templates.call_kernel->specializations())
             if (f->getTemplateSpecializationArgs()

@@ -54,6 +54,11 @@ struct kernel_info {
     std::string no_device_code; // empty: the kernel gets device code
     // The call operators the kernel runs (one per instantiation of a generic lambda's or functor's template).
     std::vector<const clang::FunctionDecl*> operators;
+    // A free-function kernel (sycl_ext_oneapi_free_function_kernels): the function, whose parameters are the
+    // kernel's arguments (params, in order: `offset` is the parameter's index), and `type` is the front end's engine
+    // kernel sycl::detail::free_function_kernel<&function> (its typeid names the kernel). `operators` holds the
+    // function; the entry takes the parameters themselves, not an object.
+    const clang::FunctionDecl* free_function = nullptr;
 };
 
 // FNV-1a, 64 bits: the entry name's hash (stable across runs and hosts).

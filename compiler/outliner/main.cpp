@@ -59,7 +59,7 @@ std::string layout_checks(clang::ASTContext& context, const std::vector<kernel_i
         << "#pragma once\n#include <cstddef>\n";
     clang::PrintingPolicy policy(context.getLangOpts());
     for (const kernel_info& k : kernels) {
-        if (k.is_lambda || k.type->getParentFunctionOrMethod()) continue;
+        if (k.is_lambda || k.free_function || k.type->getParentFunctionOrMethod()) continue;
         const std::string type =
             clang::TypeName::getFullyQualifiedName(context.getRecordType(k.type), context, policy, true);
         out << "static_assert(sizeof(" << type << ") == " << k.size << ");\n"

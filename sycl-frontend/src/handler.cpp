@@ -169,6 +169,8 @@ void handler::set_kernel_object(const kernel& k, encore::nd_range r) {
                                                        " was not set (set_arg)");
         arguments.push_back(*arguments_[i]);
     }
+    if (const auto* typed = dynamic_cast<const detail::typed_kernel*>(k.engine().get()))
+        typed->check_arguments(arguments);
     set_kernel(k.engine(), r, std::move(arguments));
 }
 

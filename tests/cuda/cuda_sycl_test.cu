@@ -249,3 +249,39 @@ TEST_CASE("a program that carries nvcc device code gets the CUDA GPU as its defa
     for (int i = 0; i < 64; ++i)
         REQUIRE(c.data[i] == static_cast<float>(i) + 1.0f);
 }
+
+TEST_CASE("SYCL kernel compiler under DPC++'s names: CUDA C++ (ext_encore_cuda), build options, a graph node") {
+    sycl::queue q = cuda_queue();
+    CHECK(q.get_device().ext_oneapi_can_compile(sycl_exp::source_language::ext_encore_cuda));
+    CHECK_FALSE(q.get_device().ext_oneapi_can_compile(sycl_exp::source_language::opencl));
+    auto source = sycl_exp::create_kernel_bundle_from_source(q.get_context(), sycl_exp::source_language::ext_encore_cuda,
+                                                             R"(
+extern "C" __global__ void shift(int* p, int by) { p[blockIdx.x * blockDim.x + threadIdx.x] += by * FACTOR; })");
+    std::string log = "not written";
+    auto exe = sycl_exp::build(source, sycl_exp::properties{sycl_exp::build_options{"-DFACTOR=3"},
+                                                            sycl_exp::save_log{&log}});
+    CHECK(log != "not written");
+    sycl::kernel shift = exe.ext_oneapi_get_kernel("shift");
+    try {
+        sycl_exp::build(source); // FACTOR undefined
+        FAIL("built without FACTOR");
+    } catch (const sycl::exception& e) {
+        CHECK(e.code() == sycl::errc::build);
+        CHECK_MESSAGE(std::string(e.what()).find("FACTOR") != std::string::npos, e.what());
+    }
+    shared_array<int> data(q, 256);
+    sycl_exp::command_graph g{q.get_context(), q.get_device()};
+    sycl_exp::dynamic_parameter amount(g, 1);
+    auto node = g.add([&](sycl::handler& h) {
+        h.set_arg(0, data.data);
+        h.set_arg(1, amount);
+        h.parallel_for(sycl::nd_range<1>{sycl::range<1>{256}, sycl::range<1>{64}}, shift);
+    });
+    auto replay = g.finalize(sycl_exp::property::graph::updatable{});
+    q.ext_oneapi_graph(replay).wait();
+    CHECK(data.data[255] == 3);
+    amount.update(10);
+    replay.update(node);
+    q.ext_oneapi_graph(replay).wait();
+    for (std::size_t i = 0; i < 256; ++i) REQUIRE(data.data[i] == 33);
+}

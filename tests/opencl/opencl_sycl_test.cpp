@@ -162,3 +162,69 @@ TEST_CASE("SYCL graphs of OpenCL kernel objects: record, replay, update a node's
     CHECK(data[127] == 11 + 15 + 15);
     sycl::free(data, q);
 }
+
+TEST_CASE("SYCL kernel compiler under DPC++'s names: build options, the log, raw_kernel_arg, a graph node") {
+    sycl::queue q = opencl_queue({sycl::property::queue::in_order{}});
+    CHECK(q.get_device().ext_oneapi_can_compile(sycl_ext::source_language::opencl));
+    CHECK_FALSE(q.get_device().ext_oneapi_can_compile(sycl_ext::source_language::sycl));
+    CHECK_FALSE(q.get_device().ext_oneapi_can_compile(sycl_ext::source_language::ext_encore_cuda));
+    sycl::kernel_bundle<sycl::bundle_state::ext_oneapi_source> source_bundle =
+        sycl_ext::create_kernel_bundle_from_source(q.get_context(), sycl_ext::source_language::opencl,
+                                                   "kernel void shift(global int* p, int by) {"
+                                                   "  p[get_global_id(0)] += by * FACTOR; }");
+    CHECK(source_bundle.get_context() == q.get_context());
+    std::string log = "not written";
+    sycl::kernel_bundle<sycl::bundle_state::executable> exe = sycl_ext::build(
+        source_bundle, sycl_ext::properties{sycl_ext::build_options{"-DFACTOR=3"}, sycl_ext::save_log{&log}});
+    CHECK(log != "not written");
+    CHECK(exe.ext_oneapi_has_kernel("shift"));
+    CHECK_FALSE(exe.empty());
+    CHECK(exe.get_kernel_ids().empty()); // kernels built from source have no kernel_id
+    sycl::kernel shift = exe.ext_oneapi_get_kernel("shift");
+
+    // Without -DFACTOR the source does not build: errc::build, the compiler's log in what().
+    try {
+        sycl_ext::build(source_bundle);
+        FAIL("built without FACTOR");
+    } catch (const sycl::exception& e) {
+        CHECK(e.code() == sycl::errc::build);
+        CHECK_MESSAGE(std::string(e.what()).find("FACTOR") != std::string::npos, e.what());
+    }
+    try {
+        exe.ext_oneapi_get_kernel("nothing");
+        FAIL("an unknown kernel was found");
+    } catch (const sycl::exception& e) {
+        CHECK(e.code() == sycl::errc::invalid);
+    }
+
+    if (!q.get_device().has(sycl::aspect::usm_shared_allocations)) {
+        MESSAGE("skipped the launches: '", q.get_device().get_info<sycl::info::device::name>(), "' has no shared USM");
+        return;
+    }
+    int* data = sycl::malloc_shared<int>(64, q);
+    REQUIRE(data);
+    q.memset(data, 0, 64 * sizeof(int)).wait();
+    const int by = 2;
+    q.submit([&](sycl::handler& h) {
+        h.set_arg(0, data);
+        h.set_arg(1, sycl_ext::raw_kernel_arg(&by, sizeof by));
+        h.parallel_for(sycl::range<1>{64}, shift);
+    }).wait();
+    CHECK(data[63] == 6);
+
+    sycl_ext::command_graph g{q.get_context(), q.get_device()};
+    sycl_ext::dynamic_parameter amount(g, 1);
+    auto node = g.add([&](sycl::handler& h) {
+        h.set_arg(0, data);
+        h.set_arg(1, amount);
+        h.parallel_for(sycl::range<1>{64}, shift);
+    });
+    auto replay = g.finalize(sycl_ext::property::graph::updatable{});
+    q.ext_oneapi_graph(replay).wait();
+    CHECK(data[0] == 9);
+    amount.update(10);
+    replay.update(node);
+    q.ext_oneapi_graph(replay).wait();
+    CHECK(data[0] == 39);
+    sycl::free(data, q);
+}

@@ -29,6 +29,10 @@ int accelerator_selector_v(const device& d);
 // SYCL 2020 helper: a selector accepting only devices that have every listed aspect.
 std::function<int(const device&)> aspect_selector(std::vector<aspect> required);
 
+namespace ext::oneapi::experimental {
+enum class source_language : int;
+}
+
 class device {
 public:
     device(); // the default selector's choice
@@ -68,6 +72,10 @@ public:
     }
 
     friend bool operator==(const device&, const device&) = default;
+
+    // sycl_ext_oneapi_kernel_compiler: whether kernel bundles in `language` build for this device
+    // (sycl/ext/oneapi/experimental/kernel_compiler.hpp).
+    bool ext_oneapi_can_compile(ext::oneapi::experimental::source_language language) const;
 
     // Encore: the engine's device behind this one.
     const encore::device& engine() const noexcept { return engine_; }

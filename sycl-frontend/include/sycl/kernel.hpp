@@ -9,6 +9,7 @@
 #pragma once
 
 #include <memory>
+#include <span>
 #include <string>
 
 #include "encore/backends/kernel_function.hpp"
@@ -23,6 +24,17 @@ struct function_name { using return_type = std::string; };
 struct num_args { using return_type = std::uint32_t; };
 // clang-format on
 } // namespace info::kernel
+
+namespace detail {
+// An engine kernel that knows its parameters' types (free-function kernels): the handler asks it to check the
+// arguments set with set_arg(s) before the launch, so a wrong one is refused there with errc::invalid.
+class typed_kernel : public encore::kernel {
+public:
+    using encore::kernel::kernel;
+    // Throws sycl::exception(errc::invalid) naming the argument that does not fit its parameter.
+    virtual void check_arguments(std::span<const encore::kernel_argument> arguments) const = 0;
+};
+} // namespace detail
 
 class kernel {
 public:
