@@ -244,8 +244,11 @@ std::string device_source(clang::ASTContext& context, clang::Rewriter& rewriter,
     std::set<unsigned> marked;
     for (const clang::FunctionDecl* f : rules.functions_to_mark())
         for (const clang::FunctionDecl* r : f->redecls()) {
-            const clang::SourceLocation at = r->getInnerLocStart();
-            if (at.isMacroID() || !sources.isInMainFile(at) || !marked.insert(at.getRawEncoding()).second)
+            clang::SourceLocation at = r->getInnerLocStart();
+            // A declaration that starts with a macro (SYCL_EXT_ONEAPI_FUNCTION_PROPERTY(...)): marked before its type.
+            if (at.isMacroID()) at = r->getTypeSpecStartLoc();
+            if (at.isInvalid() || at.isMacroID() || !sources.isInMainFile(at) ||
+                !marked.insert(at.getRawEncoding()).second)
                 continue;
             rewriter.InsertTextBefore(at, "ENCORE_HOST_DEVICE ");
         }

@@ -1,9 +1,11 @@
 // Free-function kernels (sycl_ext_oneapi_free_function_kernels) with kernel bundles and graph update, written as
 // the graph extension's own samples and DPC++'s graph tests write them: a function marked with
 // SYCL_EXT_ONEAPI_FUNCTION_PROPERTY, its kernel_id, the application's executable bundle, set_arg(s) and dynamic
-// parameters. Built by g++ (tests/sycl/graph/meson.build) and by encore++ for the native target
-// (tests/compiler/meson.build); both run on the native backend. Also the kernel compiler under DPC++'s names where
-// nothing builds source (the native backend): its refusals.
+// parameters. One body built three ways: by g++ (tests/sycl/graph/meson.build), by encore++ for the native target
+// and by encore++ for cuda:sm_90,native (tests/compiler/meson.build). The first two run on the native backend; the
+// CUDA build's default queue is the GPU where there is one (run on an H100 by hand), where the kernels are the
+// entries encore-outliner wrote for the functions. Also the kernel compiler under DPC++'s names where the device
+// builds no OpenCL C or SYCL source: its refusals.
 #include <doctest/doctest.h>
 
 #include <algorithm>
@@ -94,6 +96,7 @@ sycl::kernel kernel_of(const sycl::context& c, sycl::kernel_id id) {
 
 TEST_CASE("free-function kernels: single_task and nd_range kernels taken from the application's bundle") {
     sycl::queue q{sycl::property::queue::in_order{}}; // the second kernel reads what the first wrote
+    MESSAGE("device: " << q.get_device().get_info<sycl::info::device::name>());
     usm_array<int> a(q, items);
     sycl::kernel fill = kernel_of(q.get_context(), syclexp::get_kernel_id<ff_fill>());
     sycl::kernel scale = kernel_of(q.get_context(), syclexp::get_kernel_id<ff_scale>());
