@@ -594,17 +594,24 @@ namespace {
 // a lambda's local memory), or for a lambda kernel's other values the DPC++ index of the capture it replaces
 // (set_arg on lambda kernels: sycl/detail/kernel_wrapper.hpp, lambda_arguments). Indices were checked when the
 // node was made.
-void set_dynamic_value(::encore::kernel_command& k, int index, const ::encore::kernel_argument& value) {
-    if (value.type != ::encore::kernel_argument::kind::local_memory)
-        if (const auto* lambda = dynamic_cast<const sycl::detail::lambda_arguments*>(k.kernel.get())) {
-            k.kernel = lambda->with_argument(index, value);
-            return;
-        }
+void set_dynamic_value(::encore::kernel_command& k, int index, const sycl::detail::dynamic_parameter_impl& p) {
+    const ::encore::kernel_argument& value = p.value;
+    const auto* lambda = dynamic_cast<const sycl::detail::lambda_arguments*>(k.kernel.get());
+    if (value.type != ::encore::kernel_argument::kind::local_memory && lambda) {
+        k.kernel = lambda->with_argument(index, value);
+        return;
+    }
     if (index < 0 || static_cast<std::size_t>(index) >= k.arguments.size())
         throw exception(errc::invalid, "dynamic_parameter::update: kernel '" + k.kernel->name() + "' has " +
                                            std::to_string(k.arguments.size()) + " arguments; the parameter is its " +
                                            std::to_string(index));
     k.arguments[index] = value;
+    // A lambda kernel that captured the dynamic local memory object: a copy of it, whose copy of the object (its
+    // copy constructor sees the parameter being resized) holds the new range.
+    if (lambda) {
+        sycl::detail::resize_scope resizing(p, value.local_bytes);
+        k.kernel = lambda->recaptured();
+    }
 }
 } // namespace
 
@@ -623,6 +630,11 @@ std::shared_ptr<sycl::detail::dynamic_parameter_impl> make_unbound(::encore::ker
     return p;
 }
 
+std::size_t local_bytes(const std::shared_ptr<sycl::detail::dynamic_parameter_impl>& p) {
+    std::lock_guard lock(p->mutex);
+    return p->value.local_bytes;
+}
+
 void update(const std::shared_ptr<sycl::detail::dynamic_parameter_impl>& p, ::encore::kernel_argument value) {
     {
         std::lock_guard lock(p->mutex);
@@ -639,14 +651,14 @@ void update(const std::shared_ptr<sycl::detail::dynamic_parameter_impl>& p, ::en
     for (auto [index, argument] : p->uses) {
         auto handle = g->g.node_at(index);
         auto k = std::get<::encore::kernel_command>(g->g.command_at(handle));
-        set_dynamic_value(k, argument, p->value);
+        set_dynamic_value(k, argument, *p);
         g->g.replace_command(handle, std::move(k));
     }
     for (const auto& [weak_group, which, argument] : p->group_uses) {
         auto group = weak_group.lock();
         if (!group) continue;
         auto& k = std::get<::encore::kernel_command>(*group->groups[which].command);
-        set_dynamic_value(k, argument, p->value);
+        set_dynamic_value(k, argument, *p);
         if (which == group->active)
             for (auto n : group->nodes) g->g.replace_command(g->g.node_at(n), k);
     }

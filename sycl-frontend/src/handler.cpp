@@ -21,6 +21,16 @@ std::uint32_t handler_access::add_local(handler& h, std::size_t bytes) {
 void handler_access::add_dynamic_local(handler& h, std::uint32_t index, std::shared_ptr<dynamic_parameter_impl> p) {
     h.collected_.dynamic_arguments.emplace_back(static_cast<int>(index), std::move(p));
 }
+std::uint32_t handler_access::dynamic_local(handler& h, const std::shared_ptr<dynamic_parameter_impl>& p,
+                                            std::size_t bytes) {
+    // A kernel object is copied more than once while it is made (into the engine kernel, then moved): one
+    // allocation for the parameter.
+    for (const auto& [index, parameter] : h.collected_.dynamic_arguments)
+        if (parameter == p) return static_cast<std::uint32_t>(index);
+    const std::uint32_t index = add_local(h, bytes);
+    add_dynamic_local(h, index, p);
+    return index;
+}
 } // namespace detail
 
 namespace detail {

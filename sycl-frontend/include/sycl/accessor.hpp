@@ -64,6 +64,41 @@ struct handler_access {
     static std::uint32_t add_local(handler& h, std::size_t bytes);
     // dynamic_local_accessor::get: local allocation `index` follows dynamic parameter `p` (its size).
     static void add_dynamic_local(handler& h, std::uint32_t index, std::shared_ptr<dynamic_parameter_impl> p);
+    // The local allocation that follows `p` in `h`'s command group: the one made for it already, or a new one of
+    // `bytes` (a dynamic_local_accessor or dynamic_work_group_memory the kernel captured).
+    static std::uint32_t dynamic_local(handler& h, const std::shared_ptr<dynamic_parameter_impl>& p, std::size_t bytes);
+};
+
+// The handler whose kernel object is being made from the program's kernel (its captures are copied then), or
+// null: a dynamic_local_accessor or dynamic_work_group_memory copied meanwhile takes its local memory there.
+inline thread_local handler* capturing_handler = nullptr;
+struct capture_scope {
+    explicit capture_scope(handler& h) : outer(capturing_handler) { capturing_handler = &h; }
+    ~capture_scope() { capturing_handler = outer; }
+    capture_scope(const capture_scope&) = delete;
+    capture_scope& operator=(const capture_scope&) = delete;
+    handler* outer;
+};
+// The dynamic local memory parameter whose nodes' kernels are being copied for its new size (graph update), or
+// null: a dynamic_local_accessor or dynamic_work_group_memory of that parameter copied meanwhile takes its new range.
+// (The parameter's mutex is held meanwhile: the scope carries its new size.)
+struct resizing {
+    const dynamic_parameter_impl* parameter = nullptr;
+    std::size_t bytes = 0;
+};
+inline thread_local resizing resizing_parameter;
+struct resize_scope {
+    resize_scope(const dynamic_parameter_impl& p, std::size_t bytes) : outer(resizing_parameter) {
+        resizing_parameter = {&p, bytes};
+    }
+    ~resize_scope() { resizing_parameter = outer; }
+    resize_scope(const resize_scope&) = delete;
+    resize_scope& operator=(const resize_scope&) = delete;
+    resizing outer;
+};
+// What a local_accessor is made with when its allocation exists already (dynamic local memory).
+struct reserved_local {
+    std::uint32_t index;
 };
 
 // The local memory of the work-group whose item runs on this thread, set by the kernel wrapper before it calls
@@ -651,6 +686,10 @@ public:
     }
     local_accessor(range<Dimensions> r, handler& h, const property_list& = {})
         : range_(r), index_(detail::handler_access::add_local(h, r.size() * sizeof(DataT))) {
+        for (int d = 0; d < Dimensions; ++d) extents_[d] = r[d];
+    }
+    // Encore: a view of local allocation `reserved.index`, reserved already (dynamic local memory).
+    local_accessor(range<Dimensions> r, detail::reserved_local reserved) : range_(r), index_(reserved.index) {
         for (int d = 0; d < Dimensions; ++d) extents_[d] = r[d];
     }
     // local_accessor<const T> from local_accessor<T>.

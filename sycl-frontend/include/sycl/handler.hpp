@@ -84,6 +84,7 @@ public:
 
     // Kernels.
     template <typename KernelName = detail::auto_name, typename K> void single_task(const K& k) {
+        detail::capture_scope capturing(*this);
         set_lambda_kernel(std::make_shared<detail::lambda_kernel<detail::launch::single_task, 1, K>>(
                               detail::kernel_name<KernelName, K>(), k),
                           encore::nd_range{});
@@ -265,6 +266,7 @@ public:
             static_assert(last == 0, "parallel_for with a kernel object takes no reductions");
             set_kernel_object(k, r);
         } else if constexpr (last == 0) {
+            detail::capture_scope capturing(*this);
             set_lambda_kernel(
                 std::make_shared<detail::lambda_kernel<Launch, D, K>>(detail::kernel_name<KernelName, K>(), k), r);
         } else {
@@ -275,6 +277,7 @@ public:
     void make_reduction_kernel(const encore::nd_range& r, const K& k, const Tuple& all, std::index_sequence<I...>) {
         static_assert((detail::is_reduction<std::decay_t<std::tuple_element_t<I, Tuple>>>::value && ...),
                       "parallel_for: every argument between the range and the kernel must be a sycl::reduction");
+        detail::capture_scope capturing(*this);
         set_lambda_kernel(
             std::make_shared<detail::reduction_kernel<Launch, D, K, std::decay_t<std::tuple_element_t<I, Tuple>>...>>(
                 detail::kernel_name<KernelName, K>(), k, std::get<I>(all)...),

@@ -356,3 +356,115 @@ TEST_CASE("work_group_memory: an array and a value per work-group, in a graph no
     check_refused([&] { g.add([&](sycl::handler& h) { sycl_ext::work_group_memory<int[]> none{0, h}; }); },
                   "at least one element");
 }
+
+namespace {
+// A work-group of `local` items reverses its slice through `tile` and `spare` (two local allocations, so a size
+// that did not follow its update would make them overlap), then item 0 writes how many elements `spare` holds. One
+// kernel type for every graph of the test: whole-graph update takes the same kernels.
+sycl_ext::node add_reverse(sycl_ext::command_graph<sycl_ext::graph_state::modifiable>& g, std::size_t n,
+                           std::size_t local, int* out, int* held, sycl_ext::dynamic_work_group_memory<int[]> tile,
+                           sycl_ext::dynamic_local_accessor<int, 1> spare) {
+    return g.add([&](sycl::handler& h) {
+        h.parallel_for(sycl::nd_range<1>{{n}, {local}}, [=](sycl::nd_item<1> it) {
+            auto t = tile.get();
+            auto s = spare.get();
+            const auto l = it.get_local_id(0), size = it.get_local_range(0);
+            t[l] = static_cast<int>(it.get_global_id(0));
+            s[l] = -1;
+            sycl::group_barrier(it.get_group());
+            out[it.get_global_id(0)] = t[size - 1 - l];
+            if (l == 0) held[it.get_group(0)] = static_cast<int>(s.get_range()[0]);
+        });
+    });
+}
+} // namespace
+
+TEST_CASE("dynamic_work_group_memory and dynamic_local_accessor captured by the kernel, resized by graph update") {
+    sycl::queue q;
+    constexpr std::size_t n = 64;
+    shared_array<int> a(q, n), sizes(q, n);
+    sycl_ext::command_graph g{q};
+    sycl_ext::dynamic_work_group_memory<int[]> tile(g, 8);
+    sycl_ext::dynamic_local_accessor<int, 1> spare(g, sycl::range<1>{8});
+    auto node = add_reverse(g, n, 8, a.data, sizes.data, tile, spare);
+    auto exec = g.finalize({sycl_ext::property::graph::updatable{}});
+    auto check_reversed = [&](std::size_t local) {
+        const auto seen = a.read();
+        for (std::size_t i = 0; i < n; ++i)
+            REQUIRE(seen[i] == static_cast<int>(i / local * local + (local - 1 - i % local)));
+        const auto counts = sizes.read();
+        for (std::size_t group = 0; group < n / local; ++group)
+            CHECK(counts[group] == static_cast<int>(local));
+    };
+    q.ext_oneapi_graph(exec).wait();
+    check_reversed(8);
+
+    // Bigger work-groups need more of both: resized with the nd_range, in the executable graph by update(node).
+    tile.update(32);
+    spare.update(sycl::range<1>{32});
+    node.update_nd_range(sycl::nd_range<1>{{n}, {32}});
+    q.ext_oneapi_graph(exec).wait();
+    check_reversed(8); // not updated yet
+    exec.update(node);
+    q.ext_oneapi_graph(exec).wait();
+    check_reversed(32);
+
+    // Whole-graph update from a graph whose objects hold other sizes.
+    sycl_ext::command_graph other{q};
+    sycl_ext::dynamic_work_group_memory<int[]> other_tile(other, 16);
+    sycl_ext::dynamic_local_accessor<int, 1> other_spare(other, sycl::range<1>{16});
+    add_reverse(other, n, 16, a.data, sizes.data, other_tile, other_spare);
+    exec.update(other);
+    q.ext_oneapi_graph(exec).wait();
+    check_reversed(16);
+
+    // Outside a kernel, get() has no work-group to answer for.
+    check_refused([&] { static_cast<void>(tile.get()); }, "outside the kernel");
+    check_refused([&] { static_cast<void>(spare.get()); }, "outside the kernel");
+    check_refused([&] { tile.update(0); }, "at least one element");
+}
+
+TEST_CASE("dynamic local memory captured by two nodes and by an eager kernel: one allocation per kernel") {
+    sycl::queue q{sycl::property::queue::in_order{}};
+    constexpr std::size_t n = 32;
+    shared_array<int> a(q, n);
+    int* out = a.data;
+    sycl_ext::dynamic_work_group_memory<int[]> tile(8); // made without a graph: joins the first that uses it
+    auto reverse = [=](sycl::nd_item<1> it) {
+        auto t = tile.get();
+        const auto l = it.get_local_id(0), size = it.get_local_range(0);
+        t[l] = out[it.get_global_id(0)];
+        sycl::group_barrier(it.get_group());
+        out[it.get_global_id(0)] = t[size - 1 - l];
+    };
+    for (std::size_t i = 0; i < n; ++i)
+        a.data[i] = static_cast<int>(i);
+    // Eagerly, like a dynamic_parameter: refused (it belongs to graph nodes).
+    check_refused([&] { q.submit([&](sycl::handler& h) { h.parallel_for(sycl::nd_range<1>{{n}, {8}}, reverse); }); },
+                  "added to its graph");
+
+    sycl_ext::command_graph g{q};
+    auto first = g.add([&](sycl::handler& h) { h.parallel_for(sycl::nd_range<1>{{n}, {8}}, reverse); });
+    auto second = g.add([&](sycl::handler& h) { h.parallel_for(sycl::nd_range<1>{{n}, {8}}, reverse); },
+                        {sycl_ext::property::node::depends_on(first)});
+    auto exec = g.finalize({sycl_ext::property::graph::updatable{}});
+    q.ext_oneapi_graph(exec).wait(); // reversed twice: back to the start
+    CHECK(a.read()[0] == 0);
+    CHECK(a.read()[9] == 9);
+    tile.update(16);
+    first.update_nd_range(sycl::nd_range<1>{{n}, {16}});
+    exec.update(std::vector{first, second});
+    q.ext_oneapi_graph(exec).wait(); // groups of 16, then of 8
+    std::vector<int> expected(n); // the identity, reversed in 16-slices, then in 8-slices
+    for (std::size_t i = 0; i < n; ++i)
+        expected[i] = static_cast<int>(i);
+    auto apply = [&](std::size_t local) {
+        std::vector<int> next(n);
+        for (std::size_t i = 0; i < n; ++i)
+            next[i] = expected[i / local * local + (local - 1 - i % local)];
+        expected = next;
+    };
+    apply(16);
+    apply(8);
+    CHECK(a.read() == expected);
+}

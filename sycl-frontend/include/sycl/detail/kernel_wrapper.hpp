@@ -162,6 +162,9 @@ public:
     // local_accessor (not built), or the value does not fit (another size; an accessor takes a pointer).
     virtual std::shared_ptr<const encore::kernel> with_argument(int index,
                                                                 const encore::kernel_argument& value) const = 0;
+    // A copy of this kernel made by copying its kernel object again: what a graph update of a dynamic local memory
+    // object the kernel captured takes (the object's copy sees its new range: detail::resize_scope).
+    virtual std::shared_ptr<const encore::kernel> recaptured() const = 0;
 };
 
 // Where the value set at DPC++ argument index `index` goes in the kernel object `d` describes (see
@@ -186,6 +189,9 @@ public:
     }
     const void* device_code(std::string_view backend) const noexcept override {
         return backend == "cuda" && cuda_.entry ? &cuda_ : nullptr;
+    }
+    std::shared_ptr<const encore::kernel> recaptured() const override {
+        return std::make_shared<host_lambda_kernel>(name(), k_);
     }
     std::shared_ptr<const encore::kernel> with_argument(int index,
                                                         const encore::kernel_argument& value) const override {

@@ -29,9 +29,11 @@
 #include <functional>
 #include <memory>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 #include "sycl/detail/engine_range.hpp"
+#include "sycl/ext/oneapi/experimental/work_group_memory.hpp"
 #include "sycl/queue.hpp"
 
 namespace sycl {
@@ -200,6 +202,8 @@ namespace detail_dynamic {
 std::shared_ptr<sycl::detail::dynamic_parameter_impl> make(const command_graph<graph_state::modifiable>& g,
                                                            ::encore::kernel_argument initial);
 void update(const std::shared_ptr<sycl::detail::dynamic_parameter_impl>& p, ::encore::kernel_argument value);
+// The bytes of local memory a dynamic_local_accessor or dynamic_work_group_memory holds now.
+std::size_t local_bytes(const std::shared_ptr<sycl::detail::dynamic_parameter_impl>& p);
 // A parameter made without a graph: it joins the graph of the first node that uses it.
 std::shared_ptr<sycl::detail::dynamic_parameter_impl> make_unbound(::encore::kernel_argument initial);
 // Accessor parameters: the buffer behind the value.
@@ -282,27 +286,65 @@ private:
 // was made. get(h) in a command group gives the kernel its local_accessor (set_arg(i, it) does the same for kernel
 // objects); update(range) then update(node) on an executable graph resizes it there. Made with or without a
 // graph (DPC++ dropped the graph argument); it belongs to the graph of the first node that uses it.
+// Work-group local memory whose size a graph update changes. Two forms: DPC++'s current one, where the kernel
+// captures the object (by copy) and calls get() inside; and the earlier get(handler&), which gives the kernel its
+// local_accessor. A captured copy takes its local memory in the command group whose kernel is being made (the
+// handler's capture scope, sycl/accessor.hpp), once per command group however often the kernel object is copied.
+// In device code (encore++'s CUDA entries) the kernel object's bytes are copied as they are: the device reads the
+// local_accessor, and the shared state (host-only) travels unused.
 template <typename DataT, int Dimensions = 1> class dynamic_local_accessor {
 public:
+    dynamic_local_accessor() = default; // no memory: as DPC++ has it, a placeholder to assign to
     dynamic_local_accessor(const command_graph<graph_state::modifiable>& g, range<Dimensions> size,
                            const sycl::property_list& = {})
         : impl_(detail_dynamic::make(g, bytes(size))), size_(std::make_shared<range<Dimensions>>(size)) {}
     explicit dynamic_local_accessor(range<Dimensions> size, const sycl::property_list& = {})
         : impl_(detail_dynamic::make_unbound(bytes(size))), size_(std::make_shared<range<Dimensions>>(size)) {}
+    dynamic_local_accessor(const dynamic_local_accessor& other)
+        : impl_(other.impl_), size_(other.size_), accessor_(other.accessor_) {
+        if (!impl_) return;
+        if (sycl::detail::capturing_handler)
+            take_local_memory(*sycl::detail::capturing_handler);
+        else if (sycl::detail::resizing_parameter.parameter == impl_.get())
+            accessor_ = local_accessor<DataT, Dimensions>(*size_, sycl::detail::reserved_local{accessor_.ext_encore_index()});
+    }
+    dynamic_local_accessor& operator=(const dynamic_local_accessor&) = default;
 
     // The local_accessor of this command group's kernel (a lambda kernel captures it).
     local_accessor<DataT, Dimensions> get(handler& h) const {
+        if (!impl_) throw exception(errc::invalid, "dynamic_local_accessor::get: the object holds no memory");
         local_accessor<DataT, Dimensions> a(*size_, h);
         sycl::detail::handler_access::add_dynamic_local(h, a.ext_encore_index(), impl_);
         return a;
     }
     void update(range<Dimensions> size) {
-        detail_dynamic::update(impl_, bytes(size));
-        *size_ = size;
+        if (!impl_) throw exception(errc::invalid, "dynamic_local_accessor::update: the object holds no memory");
+        const auto value = bytes(size);
+        const range<Dimensions> before = *size_;
+        *size_ = size; // first: the kernels copied for the new size read it
+        try {
+            detail_dynamic::update(impl_, value);
+        } catch (...) {
+            *size_ = before;
+            throw;
+        }
     }
 
     // Encore: what handler::set_arg reads.
     const std::shared_ptr<sycl::detail::dynamic_parameter_impl>& ext_encore_impl() const noexcept { return impl_; }
+
+    // In the kernel that captured this object: its local_accessor. Elsewhere (outside a kernel, or in a kernel
+    // that holds the object by reference) errc::invalid.
+    ENCORE_HOST_DEVICE local_accessor<DataT, Dimensions> get() const {
+#if !defined(__CUDA_ARCH__)
+        const std::uint32_t index = accessor_.ext_encore_index();
+        if (index >= sycl::detail::current_local_memory.size())
+            throw exception(errc::invalid, "dynamic_local_accessor::get(): called outside the kernel that captured the "
+                                           "object by copy (call get(handler&) in the command group, or capture it by "
+                                           "value)");
+#endif
+        return accessor_;
+    }
 
 private:
     static ::encore::kernel_argument bytes(range<Dimensions> size) {
@@ -310,8 +352,69 @@ private:
             throw exception(errc::invalid, "dynamic_local_accessor: the range must hold at least one element");
         return ::encore::kernel_argument::local(size.size() * sizeof(DataT));
     }
+    void take_local_memory(handler& h) {
+        const std::uint32_t index =
+            sycl::detail::handler_access::dynamic_local(h, impl_, detail_dynamic::local_bytes(impl_));
+        accessor_ = local_accessor<DataT, Dimensions>(*size_, sycl::detail::reserved_local{index});
+    }
     std::shared_ptr<sycl::detail::dynamic_parameter_impl> impl_;
     std::shared_ptr<range<Dimensions>> size_;
+    local_accessor<DataT, Dimensions> accessor_;
+};
+
+// sycl_ext_oneapi_graph's dynamic_work_group_memory: a work_group_memory<T[]> whose element count a graph update
+// changes. The kernel captures the object and calls get(); the rules of dynamic_local_accessor apply.
+template <typename DataT, typename PropertyListT = empty_properties_t> class dynamic_work_group_memory {
+    static_assert(std::is_array_v<DataT> && std::extent_v<DataT> == 0,
+                  "dynamic_work_group_memory: DataT is an array of unknown bound (T[])");
+    using value_type = std::remove_extent_t<DataT>;
+
+public:
+    dynamic_work_group_memory() = default;
+    dynamic_work_group_memory(const command_graph<graph_state::modifiable>& g, std::size_t count)
+        : impl_(detail_dynamic::make(g, bytes(count))) {}
+    explicit dynamic_work_group_memory(std::size_t count) : impl_(detail_dynamic::make_unbound(bytes(count))) {}
+    dynamic_work_group_memory(const dynamic_work_group_memory& other) : impl_(other.impl_), memory_(other.memory_) {
+        if (!impl_) return;
+        const std::uint32_t bound = memory_.ext_encore_local_accessor().ext_encore_index();
+        if (sycl::detail::capturing_handler) {
+            const std::size_t held = detail_dynamic::local_bytes(impl_);
+            bind(sycl::detail::handler_access::dynamic_local(*sycl::detail::capturing_handler, impl_, held), held);
+        } else if (sycl::detail::resizing_parameter.parameter == impl_.get()) {
+            bind(bound, sycl::detail::resizing_parameter.bytes);
+        }
+    }
+    dynamic_work_group_memory& operator=(const dynamic_work_group_memory&) = default;
+
+    void update(std::size_t count) {
+        if (!impl_) throw exception(errc::invalid, "dynamic_work_group_memory::update: the object holds no memory");
+        detail_dynamic::update(impl_, bytes(count));
+    }
+    const std::shared_ptr<sycl::detail::dynamic_parameter_impl>& ext_encore_impl() const noexcept { return impl_; }
+
+    // In the kernel that captured this object: this work-group's memory. Elsewhere errc::invalid.
+    ENCORE_HOST_DEVICE work_group_memory<DataT, PropertyListT> get() const {
+#if !defined(__CUDA_ARCH__)
+        if (memory_.ext_encore_local_accessor().ext_encore_index() >= sycl::detail::current_local_memory.size())
+            throw exception(errc::invalid, "dynamic_work_group_memory::get(): called outside the kernel that captured "
+                                           "the object by copy");
+#endif
+        return memory_;
+    }
+
+private:
+    // Local allocation `index`, of `held` bytes.
+    void bind(std::uint32_t index, std::size_t held) {
+        memory_ = work_group_memory<DataT, PropertyListT>(
+            local_accessor<value_type, 1>(range<1>{held / sizeof(value_type)}, sycl::detail::reserved_local{index}));
+    }
+    static ::encore::kernel_argument bytes(std::size_t count) {
+        if (count == 0)
+            throw exception(errc::invalid, "dynamic_work_group_memory: it must hold at least one element");
+        return ::encore::kernel_argument::local(count * sizeof(value_type));
+    }
+    std::shared_ptr<sycl::detail::dynamic_parameter_impl> impl_;
+    work_group_memory<DataT, PropertyListT> memory_;
 };
 
 template <int D> void node::update_nd_range(nd_range<D> r) {

@@ -49,6 +49,9 @@ public:
         requires(extent == 0)
         : memory_(range<1>{count}, h) {}
 
+    // Encore: over a local_accessor made already (dynamic_work_group_memory's).
+    explicit work_group_memory(local_accessor<value_type, 1> memory) : memory_(memory) {}
+
     // In the kernel: this work-group's object.
     ENCORE_HOST_DEVICE DataT* operator&() const noexcept { return reinterpret_cast<DataT*>(memory_.get_pointer()); }
     ENCORE_HOST_DEVICE operator DataT&() const noexcept

@@ -13,9 +13,16 @@
 //     }
 #pragma once
 
+#include <cstddef>
+#include <cstdint>
+#include <string>
 #include <type_traits>
 
+#include "encore/graph/kernel.hpp"
+#include "sycl/device.hpp"
+#include "sycl/exception.hpp"
 #include "sycl/ext/oneapi/properties/properties.hpp"
+#include "sycl/info.hpp"
 
 // Before a free-function kernel's declaration: its launch property. Under Clang (encore-outliner's parse) an
 // annotation carries the launch's dimensions (0: single_task), from which the outliner writes the device entry.
@@ -44,9 +51,95 @@ struct nd_range_kernel_key {
 };
 template <int Dimensions> inline constexpr nd_range_kernel_key::value_t<Dimensions> nd_range_kernel;
 
+// sycl_ext_oneapi_kernel_properties: given to parallel_for / single_task before the kernel
+// (`h.parallel_for(r, syclexp::properties{syclexp::work_group_size<8>}, k)`), in a launch_config, or by a functor's
+// `get(syclexp::properties_tag)`.
+// - work_group_size<N...>: the kernel runs in work-groups of exactly that size. An nd_range of another local size
+//   is errc::nd_range; a range launch takes it as its work-group size (errc::nd_range unless it divides the range).
+// - work_group_size_hint<N...>: accepted, no effect (Encore's backends choose range launches' groups themselves).
+// - sub_group_size<N>: accepted, no effect: Encore has no sub-groups yet (the SYCL 2020 language issue).
+// - device_has<aspects...>: the device must have every aspect (errc::kernel_not_supported otherwise).
+struct work_group_size_key {
+    template <std::size_t... Sizes> struct value_t {
+        static_assert(sizeof...(Sizes) >= 1 && sizeof...(Sizes) <= 3, "work_group_size: 1, 2 or 3 sizes");
+        static_assert(((Sizes > 0) && ...), "work_group_size: every size is at least 1");
+    };
+};
+template <std::size_t... Sizes> inline constexpr work_group_size_key::value_t<Sizes...> work_group_size;
+struct work_group_size_hint_key {
+    template <std::size_t... Sizes> struct value_t {
+        static_assert(sizeof...(Sizes) >= 1 && sizeof...(Sizes) <= 3, "work_group_size_hint: 1, 2 or 3 sizes");
+    };
+};
+template <std::size_t... Sizes> inline constexpr work_group_size_hint_key::value_t<Sizes...> work_group_size_hint;
+struct sub_group_size_key {
+    template <std::uint32_t Size> struct value_t {};
+};
+template <std::uint32_t Size> inline constexpr sub_group_size_key::value_t<Size> sub_group_size;
+struct device_has_key {
+    template <aspect... Aspects> struct value_t {};
+};
+template <aspect... Aspects> inline constexpr device_has_key::value_t<Aspects...> device_has;
+// What a kernel functor's get(properties_tag) is called with.
+struct properties_tag {};
+
 } // namespace ext::oneapi::experimental
 
 namespace detail {
+template <typename T> struct is_kernel_properties : std::false_type {};
+template <typename... Ps>
+struct is_kernel_properties<ext::oneapi::experimental::properties<Ps...>> : std::true_type {};
+
+// Applies the kernel properties of `list` to a launch of `dimensions` dimensions over `r` on `d` (see above).
+template <typename P> void apply_kernel_property(const P&, ::encore::nd_range& r, const device& d, const std::string& kernel) {
+    namespace x = ext::oneapi::experimental;
+    if constexpr (requires { []<std::size_t... S>(x::work_group_size_key::value_t<S...>) {}(P{}); }) {
+        [&]<std::size_t... S>(x::work_group_size_key::value_t<S...>) {
+            constexpr std::size_t wanted[] = {S...};
+            constexpr int count = static_cast<int>(sizeof...(S));
+            std::string text;
+            for (int i = 0; i < count; ++i) text += (i ? ", " : "") + std::to_string(wanted[i]);
+            if (count != r.dimensions)
+                throw exception(errc::nd_range, "kernel '" + kernel + "': work_group_size<" + text + "> has " +
+                                                    std::to_string(count) + " dimension(s); the launch has " +
+                                                    std::to_string(r.dimensions));
+            if (r.has_local_size()) {
+                for (int i = 0; i < count; ++i)
+                    if (r.local[static_cast<std::size_t>(i)] != wanted[i])
+                        throw exception(errc::nd_range, "kernel '" + kernel + "' runs in work-groups of " + text +
+                                                            " (work_group_size); the nd_range's local size differs in "
+                                                            "dimension " + std::to_string(i));
+            } else {
+                for (int i = 0; i < count; ++i) {
+                    if (r.global[static_cast<std::size_t>(i)] % wanted[i] != 0)
+                        throw exception(errc::nd_range, "kernel '" + kernel + "' runs in work-groups of " + text +
+                                                            " (work_group_size), which do not divide the range in "
+                                                            "dimension " + std::to_string(i));
+                    r.local[static_cast<std::size_t>(i)] = wanted[i];
+                }
+                for (int i = count; i < 3; ++i) r.local[static_cast<std::size_t>(i)] = 1;
+            }
+        }(P{});
+    } else if constexpr (requires { []<aspect... A>(x::device_has_key::value_t<A...>) {}(P{}); }) {
+        [&]<aspect... A>(x::device_has_key::value_t<A...>) {
+            if (!(d.has(A) && ...))
+                throw exception(errc::kernel_not_supported,
+                                "kernel '" + kernel + "' needs aspects (device_has) that device '" +
+                                    d.engine().properties().name + "' does not have");
+        }(P{});
+    } else {
+        static_assert(requires { []<std::size_t... S>(x::work_group_size_hint_key::value_t<S...>) {}(P{}); } ||
+                          requires { []<std::uint32_t S>(x::sub_group_size_key::value_t<S>) {}(P{}); },
+                      "parallel_for: Encore takes the kernel properties work_group_size, work_group_size_hint, "
+                      "sub_group_size and device_has");
+    }
+}
+template <typename... Ps>
+void apply_kernel_properties(const ext::oneapi::experimental::properties<Ps...>& list, ::encore::nd_range& r,
+                             const device& d, const std::string& kernel) {
+    (apply_kernel_property(list.template get_property<Ps>(), r, d, kernel), ...);
+}
+
 // The launch a free-function property names: nd_range_kernel<N>'s N, 0 for single_task_kernel.
 template <typename Property> struct launch_dimensions_of {
     static constexpr int value = 0;
