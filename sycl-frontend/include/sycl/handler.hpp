@@ -24,6 +24,7 @@
 #include "detail/kernel_wrapper.hpp"
 #include "event.hpp"
 #include "ext/oneapi/experimental/raw_kernel_arg.hpp"
+#include "ext/oneapi/kernel_properties/properties.hpp"
 #include "encore/graph/command.hpp"
 #include "kernel.hpp"
 #include "reduction.hpp"
@@ -83,7 +84,20 @@ public:
     }
 
     // Kernels.
+    // With kernel properties (sycl_ext_oneapi_kernel_properties: sycl/ext/oneapi/kernel_properties/properties.hpp).
+    template <typename KernelName = detail::auto_name, typename Properties, typename K>
+        requires detail::is_kernel_properties<Properties>::value
+    void single_task(const Properties& properties, const K& k) {
+        encore::nd_range r{};
+        detail::apply_kernel_properties(properties, r, device_, kernel_name_of<KernelName>(k));
+        single_task<KernelName>(k);
+    }
     template <typename KernelName = detail::auto_name, typename K> void single_task(const K& k) {
+        if constexpr (requires { k.get(ext::oneapi::experimental::properties_tag{}); }) {
+            encore::nd_range r{};
+            detail::apply_kernel_properties(k.get(ext::oneapi::experimental::properties_tag{}), r, device_,
+                                            kernel_name_of<KernelName>(k));
+        }
         detail::capture_scope capturing(*this);
         set_lambda_kernel(std::make_shared<detail::lambda_kernel<detail::launch::single_task, 1, K>>(
                               detail::kernel_name<KernelName, K>(), k),
@@ -255,13 +269,34 @@ public:
         launch_with<KernelName, detail::launch::range, D>(engine, k);
     }
 
-    // Rest is (reductions..., kernel).
+    template <typename KernelName, typename K> static std::string kernel_name_of(const K& k) {
+        if constexpr (std::is_same_v<K, kernel>)
+            return k.template get_info<info::kernel::function_name>();
+        else
+            return detail::kernel_name<KernelName, K>();
+    }
+    // Rest is ([kernel properties,] reductions..., kernel).
+    template <typename KernelName, detail::launch Launch, int D, typename First, typename... Rest>
+    void launch_with(const encore::nd_range& range, First&& first, Rest&&... rest) {
+        if constexpr (sizeof...(Rest) > 0 && detail::is_kernel_properties<std::remove_cvref_t<First>>::value) {
+            encore::nd_range r = range;
+            const auto& k = std::get<sizeof...(Rest) - 1>(std::forward_as_tuple(rest...));
+            detail::apply_kernel_properties(first, r, device_, kernel_name_of<KernelName>(k));
+            launch_kernel<KernelName, Launch, D>(r, std::forward<Rest>(rest)...);
+        } else {
+            launch_kernel<KernelName, Launch, D>(range, std::forward<First>(first), std::forward<Rest>(rest)...);
+        }
+    }
     template <typename KernelName, detail::launch Launch, int D, typename... Rest>
-    void launch_with(const encore::nd_range& r, Rest&&... rest) {
+    void launch_kernel(const encore::nd_range& range, Rest&&... rest) {
         auto all = std::forward_as_tuple(std::forward<Rest>(rest)...);
         constexpr std::size_t last = sizeof...(Rest) - 1;
         using K = std::decay_t<std::tuple_element_t<last, std::tuple<Rest...>>>;
         const K& k = std::get<last>(all);
+        encore::nd_range r = range;
+        if constexpr (requires { k.get(ext::oneapi::experimental::properties_tag{}); })
+            detail::apply_kernel_properties(k.get(ext::oneapi::experimental::properties_tag{}), r, device_,
+                                            kernel_name_of<KernelName>(k));
         if constexpr (std::is_same_v<K, kernel>) {
             static_assert(last == 0, "parallel_for with a kernel object takes no reductions");
             set_kernel_object(k, r);

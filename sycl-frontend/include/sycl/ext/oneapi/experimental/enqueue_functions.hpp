@@ -21,11 +21,14 @@ namespace sycl {
 inline namespace _V1 {
 namespace ext::oneapi::experimental {
 
-// A range or nd_range and launch properties (none of which Encore needs: accepted, kept).
+// A range or nd_range and launch properties: the kernel properties Encore takes (work_group_size,
+// work_group_size_hint, sub_group_size, device_has: sycl/ext/oneapi/kernel_properties/properties.hpp), applied to the
+// launch as handler::parallel_for applies them.
 template <typename Range, typename Properties = empty_properties_t> class launch_config {
 public:
     launch_config(Range r, Properties props = {}) : range_(r), properties_(props) {}
     const Range& ext_encore_range() const noexcept { return range_; }
+    const Properties& ext_encore_properties() const noexcept { return properties_; }
 
 private:
     Range range_;
@@ -71,13 +74,14 @@ template <typename KernelName = sycl::detail::auto_name, int D, typename Propert
           typename... Reductions>
 void parallel_for(handler& h, launch_config<range<D>, Properties> config, const KernelType& k,
                   Reductions&&... reductions) {
-    parallel_for<KernelName>(h, config.ext_encore_range(), k, std::forward<Reductions>(reductions)...);
+    h.parallel_for<KernelName>(config.ext_encore_range(), config.ext_encore_properties(),
+                               std::forward<Reductions>(reductions)..., k);
 }
 template <typename KernelName = sycl::detail::auto_name, int D, typename Properties, typename KernelType,
           typename... Reductions>
 void parallel_for(queue q, launch_config<range<D>, Properties> config, const KernelType& k,
                   Reductions&&... reductions) {
-    parallel_for<KernelName>(q, config.ext_encore_range(), k, std::forward<Reductions>(reductions)...);
+    q.submit([&](handler& h) { parallel_for<KernelName>(h, config, k, std::forward<Reductions>(reductions)...); });
 }
 template <int D, typename... Args> void parallel_for(handler& h, range<D> r, const kernel& k, Args&&... args) {
     if constexpr (sizeof...(Args) > 0) h.set_args(std::forward<Args>(args)...);
@@ -102,13 +106,14 @@ template <typename KernelName = sycl::detail::auto_name, int D, typename Propert
           typename... Reductions>
 void nd_launch(handler& h, launch_config<nd_range<D>, Properties> config, const KernelType& k,
                Reductions&&... reductions) {
-    nd_launch<KernelName>(h, config.ext_encore_range(), k, std::forward<Reductions>(reductions)...);
+    h.parallel_for<KernelName>(config.ext_encore_range(), config.ext_encore_properties(),
+                               std::forward<Reductions>(reductions)..., k);
 }
 template <typename KernelName = sycl::detail::auto_name, int D, typename Properties, typename KernelType,
           typename... Reductions>
 void nd_launch(queue q, launch_config<nd_range<D>, Properties> config, const KernelType& k,
                Reductions&&... reductions) {
-    nd_launch<KernelName>(q, config.ext_encore_range(), k, std::forward<Reductions>(reductions)...);
+    q.submit([&](handler& h) { nd_launch<KernelName>(h, config, k, std::forward<Reductions>(reductions)...); });
 }
 template <int D, typename... Args> void nd_launch(handler& h, nd_range<D> r, const kernel& k, Args&&... args) {
     if constexpr (sizeof...(Args) > 0) h.set_args(std::forward<Args>(args)...);
