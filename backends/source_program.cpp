@@ -18,13 +18,16 @@ std::string_view to_string(source_language language) noexcept {
     return "?";
 }
 
-bool backend::builds(source_language) const noexcept { return false; }
+bool backend::builds(source_language) const noexcept {
+    return false;
+}
 
 std::shared_ptr<const source_program> backend::build_program(std::uint32_t device, source_language language,
-                                                             std::span<const std::byte>, std::span<const std::string>) {
-    throw error(errc::feature_not_supported, "build_program: the " + std::string(name()) + " backend builds no " +
-                                                 std::string(to_string(language)) + " (" + properties(device).name +
-                                                 ")");
+                                                             std::span<const std::byte>,
+                                                             std::span<const std::string>) {
+    throw error(errc::feature_not_supported, "build_program: the " + std::string(name()) +
+                                                 " backend builds no " + std::string(to_string(language)) +
+                                                 " (" + properties(device).name + ")");
 }
 
 } // namespace encore

@@ -1,9 +1,11 @@
-// encore::source_program — a program a backend built at run time from source text or IL, and its kernels by name.
+// encore::source_program — a program a backend built at run time from source text or IL, and its kernels by
+// name.
 //
-// What SYCL's kernel compiler (sycl_ext_oneapi_kernel_compiler) stands on: backend::build_program compiles OpenCL C
-// or SPIR-V (the OpenCL backend) or CUDA C++ (the CUDA backend, through NVRTC) for one of its devices, through the
-// kernel/program cache, and the program hands out engine kernels whose arguments are set one by one. Backends that
-// build nothing from source say so (backend::builds is false; build_program throws feature_not_supported).
+// What SYCL's kernel compiler (sycl_ext_oneapi_kernel_compiler) stands on: backend::build_program compiles
+// OpenCL C or SPIR-V (the OpenCL backend) or CUDA C++ (the CUDA backend, through NVRTC) for one of its
+// devices, through the kernel/program cache, and the program hands out engine kernels whose arguments are set
+// one by one. Backends that build nothing from source say so (backend::builds is false; build_program throws
+// feature_not_supported).
 //
 //     auto d = encore::device::default_device();
 //     if (d.owner().builds(encore::source_language::opencl_c)) {

@@ -1,32 +1,17 @@
-// backend::build_program on OpenCL: OpenCL C or SPIR-V built by encore::opencl::build_program (the one build step,
-// through the kernel/program cache), the program's kernels taken by name.
+// backend::build_program on OpenCL: OpenCL C or SPIR-V built by encore::opencl::build_program (the one build
+// step, through the kernel/program cache), the program's kernels taken by name.
 #include <string>
 #include <vector>
 
+#include "encore/backends/detail/built_program.hpp"
 #include "encore/backends/opencl/opencl_backend.hpp"
 #include "encore/backends/opencl/opencl_program.hpp"
 #include "encore/graph/error.hpp"
 
 namespace encore::opencl {
 
-namespace {
-
-class built_program final : public source_program {
-public:
-    explicit built_program(std::shared_ptr<const program> p) : program_(std::move(p)) {}
-    bool has_kernel(const std::string& name) const override { return program_->has_kernel(name); }
-    std::shared_ptr<const kernel> get_kernel(const std::string& name) const override {
-        return opencl::get_kernel(program_, name);
-    }
-    const std::string& build_log() const noexcept override { return program_->build_log(); }
-
-private:
-    std::shared_ptr<const program> program_;
-};
-
-} // namespace
-
-std::shared_ptr<const source_program> opencl_backend::build_program(std::uint32_t device, source_language language,
+std::shared_ptr<const source_program> opencl_backend::build_program(std::uint32_t device,
+                                                                    source_language language,
                                                                     std::span<const std::byte> source,
                                                                     std::span<const std::string> options) {
     if (!builds(language)) return backend::build_program(device, language, source, options);
@@ -35,12 +20,14 @@ std::shared_ptr<const source_program> opencl_backend::build_program(std::uint32_
     program_source text;
     if (language == source_language::spirv) {
         std::vector<unsigned char> il(source.size());
-        for (std::size_t i = 0; i < il.size(); ++i) il[i] = static_cast<unsigned char>(source[i]);
+        for (std::size_t i = 0; i < il.size(); ++i)
+            il[i] = static_cast<unsigned char>(source[i]);
         text = program_source::spirv(std::move(il));
     } else {
-        text = program_source::opencl_c(std::string(reinterpret_cast<const char*>(source.data()), source.size()));
+        text = program_source::opencl_c(
+            std::string(reinterpret_cast<const char*>(source.data()), source.size()));
     }
-    return std::make_shared<built_program>(
+    return std::make_shared<::encore::detail::built_program<program, &opencl::get_kernel>>(
         program::load(opencl::build_program(encore::device(*this, device), text, options)));
 }
 

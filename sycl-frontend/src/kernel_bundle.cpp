@@ -1,5 +1,5 @@
-// Kernel bundles (sycl/kernel_bundle.hpp): the registry of kernel ids, application bundles, and bundles built from
-// source through the backends' build_program (sycl/ext/oneapi/experimental/kernel_compiler.hpp).
+// Kernel bundles (sycl/kernel_bundle.hpp): the registry of kernel ids, application bundles, and bundles built
+// from source through the backends' build_program (sycl/ext/oneapi/experimental/kernel_compiler.hpp).
 #include "sycl/kernel_bundle.hpp"
 
 #include <algorithm>
@@ -112,10 +112,18 @@ std::shared_ptr<const kernel_bundle_impl> with_state(const std::shared_ptr<const
     return copy;
 }
 
-const context& bundle_context(const kernel_bundle_impl& b) noexcept { return b.ctx; }
-const std::vector<device>& bundle_devices(const kernel_bundle_impl& b) noexcept { return b.devices; }
-std::vector<kernel_id> bundle_kernel_ids(const kernel_bundle_impl& b) { return b.ids; }
-bool bundle_empty(const kernel_bundle_impl& b) noexcept { return b.ids.empty() && !b.program; }
+const context& bundle_context(const kernel_bundle_impl& b) noexcept {
+    return b.ctx;
+}
+const std::vector<device>& bundle_devices(const kernel_bundle_impl& b) noexcept {
+    return b.devices;
+}
+std::vector<kernel_id> bundle_kernel_ids(const kernel_bundle_impl& b) {
+    return b.ids;
+}
+bool bundle_empty(const kernel_bundle_impl& b) noexcept {
+    return b.ids.empty() && !b.program;
+}
 
 bool bundle_has_kernel(const kernel_bundle_impl& b, const kernel_id& id, const device* on) {
     if (!holds(b, id)) return false;
@@ -126,8 +134,9 @@ bool bundle_has_kernel(const kernel_bundle_impl& b, const kernel_id& id, const d
 
 kernel bundle_get_kernel(const kernel_bundle_impl& b, const kernel_id& id) {
     if (!holds(b, id))
-        throw exception(errc::invalid, std::string("kernel_bundle::get_kernel: the bundle does not hold kernel '") +
-                                           id.get_name() + "'");
+        throw exception(errc::invalid,
+                        std::string("kernel_bundle::get_kernel: the bundle does not hold kernel '") +
+                            id.get_name() + "'");
     return kernel(id.ext_encore_entry().engine());
 }
 
@@ -137,9 +146,10 @@ bool bundle_has_named_kernel(const kernel_bundle_impl& b, const std::string& nam
 
 kernel bundle_get_named_kernel(const kernel_bundle_impl& b, const std::string& name) {
     if (!b.program)
-        throw exception(errc::invalid, "ext_oneapi_get_kernel(\"" + name +
-                                           "\"): the bundle was not built from source (take the application's "
-                                           "kernels by kernel_id)");
+        throw exception(errc::invalid,
+                        "ext_oneapi_get_kernel(\"" + name +
+                            "\"): the bundle was not built from source (take the application's "
+                            "kernels by kernel_id)");
     try {
         return kernel(b.program->get_kernel(name));
     } catch (const ::encore::error& e) {
@@ -147,14 +157,18 @@ kernel bundle_get_named_kernel(const kernel_bundle_impl& b, const std::string& n
     }
 }
 
-const std::string& bundle_build_log(const kernel_bundle_impl& b) noexcept { return b.log; }
+const std::string& bundle_build_log(const kernel_bundle_impl& b) noexcept {
+    return b.log;
+}
 
-std::shared_ptr<const kernel_bundle_impl> join_bundles(const std::vector<std::shared_ptr<const kernel_bundle_impl>>& bundles) {
+std::shared_ptr<const kernel_bundle_impl>
+join_bundles(const std::vector<std::shared_ptr<const kernel_bundle_impl>>& bundles) {
     auto joined = std::make_shared<kernel_bundle_impl>(*bundles.front());
     for (const auto& b : bundles) {
         if (b->program || b->language)
             throw exception(errc::invalid, "join: a bundle built from source cannot be joined with others");
-        if (!(b->ctx == joined->ctx)) throw exception(errc::invalid, "join: the bundles have different contexts");
+        if (!(b->ctx == joined->ctx))
+            throw exception(errc::invalid, "join: the bundles have different contexts");
         for (const auto& d : b->devices)
             if (std::find(joined->devices.begin(), joined->devices.end(), d) == joined->devices.end())
                 joined->devices.push_back(d);
@@ -170,18 +184,21 @@ std::vector<kernel_id> get_kernel_ids() {
     auto& r = detail::registry();
     std::lock_guard guard(r.lock);
     std::vector<kernel_id> ids;
-    for (const auto* k : r.kernels) ids.emplace_back(*k);
+    for (const auto* k : r.kernels)
+        ids.emplace_back(*k);
     return ids;
 }
 
 bool is_compatible(const std::vector<kernel_id>& ids, const device& d) {
-    return std::all_of(ids.begin(), ids.end(),
-                       [&](const kernel_id& id) { return detail::runs_on(*id.ext_encore_entry().engine(), d); });
+    return std::all_of(ids.begin(), ids.end(), [&](const kernel_id& id) {
+        return detail::runs_on(*id.ext_encore_entry().engine(), d);
+    });
 }
 
 namespace detail {
 
-std::optional<::encore::source_language> engine_language(ext::oneapi::experimental::source_language l) noexcept {
+std::optional<::encore::source_language>
+engine_language(ext::oneapi::experimental::source_language l) noexcept {
     switch (l) {
     case ext::oneapi::experimental::source_language::opencl:
         return ::encore::source_language::opencl_c;
@@ -195,21 +212,21 @@ std::optional<::encore::source_language> engine_language(ext::oneapi::experiment
     return std::nullopt;
 }
 
-std::shared_ptr<const kernel_bundle_impl> make_source_bundle(const context& c,
-                                                                   std::optional<::encore::source_language> language,
-                                                                   std::vector<std::byte> source,
-                                                                   const char* language_name) {
+std::shared_ptr<const kernel_bundle_impl>
+make_source_bundle(const context& c, std::optional<::encore::source_language> language,
+                   std::vector<std::byte> source, const char* language_name) {
     const auto devices = c.get_devices();
     if (!language)
-        throw exception(errc::invalid, std::string("create_kernel_bundle_from_source: no device builds ") +
-                                           language_name +
-                                           " source at run time (Encore compiles SYCL ahead of time: encore++)");
+        throw exception(errc::invalid,
+                        std::string("create_kernel_bundle_from_source: no device builds ") + language_name +
+                            " source at run time (Encore compiles SYCL ahead of time: encore++)");
     if (std::none_of(devices.begin(), devices.end(),
                      [&](const device& d) { return d.engine().owner().builds(*language); }))
-        throw exception(errc::invalid, std::string("create_kernel_bundle_from_source: no device of the context builds ") +
-                                           language_name + " (the context's backend is " +
-                                           std::string(devices.front().engine().backend_name()) +
-                                           "; OpenCL C and SPIR-V build for OpenCL devices, CUDA C++ for CUDA devices)");
+        throw exception(errc::invalid,
+                        std::string("create_kernel_bundle_from_source: no device of the context builds ") +
+                            language_name + " (the context's backend is " +
+                            std::string(devices.front().engine().backend_name()) +
+                            "; OpenCL C and SPIR-V build for OpenCL devices, CUDA C++ for CUDA devices)");
     auto b = std::make_shared<kernel_bundle_impl>(kernel_bundle_impl{c, devices});
     b->state = bundle_state::ext_oneapi_source;
     b->language = language;
@@ -218,14 +235,15 @@ std::shared_ptr<const kernel_bundle_impl> make_source_bundle(const context& c,
 }
 
 std::shared_ptr<const kernel_bundle_impl> build_source_bundle(const kernel_bundle_impl& source,
-                                                                    const std::vector<device>& devices,
-                                                                    const std::vector<std::string>& options,
-                                                                    std::string* log) {
+                                                              const std::vector<device>& devices,
+                                                              const std::vector<std::string>& options,
+                                                              std::string* log) {
     if (devices.empty()) throw exception(errc::invalid, "build: no device given");
     for (const auto& d : devices) {
         if (!source.ctx.contains(d))
-            throw exception(errc::invalid, "build: device '" + d.engine().properties().name + "' is not in the "
-                                                                                              "bundle's context");
+            throw exception(errc::invalid, "build: device '" + d.engine().properties().name +
+                                               "' is not in the "
+                                               "bundle's context");
         if (!d.engine().owner().builds(*source.language))
             throw exception(errc::invalid, "build: device '" + d.engine().properties().name + "' (" +
                                                std::string(d.engine().backend_name()) + ") does not build " +
@@ -234,7 +252,8 @@ std::shared_ptr<const kernel_bundle_impl> build_source_bundle(const kernel_bundl
     auto b = std::make_shared<kernel_bundle_impl>(kernel_bundle_impl{source.ctx, devices});
     const device& d = devices.front();
     try {
-        b->program = d.engine().owner().build_program(d.engine().index(), *source.language, source.source, options);
+        b->program =
+            d.engine().owner().build_program(d.engine().index(), *source.language, source.source, options);
     } catch (const ::encore::error& e) {
         switch (e.code()) {
         case ::encore::errc::build_failure:

@@ -254,8 +254,8 @@ TEST_CASE("SYCL kernel compiler under DPC++'s names: CUDA C++ (ext_encore_cuda),
     sycl::queue q = cuda_queue();
     CHECK(q.get_device().ext_oneapi_can_compile(sycl_exp::source_language::ext_encore_cuda));
     CHECK_FALSE(q.get_device().ext_oneapi_can_compile(sycl_exp::source_language::opencl));
-    auto source = sycl_exp::create_kernel_bundle_from_source(q.get_context(), sycl_exp::source_language::ext_encore_cuda,
-                                                             R"(
+    auto source =
+        sycl_exp::create_kernel_bundle_from_source(q.get_context(), sycl_exp::source_language::ext_encore_cuda, R"(
 extern "C" __global__ void shift(int* p, int by) { p[blockIdx.x * blockDim.x + threadIdx.x] += by * FACTOR; })");
     std::string log = "not written";
     auto exe = sycl_exp::build(source, sycl_exp::properties{sycl_exp::build_options{"-DFACTOR=3"},

@@ -1,7 +1,7 @@
-// sycl_ext_oneapi_kernel_properties as Encore takes them: work_group_size (checked against the nd_range, or the
-// work-group size of a range launch), work_group_size_hint and sub_group_size (accepted), device_has (checked
-// against the device); given to parallel_for / single_task, the queue shortcuts, launch_config, or by a functor's
-// get(properties_tag). Host-compiled kernels: the native backend only.
+// sycl_ext_oneapi_kernel_properties as Encore takes them: work_group_size (checked against the nd_range, or
+// the work-group size of a range launch), work_group_size_hint and sub_group_size (accepted), device_has
+// (checked against the device); given to parallel_for / single_task, the queue shortcuts, launch_config, or
+// by a functor's get(properties_tag). Host-compiled kernels: the native backend only.
 #include <doctest/doctest.h>
 
 #include <functional>
@@ -9,26 +9,21 @@
 
 #include <sycl/sycl.hpp>
 
+#include "../support/sycl_error.hpp"
+
 namespace syclexp = sycl::ext::oneapi::experimental;
+using encore::testing::require_sycl_error;
 
 TEST_SUITE_BEGIN("native");
 
 namespace {
 
-void check_code(const std::function<void()>& f, sycl::errc code, const char* words) {
-    try {
-        f();
-        FAIL("accepted; expected an error mentioning '" << words << "'");
-    } catch (const sycl::exception& e) {
-        CHECK_MESSAGE(e.code() == code, e.what());
-        CHECK_MESSAGE(std::string(e.what()).find(words) != std::string::npos, e.what());
-    }
-}
-
 // A functor that states its work-group size.
 struct groups_of_four {
     int* out;
-    void operator()(sycl::nd_item<1> it) const { out[it.get_global_id(0)] = static_cast<int>(it.get_local_range(0)); }
+    void operator()(sycl::nd_item<1> it) const {
+        out[it.get_global_id(0)] = static_cast<int>(it.get_local_range(0));
+    }
     auto get(syclexp::properties_tag) const { return syclexp::properties{syclexp::work_group_size<4>}; }
 };
 
@@ -40,36 +35,43 @@ TEST_CASE("work_group_size: the nd_range must have it; a range launch runs in it
     REQUIRE(out);
     const syclexp::properties eight{syclexp::work_group_size<8>};
     q.submit([&](sycl::handler& h) {
-        h.parallel_for(sycl::nd_range<1>{{64}, {8}}, eight, [=](sycl::nd_item<1> it) {
-            out[it.get_global_id(0)] = static_cast<int>(it.get_local_range(0));
-        });
-    }).wait();
+         h.parallel_for(sycl::nd_range<1>{{64}, {8}}, eight, [=](sycl::nd_item<1> it) {
+             out[it.get_global_id(0)] = static_cast<int>(it.get_local_range(0));
+         });
+     }).wait();
     CHECK(out[63] == 8);
-    check_code([&] {
-        q.parallel_for(sycl::nd_range<1>{{64}, {16}}, eight, [=](sycl::nd_item<1> it) { out[it.get_global_id(0)] = 0; });
-    },
-               sycl::errc::nd_range, "runs in work-groups of 8 (work_group_size)");
-    check_code([&] {
-        q.parallel_for(sycl::nd_range<2>{{8, 8}, {8, 1}}, eight, [=](sycl::nd_item<2>) {});
-    },
-               sycl::errc::nd_range, "has 1 dimension(s); the launch has 2");
+    require_sycl_error(
+        [&] {
+            q.parallel_for(sycl::nd_range<1>{{64}, {16}}, eight,
+                           [=](sycl::nd_item<1> it) { out[it.get_global_id(0)] = 0; });
+        },
+        sycl::errc::nd_range, "runs in work-groups of 8 (work_group_size)");
+    require_sycl_error(
+        [&] {
+            q.parallel_for(sycl::nd_range<2>{{8, 8}, {8, 1}}, eight, [=](sycl::nd_item<2>) {});
+        },
+        sycl::errc::nd_range, "has 1 dimension(s); the launch has 2");
 
     // A range launch takes the size (the kernel runs in groups of it), which must divide the range.
     q.parallel_for(sycl::range<1>{64}, eight, [=](sycl::id<1> i) { out[i] = 1; }).wait();
     CHECK(out[0] == 1);
-    check_code([&] { q.parallel_for(sycl::range<1>{60}, eight, [=](sycl::id<1>) {}); }, sycl::errc::nd_range,
-               "do not divide the range");
+    require_sycl_error([&] { q.parallel_for(sycl::range<1>{60}, eight, [=](sycl::id<1>) {}); },
+                       sycl::errc::nd_range, "do not divide the range");
     const syclexp::properties two_d{syclexp::work_group_size<2, 4>};
     q.parallel_for(sycl::nd_range<2>{{4, 8}, {2, 4}}, two_d, [=](sycl::nd_item<2> it) {
-        out[it.get_global_linear_id()] = static_cast<int>(it.get_local_range(1));
-    }).wait();
+         out[it.get_global_linear_id()] = static_cast<int>(it.get_local_range(1));
+     }).wait();
     CHECK(out[31] == 4);
-    check_code([&] { q.parallel_for(sycl::nd_range<2>{{4, 8}, {4, 2}}, two_d, [=](sycl::nd_item<2>) {}); },
-               sycl::errc::nd_range, "differs in dimension 0");
+    require_sycl_error(
+        [&] {
+            q.parallel_for(sycl::nd_range<2>{{4, 8}, {4, 2}}, two_d, [=](sycl::nd_item<2>) {});
+        },
+        sycl::errc::nd_range, "differs in dimension 0");
 
     // single_task is one work-item.
-    check_code([&] { q.single_task(syclexp::properties{syclexp::work_group_size<2>}, [=] { out[0] = 2; }); },
-               sycl::errc::nd_range, "do not divide");
+    require_sycl_error(
+        [&] { q.single_task(syclexp::properties{syclexp::work_group_size<2>}, [=] { out[0] = 2; }); },
+        sycl::errc::nd_range, "do not divide");
     q.single_task(syclexp::properties{syclexp::work_group_size<1>}, [=] { out[0] = 3; }).wait();
     CHECK(out[0] == 3);
     sycl::free(out, q);
@@ -81,20 +83,26 @@ TEST_CASE("kernel properties from a functor's get(properties_tag), launch_config
     REQUIRE(out);
     q.parallel_for(sycl::nd_range<1>{{32}, {4}}, groups_of_four{out}).wait();
     CHECK(out[31] == 4);
-    check_code([&] { q.parallel_for(sycl::nd_range<1>{{32}, {8}}, groups_of_four{out}); }, sycl::errc::nd_range,
-               "work-groups of 4");
+    require_sycl_error(
+        [&] {
+            q.parallel_for(sycl::nd_range<1>{{32}, {8}}, groups_of_four{out});
+        },
+        sycl::errc::nd_range, "work-groups of 4");
 
-    syclexp::nd_launch(q, syclexp::launch_config(sycl::nd_range<1>{{32}, {16}},
-                                                  syclexp::properties{syclexp::work_group_size<16>}),
+    syclexp::nd_launch(q,
+                       syclexp::launch_config(sycl::nd_range<1>{{32}, {16}},
+                                              syclexp::properties{syclexp::work_group_size<16>}),
                        [=](sycl::nd_item<1> it) { out[it.get_global_id(0)] = 16; });
     q.wait();
     CHECK(out[0] == 16);
-    check_code([&] {
-        syclexp::nd_launch(q, syclexp::launch_config(sycl::nd_range<1>{{32}, {8}},
+    require_sycl_error(
+        [&] {
+            syclexp::nd_launch(q,
+                               syclexp::launch_config(sycl::nd_range<1>{{32}, {8}},
                                                       syclexp::properties{syclexp::work_group_size<16>}),
-                           [=](sycl::nd_item<1>) {});
-    },
-               sycl::errc::nd_range, "work_group_size");
+                               [=](sycl::nd_item<1>) {});
+        },
+        sycl::errc::nd_range, "work_group_size");
 
     // Accepted without effect: the hint, and the sub-group size (Encore has no sub-groups yet).
     q.parallel_for(sycl::nd_range<1>{{32}, {8}},
@@ -108,11 +116,12 @@ TEST_CASE("kernel properties from a functor's get(properties_tag), launch_config
                    [=](sycl::id<1> i) { out[i] = 6; })
         .wait();
     CHECK(out[31] == 6);
-    check_code([&] {
-        q.parallel_for(sycl::range<1>{32}, syclexp::properties{syclexp::device_has<sycl::aspect::gpu>},
-                       [=](sycl::id<1> i) { out[i] = 7; });
-    },
-               sycl::errc::kernel_not_supported, "device_has");
+    require_sycl_error(
+        [&] {
+            q.parallel_for(sycl::range<1>{32}, syclexp::properties{syclexp::device_has<sycl::aspect::gpu>},
+                           [=](sycl::id<1> i) { out[i] = 7; });
+        },
+        sycl::errc::kernel_not_supported, "device_has");
     CHECK(out[31] == 6);
     sycl::free(out, q);
 }
@@ -120,13 +129,14 @@ TEST_CASE("kernel properties from a functor's get(properties_tag), launch_config
 TEST_CASE("kernel properties in a graph node: refused at add, the graph left as it was") {
     sycl::queue q;
     syclexp::command_graph g{q.get_context(), q.get_device()};
-    check_code([&] {
-        g.add([&](sycl::handler& h) {
-            h.parallel_for(sycl::nd_range<1>{{16}, {16}}, syclexp::properties{syclexp::work_group_size<8>},
-                           [=](sycl::nd_item<1>) {});
-        });
-    },
-               sycl::errc::nd_range, "work_group_size");
+    require_sycl_error(
+        [&] {
+            g.add([&](sycl::handler& h) {
+                h.parallel_for(sycl::nd_range<1>{{16}, {16}},
+                               syclexp::properties{syclexp::work_group_size<8>}, [=](sycl::nd_item<1>) {});
+            });
+        },
+        sycl::errc::nd_range, "work_group_size");
     CHECK(g.get_nodes().empty());
 }
 

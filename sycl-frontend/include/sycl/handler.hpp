@@ -90,7 +90,10 @@ public:
     void single_task(const Properties& properties, const K& k) {
         encore::nd_range r{};
         detail::apply_kernel_properties(properties, r, device_, kernel_name_of<KernelName>(k));
-        single_task<KernelName>(k);
+        if constexpr (std::is_same_v<K, kernel>)
+            single_task(k);
+        else
+            single_task<KernelName>(k);
     }
     template <typename KernelName = detail::auto_name, typename K> void single_task(const K& k) {
         if constexpr (requires { k.get(ext::oneapi::experimental::properties_tag{}); }) {

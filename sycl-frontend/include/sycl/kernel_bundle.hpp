@@ -1,19 +1,22 @@
-// sycl::kernel_bundle (SYCL 2020 section 4.11): the kernels of a context's devices, as `kernel_id`s, in one of the
-// states input, object, executable, or (sycl_ext_oneapi_kernel_compiler) source code built at run time.
+// sycl::kernel_bundle (SYCL 2020 section 4.11): the kernels of a context's devices, as `kernel_id`s, in one
+// of the states input, object, executable, or (sycl_ext_oneapi_kernel_compiler) source code built at run
+// time.
 //
 // What a bundle holds in Encore:
-// - the application's kernels that have an id: free-function kernels (sycl/ext/oneapi/free_function_kernels.hpp),
-//   each compatible with the devices that can run it (the native backend runs every one; a GPU those that carry
-//   its device code). Named lambda kernels have no `kernel_id` yet (the language issue).
+// - the application's kernels that have an id: free-function kernels
+// (sycl/ext/oneapi/free_function_kernels.hpp),
+//   each compatible with the devices that can run it (the native backend runs every one; a GPU those that
+//   carry its device code). Named lambda kernels have no `kernel_id` yet (the language issue).
 // - or a program built from source by a backend (`create_kernel_bundle_from_source` and `build` in
 //   sycl/ext/oneapi/experimental/kernel_compiler.hpp): its kernels by name (`ext_oneapi_get_kernel`).
-// Encore's kernels are compiled when the program is (or when the source bundle is built), so `compile`, `link` and
-// `build` of an application bundle change its state only, and every state holds the same kernels. Specialization
-// constants are not built (no bundle contains any).
+// Encore's kernels are compiled when the program is (or when the source bundle is built), so `compile`,
+// `link` and `build` of an application bundle change its state only, and every state holds the same kernels.
+// Specialization constants are not built (no bundle contains any).
 //
 //     auto bundle = sycl::get_kernel_bundle<sycl::bundle_state::executable>(q.get_context());
 //     sycl::kernel k = bundle.get_kernel(syclexp::get_kernel_id<iota>());
-//     q.submit([&](sycl::handler& h) { h.set_args(1.f, data); h.parallel_for(sycl::nd_range<1>{n, 64}, k); });
+//     q.submit([&](sycl::handler& h) { h.set_args(1.f, data); h.parallel_for(sycl::nd_range<1>{n, 64}, k);
+//     });
 #pragma once
 
 #include <cstddef>
@@ -77,7 +80,8 @@ kernel bundle_get_kernel(const kernel_bundle_impl& b, const kernel_id& id);
 bool bundle_has_named_kernel(const kernel_bundle_impl& b, const std::string& name);
 kernel bundle_get_named_kernel(const kernel_bundle_impl& b, const std::string& name);
 const std::string& bundle_build_log(const kernel_bundle_impl& b) noexcept;
-std::shared_ptr<const kernel_bundle_impl> join_bundles(const std::vector<std::shared_ptr<const kernel_bundle_impl>>& b);
+std::shared_ptr<const kernel_bundle_impl>
+join_bundles(const std::vector<std::shared_ptr<const kernel_bundle_impl>>& b);
 bool runs_on(const ::encore::kernel& k, const device& d);
 template <auto* F> kernel_id free_function_id(); // sycl/ext/oneapi/experimental/free_function_kernels.hpp
 } // namespace detail
@@ -94,119 +98,81 @@ public:
     context get_context() const noexcept { return detail::bundle_context(*impl_); }
     std::vector<device> get_devices() const noexcept { return detail::bundle_devices(*impl_); }
 
-    bool empty() const noexcept
-        requires(!source)
-    {
-        return detail::bundle_empty(*impl_);
-    }
-    bool has_kernel(const kernel_id& id) const noexcept
-        requires(!source)
-    {
+    bool empty() const noexcept requires(!source) { return detail::bundle_empty(*impl_); }
+    bool has_kernel(const kernel_id& id) const noexcept requires(!source) {
         return detail::bundle_has_kernel(*impl_, id, nullptr);
     }
-    bool has_kernel(const kernel_id& id, const device& d) const noexcept
-        requires(!source)
-    {
+    bool has_kernel(const kernel_id& id, const device& d) const noexcept requires(!source) {
         return detail::bundle_has_kernel(*impl_, id, &d);
     }
-    std::vector<kernel_id> get_kernel_ids() const
-        requires(!source)
-    {
+    std::vector<kernel_id> get_kernel_ids() const requires(!source) {
         return detail::bundle_kernel_ids(*impl_);
     }
     // Throws errc::invalid when the bundle does not hold `id`.
-    kernel get_kernel(const kernel_id& id) const
-        requires(State == bundle_state::executable)
-    {
+    kernel get_kernel(const kernel_id& id) const requires(State == bundle_state::executable) {
         return detail::bundle_get_kernel(*impl_, id);
     }
-    bool contains_specialization_constants() const noexcept
-        requires(!source)
-    {
-        return false;
-    }
-    bool native_specialization_constant() const noexcept
-        requires(!source)
-    {
-        return false;
-    }
-    device_image_iterator begin() const noexcept
-        requires(!source)
-    {
-        return nullptr;
-    }
-    device_image_iterator end() const noexcept
-        requires(!source)
-    {
-        return nullptr;
-    }
+    bool contains_specialization_constants() const noexcept requires(!source) { return false; }
+    bool native_specialization_constant() const noexcept requires(!source) { return false; }
+    device_image_iterator begin() const noexcept requires(!source) { return nullptr; }
+    device_image_iterator end() const noexcept requires(!source) { return nullptr; }
 
-    // sycl_ext_oneapi_kernel_compiler: a kernel of a bundle built from source, by the name its language gives it.
-    bool ext_oneapi_has_kernel(const std::string& name) const
-        requires(State == bundle_state::executable)
-    {
+    // sycl_ext_oneapi_kernel_compiler: a kernel of a bundle built from source, by the name its language gives
+    // it.
+    bool ext_oneapi_has_kernel(const std::string& name) const requires(State == bundle_state::executable) {
         return detail::bundle_has_named_kernel(*impl_, name);
     }
     // Throws errc::invalid when the bundle has no kernel `name`.
-    kernel ext_oneapi_get_kernel(const std::string& name) const
-        requires(State == bundle_state::executable)
-    {
+    kernel ext_oneapi_get_kernel(const std::string& name) const requires(State == bundle_state::executable) {
         return detail::bundle_get_named_kernel(*impl_, name);
     }
     // sycl_ext_oneapi_free_function_kernels: the kernel of function F.
-    template <auto* F>
-    bool ext_oneapi_has_kernel() const
-        requires(!source)
-    {
+    template <auto* F> bool ext_oneapi_has_kernel() const requires(!source) {
         return has_kernel(detail::free_function_id<F>());
     }
-    template <auto* F>
-    bool ext_oneapi_has_kernel(const device& d) const
-        requires(!source)
-    {
+    template <auto* F> bool ext_oneapi_has_kernel(const device& d) const requires(!source) {
         return has_kernel(detail::free_function_id<F>(), d);
     }
-    template <auto* F>
-    kernel ext_oneapi_get_kernel() const
-        requires(State == bundle_state::executable)
-    {
+    template <auto* F> kernel ext_oneapi_get_kernel() const requires(State == bundle_state::executable) {
         return get_kernel(detail::free_function_id<F>());
     }
     // Encore: the compiler's messages of a build from source that succeeded (warnings), possibly empty.
     const std::string& build_log() const noexcept { return detail::bundle_build_log(*impl_); }
 
-    friend bool operator==(const kernel_bundle& a, const kernel_bundle& b) noexcept { return a.impl_ == b.impl_; }
+    friend bool operator==(const kernel_bundle& a, const kernel_bundle& b) noexcept {
+        return a.impl_ == b.impl_;
+    }
 
     // Encore: what the bundle is.
     explicit kernel_bundle(std::shared_ptr<const detail::kernel_bundle_impl> impl) : impl_(std::move(impl)) {}
-    const std::shared_ptr<const detail::kernel_bundle_impl>& ext_encore_impl() const noexcept { return impl_; }
+    const std::shared_ptr<const detail::kernel_bundle_impl>& ext_encore_impl() const noexcept {
+        return impl_;
+    }
 
 private:
     std::shared_ptr<const detail::kernel_bundle_impl> impl_;
 };
 
-// The application's kernels compatible with at least one of `devices` (all of the context's by default), or only
-// those of `ids`. Throws errc::invalid when `devices` is empty or holds a device not in `c`.
+// The application's kernels compatible with at least one of `devices` (all of the context's by default), or
+// only those of `ids`. Throws errc::invalid when `devices` is empty or holds a device not in `c`.
 template <bundle_state State>
-    requires(State != bundle_state::ext_oneapi_source)
-kernel_bundle<State> get_kernel_bundle(const context& c, const std::vector<device>& devices) {
+requires(State != bundle_state::ext_oneapi_source)
+    kernel_bundle<State> get_kernel_bundle(const context& c, const std::vector<device>& devices) {
     return kernel_bundle<State>(detail::with_state(detail::make_bundle(c, devices, nullptr), State));
 }
 template <bundle_state State>
-    requires(State != bundle_state::ext_oneapi_source)
-kernel_bundle<State> get_kernel_bundle(const context& c) {
+requires(State != bundle_state::ext_oneapi_source) kernel_bundle<State> get_kernel_bundle(const context& c) {
     return get_kernel_bundle<State>(c, c.get_devices());
 }
 // Throws errc::invalid also when an id's kernel is compatible with none of `devices`.
 template <bundle_state State>
-    requires(State != bundle_state::ext_oneapi_source)
-kernel_bundle<State> get_kernel_bundle(const context& c, const std::vector<device>& devices,
-                                       const std::vector<kernel_id>& ids) {
+requires(State != bundle_state::ext_oneapi_source) kernel_bundle<State> get_kernel_bundle(
+    const context& c, const std::vector<device>& devices, const std::vector<kernel_id>& ids) {
     return kernel_bundle<State>(detail::with_state(detail::make_bundle(c, devices, &ids), State));
 }
 template <bundle_state State>
-    requires(State != bundle_state::ext_oneapi_source)
-kernel_bundle<State> get_kernel_bundle(const context& c, const std::vector<kernel_id>& ids) {
+requires(State != bundle_state::ext_oneapi_source)
+    kernel_bundle<State> get_kernel_bundle(const context& c, const std::vector<kernel_id>& ids) {
     return get_kernel_bundle<State>(c, c.get_devices(), ids);
 }
 
@@ -214,18 +180,19 @@ kernel_bundle<State> get_kernel_bundle(const context& c, const std::vector<kerne
 bool is_compatible(const std::vector<kernel_id>& ids, const device& d);
 
 template <bundle_state State>
-    requires(State != bundle_state::ext_oneapi_source)
-bool has_kernel_bundle(const context& c, const std::vector<device>& devices) {
+requires(State !=
+         bundle_state::ext_oneapi_source) bool has_kernel_bundle(const context& c,
+                                                                 const std::vector<device>& devices) {
     return !detail::bundle_kernel_ids(*detail::make_bundle(c, devices, nullptr)).empty();
 }
 template <bundle_state State>
-    requires(State != bundle_state::ext_oneapi_source)
-bool has_kernel_bundle(const context& c) {
+requires(State != bundle_state::ext_oneapi_source) bool has_kernel_bundle(const context& c) {
     return has_kernel_bundle<State>(c, c.get_devices());
 }
 template <bundle_state State>
-    requires(State != bundle_state::ext_oneapi_source)
-bool has_kernel_bundle(const context& c, const std::vector<device>& devices, const std::vector<kernel_id>& ids) {
+requires(State != bundle_state::ext_oneapi_source) bool has_kernel_bundle(const context& c,
+                                                                          const std::vector<device>& devices,
+                                                                          const std::vector<kernel_id>& ids) {
     for (const auto& d : devices)
         if (!is_compatible(ids, d)) return false;
     return !devices.empty();
@@ -235,10 +202,12 @@ bool has_kernel_bundle(const context& c, const std::vector<device>& devices, con
 inline kernel_bundle<bundle_state::object> compile(const kernel_bundle<bundle_state::input>& b) {
     return kernel_bundle<bundle_state::object>(detail::with_state(b.ext_encore_impl(), bundle_state::object));
 }
-inline kernel_bundle<bundle_state::executable> link(const std::vector<kernel_bundle<bundle_state::object>>& bundles) {
+inline kernel_bundle<bundle_state::executable>
+link(const std::vector<kernel_bundle<bundle_state::object>>& bundles) {
     if (bundles.empty()) throw exception(errc::invalid, "link: no bundle given");
     std::vector<std::shared_ptr<const detail::kernel_bundle_impl>> impls;
-    for (const auto& b : bundles) impls.push_back(b.ext_encore_impl());
+    for (const auto& b : bundles)
+        impls.push_back(b.ext_encore_impl());
     return kernel_bundle<bundle_state::executable>(
         detail::with_state(detail::join_bundles(impls), bundle_state::executable));
 }
@@ -246,15 +215,17 @@ inline kernel_bundle<bundle_state::executable> link(const kernel_bundle<bundle_s
     return link(std::vector{b});
 }
 inline kernel_bundle<bundle_state::executable> build(const kernel_bundle<bundle_state::input>& b) {
-    return kernel_bundle<bundle_state::executable>(detail::with_state(b.ext_encore_impl(), bundle_state::executable));
+    return kernel_bundle<bundle_state::executable>(
+        detail::with_state(b.ext_encore_impl(), bundle_state::executable));
 }
 // Throws errc::invalid when the bundles have different contexts.
 template <bundle_state State>
-    requires(State != bundle_state::ext_oneapi_source)
-kernel_bundle<State> join(const std::vector<kernel_bundle<State>>& bundles) {
+requires(State != bundle_state::ext_oneapi_source)
+    kernel_bundle<State> join(const std::vector<kernel_bundle<State>>& bundles) {
     if (bundles.empty()) throw exception(errc::invalid, "join: no bundle given");
     std::vector<std::shared_ptr<const detail::kernel_bundle_impl>> impls;
-    for (const auto& b : bundles) impls.push_back(b.ext_encore_impl());
+    for (const auto& b : bundles)
+        impls.push_back(b.ext_encore_impl());
     return kernel_bundle<State>(detail::with_state(detail::join_bundles(impls), State));
 }
 

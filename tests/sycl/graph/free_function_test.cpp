@@ -1,11 +1,11 @@
-// Free-function kernels (sycl_ext_oneapi_free_function_kernels) with kernel bundles and graph update, written as
-// the graph extension's own samples and DPC++'s graph tests write them: a function marked with
-// SYCL_EXT_ONEAPI_FUNCTION_PROPERTY, its kernel_id, the application's executable bundle, set_arg(s) and dynamic
-// parameters. One body built three ways: by g++ (tests/sycl/graph/meson.build), by encore++ for the native target
-// and by encore++ for cuda:sm_90,native (tests/compiler/meson.build). The first two run on the native backend; the
-// CUDA build's default queue is the GPU where there is one (run on an H100 by hand), where the kernels are the
-// entries encore-outliner wrote for the functions. Also the kernel compiler under DPC++'s names where the device
-// builds no OpenCL C or SYCL source: its refusals.
+// Free-function kernels (sycl_ext_oneapi_free_function_kernels) with kernel bundles and graph update, written
+// as the graph extension's own samples and DPC++'s graph tests write them: a function marked with
+// SYCL_EXT_ONEAPI_FUNCTION_PROPERTY, its kernel_id, the application's executable bundle, set_arg(s) and
+// dynamic parameters. One body built three ways: by g++ (tests/sycl/graph/meson.build), by encore++ for the
+// native target and by encore++ for cuda:sm_90,native (tests/compiler/meson.build). The first two run on the
+// native backend; the CUDA build's default queue is the GPU where there is one (run on an H100 by hand),
+// where the kernels are the entries encore-outliner wrote for the functions. Also the kernel compiler under
+// DPC++'s names where the device builds no OpenCL C or SYCL source: its refusals.
 #include <doctest/doctest.h>
 
 #include <algorithm>
@@ -16,14 +16,18 @@
 
 #include <sycl/sycl.hpp>
 
+#include "../../support/sycl_error.hpp"
+
 namespace syclexp = sycl::ext::oneapi::experimental;
+using encore::testing::require_sycl_error;
 namespace syclext = sycl::ext::oneapi;
 
 constexpr std::size_t items = 64;
 
 SYCL_EXT_ONEAPI_FUNCTION_PROPERTY((syclexp::single_task_kernel))
 void ff_fill(int* out, int value, std::size_t count) {
-    for (std::size_t i = 0; i < count; ++i) out[i] = value + static_cast<int>(i);
+    for (std::size_t i = 0; i < count; ++i)
+        out[i] = value + static_cast<int>(i);
 }
 
 SYCL_EXT_ONEAPI_FUNCTION_PROPERTY((syclexp::nd_range_kernel<1>))
@@ -32,7 +36,8 @@ void ff_scale(int* data, int factor) {
     data[it.get_global_id(0)] *= factor;
 }
 
-// Reverses each work-group's slice through a barrier: every item writes, waits for its group, then reads another's.
+// Reverses each work-group's slice through a barrier: every item writes, waits for its group, then reads
+// another's.
 SYCL_EXT_ONEAPI_FUNCTION_PROPERTY((syclexp::nd_range_kernel<1>))
 void ff_reverse_groups(const int* in, int* scratch, int* out) {
     const auto it = syclext::this_work_item::get_nd_item<1>();
@@ -76,16 +81,6 @@ template <typename T> struct usm_array {
     std::size_t n;
 };
 
-void check_code(const std::function<void()>& f, sycl::errc code, const char* words) {
-    try {
-        f();
-        FAIL("accepted; expected an error mentioning '" << words << "'");
-    } catch (const sycl::exception& e) {
-        CHECK_MESSAGE(e.code() == code, e.what());
-        CHECK_MESSAGE(std::string(e.what()).find(words) != std::string::npos, e.what());
-    }
-}
-
 sycl::kernel kernel_of(const sycl::context& c, sycl::kernel_id id) {
     auto bundle = sycl::get_kernel_bundle<sycl::bundle_state::executable>(c);
     REQUIRE(bundle.has_kernel(id));
@@ -112,39 +107,46 @@ TEST_CASE("free-function kernels: single_task and nd_range kernels taken from th
     });
     q.wait();
     const auto got = a.read();
-    for (std::size_t i = 0; i < items; ++i) CHECK(got[i] == 3 * (5 + static_cast<int>(i)));
+    for (std::size_t i = 0; i < items; ++i)
+        CHECK(got[i] == 3 * (5 + static_cast<int>(i)));
 }
 
-TEST_CASE("free-function kernels: get_nd_item and the group barrier inside; three dimensions; a struct value") {
+TEST_CASE(
+    "free-function kernels: get_nd_item and the group barrier inside; three dimensions; a struct value") {
     sycl::queue q;
     usm_array<int> in(q, items), scratch(q, items), out(q, items);
     std::iota(in.data, in.data + items, 0);
     auto bundle = sycl::get_kernel_bundle<sycl::bundle_state::executable>(q.get_context());
     sycl::kernel reverse = bundle.ext_oneapi_get_kernel<ff_reverse_groups>();
     q.submit([&](sycl::handler& h) {
-        h.set_args(in.data, scratch.data, out.data);
-        h.parallel_for(sycl::nd_range<1>{{items}, {8}}, reverse);
-    }).wait();
+         h.set_args(in.data, scratch.data, out.data);
+         h.parallel_for(sycl::nd_range<1>{{items}, {8}}, reverse);
+     }).wait();
     const auto reversed = out.read();
-    for (std::size_t i = 0; i < items; ++i) CHECK(reversed[i] == static_cast<int>((i / 8) * 8 + (7 - i % 8)));
+    for (std::size_t i = 0; i < items; ++i)
+        CHECK(reversed[i] == static_cast<int>((i / 8) * 8 + (7 - i % 8)));
 
     usm_array<int> ids(q, 4 * 2 * 6);
     q.submit([&](sycl::handler& h) {
-        h.set_arg(0, ids.data);
-        h.parallel_for(sycl::nd_range<3>{{4, 2, 6}, {2, 1, 3}}, bundle.ext_oneapi_get_kernel<ff_linear_ids>());
-    }).wait();
+         h.set_arg(0, ids.data);
+         h.parallel_for(sycl::nd_range<3>{{4, 2, 6}, {2, 1, 3}},
+                        bundle.ext_oneapi_get_kernel<ff_linear_ids>());
+     }).wait();
     const auto linear = ids.read();
-    for (std::size_t i = 0; i < linear.size(); ++i) CHECK(linear[i] == static_cast<int>(i));
+    for (std::size_t i = 0; i < linear.size(); ++i)
+        CHECK(linear[i] == static_cast<int>(i));
 
     std::fill(out.data, out.data + items, 2);
     q.submit([&](sycl::handler& h) {
-        h.set_args(out.data, offset_pair{1, 10});
-        h.parallel_for(sycl::nd_range<1>{{items}, {items}}, bundle.ext_oneapi_get_kernel<ff_affine>());
-    }).wait();
-    for (int v : out.read()) CHECK(v == 21);
+         h.set_args(out.data, offset_pair{1, 10});
+         h.parallel_for(sycl::nd_range<1>{{items}, {items}}, bundle.ext_oneapi_get_kernel<ff_affine>());
+     }).wait();
+    for (int v : out.read())
+        CHECK(v == 21);
 }
 
-TEST_CASE("free-function kernels in a graph: dynamic parameters update a pointer and a value, node and whole graph") {
+TEST_CASE("free-function kernels in a graph: dynamic parameters update a pointer and a value, node and whole "
+          "graph") {
     sycl::queue q;
     usm_array<int> first(q, items), second(q, items);
     sycl::kernel fill = kernel_of(q.get_context(), syclexp::get_kernel_id<ff_fill>());
@@ -168,7 +170,8 @@ TEST_CASE("free-function kernels in a graph: dynamic parameters update a pointer
         {syclexp::property::node::depends_on(fill_node)});
     auto exec = g.finalize(syclexp::property::graph::updatable{});
     q.ext_oneapi_graph(exec).wait();
-    for (std::size_t i = 0; i < items; ++i) CHECK(first.data[i] == 2 * (1 + static_cast<int>(i)));
+    for (std::size_t i = 0; i < items; ++i)
+        CHECK(first.data[i] == 2 * (1 + static_cast<int>(i)));
 
     target.update(second.data);
     factor.update(7);
@@ -193,7 +196,8 @@ TEST_CASE("free-function kernels in a graph: dynamic parameters update a pointer
         {syclexp::property::node::depends_on(other_fill)});
     exec.update(other);
     q.ext_oneapi_graph(exec).wait();
-    for (std::size_t i = 0; i < items; ++i) CHECK(first.data[i] == -(100 + static_cast<int>(i)));
+    for (std::size_t i = 0; i < items; ++i)
+        CHECK(first.data[i] == -(100 + static_cast<int>(i)));
 }
 
 TEST_CASE("free-function kernels: arguments that do not fit, and work-item queries outside a kernel") {
@@ -201,24 +205,55 @@ TEST_CASE("free-function kernels: arguments that do not fit, and work-item queri
     usm_array<int> a(q, items);
     sycl::kernel scale = kernel_of(q.get_context(), syclexp::get_kernel_id<ff_scale>());
     const sycl::nd_range<1> r{{items}, {16}};
-    check_code([&] { q.submit([&](sycl::handler& h) { h.set_args(a.data, 2.0); h.parallel_for(r, scale); }); },
-               sycl::errc::invalid, "kernel 'ff_scale' takes a 4-byte value there; it was given a 8-byte value");
-    check_code([&] { q.submit([&](sycl::handler& h) { h.set_args(7, 2); h.parallel_for(r, scale); }); },
-               sycl::errc::invalid, "set_arg(0): kernel 'ff_scale' takes a pointer there");
-    check_code([&] { q.submit([&](sycl::handler& h) { h.set_args(a.data, 2, 3); h.parallel_for(r, scale); }); },
-               sycl::errc::invalid, "has 2 arguments");
-    check_code([&] { q.submit([&](sycl::handler& h) { h.set_arg(0, a.data); h.parallel_for(r, scale); }); },
-               sycl::errc::kernel_argument, "argument 1 was not set");
+    require_sycl_error(
+        [&] {
+            q.submit([&](sycl::handler& h) {
+                h.set_args(a.data, 2.0);
+                h.parallel_for(r, scale);
+            });
+        },
+        sycl::errc::invalid, "kernel 'ff_scale' takes a 4-byte value there; it was given a 8-byte value");
+    require_sycl_error(
+        [&] {
+            q.submit([&](sycl::handler& h) {
+                h.set_args(7, 2);
+                h.parallel_for(r, scale);
+            });
+        },
+        sycl::errc::invalid, "set_arg(0): kernel 'ff_scale' takes a pointer there");
+    require_sycl_error(
+        [&] {
+            q.submit([&](sycl::handler& h) {
+                h.set_args(a.data, 2, 3);
+                h.parallel_for(r, scale);
+            });
+        },
+        sycl::errc::invalid, "has 2 arguments");
+    require_sycl_error(
+        [&] {
+            q.submit([&](sycl::handler& h) {
+                h.set_arg(0, a.data);
+                h.parallel_for(r, scale);
+            });
+        },
+        sycl::errc::kernel_argument, "argument 1 was not set");
 
     // The graph is left as it was when add refuses.
     syclexp::command_graph g{q.get_context(), q.get_device()};
     syclexp::dynamic_parameter wrong(g, 1.5f);
-    check_code([&] { g.add([&](sycl::handler& h) { h.set_arg(0, wrong); h.set_arg(1, 2); h.parallel_for(r, scale); }); },
-               sycl::errc::invalid, "takes a pointer there; it was given a 4-byte value");
+    require_sycl_error(
+        [&] {
+            g.add([&](sycl::handler& h) {
+                h.set_arg(0, wrong);
+                h.set_arg(1, 2);
+                h.parallel_for(r, scale);
+            });
+        },
+        sycl::errc::invalid, "takes a pointer there; it was given a 4-byte value");
     CHECK(g.get_nodes().empty());
 
-    check_code([] { static_cast<void>(syclext::this_work_item::get_nd_item<1>()); }, sycl::errc::invalid,
-               "outside a free-function kernel");
+    require_sycl_error([] { static_cast<void>(syclext::this_work_item::get_nd_item<1>()); },
+                       sycl::errc::invalid, "outside a free-function kernel");
     // A kernel over 1 dimension asking for a 2-dimensional item: reported from inside the launch.
 }
 
@@ -234,10 +269,10 @@ TEST_CASE("kernel bundles: ids, states, devices and what a bundle holds") {
     // Every free-function kernel this program names is registered before main.
     const auto all = sycl::get_kernel_ids();
     for (const char* name : {"ff_fill", "ff_scale", "ff_reverse_groups", "ff_linear_ids", "ff_affine"})
-        CHECK_MESSAGE(std::any_of(all.begin(), all.end(), [&](const sycl::kernel_id& id) {
-                          return std::string(id.get_name()) == name;
-                      }),
-                      name);
+        CHECK_MESSAGE(
+            std::any_of(all.begin(), all.end(),
+                        [&](const sycl::kernel_id& id) { return std::string(id.get_name()) == name; }),
+            name);
 
     auto input = sycl::get_kernel_bundle<sycl::bundle_state::input>(c);
     CHECK_FALSE(input.empty());
@@ -258,21 +293,26 @@ TEST_CASE("kernel bundles: ids, states, devices and what a bundle holds") {
     CHECK(only_fill.get_kernel_ids().size() == 1);
     CHECK(only_fill.ext_oneapi_has_kernel<ff_fill>());
     CHECK_FALSE(only_fill.ext_oneapi_has_kernel<ff_scale>());
-    check_code([&] { static_cast<void>(only_fill.get_kernel(scale_id)); }, sycl::errc::invalid,
-               "does not hold kernel 'ff_scale'");
+    require_sycl_error([&] { static_cast<void>(only_fill.get_kernel(scale_id)); }, sycl::errc::invalid,
+                       "does not hold kernel 'ff_scale'");
     auto only_scale = sycl::get_kernel_bundle<sycl::bundle_state::executable>(c, {scale_id});
     auto both = sycl::join(std::vector{only_fill, only_scale});
     CHECK(both.has_kernel(fill_id));
     CHECK(both.has_kernel(scale_id));
     // Kernels by name are those of a bundle built from source.
     CHECK_FALSE(both.ext_oneapi_has_kernel("ff_fill"));
-    check_code([&] { static_cast<void>(both.ext_oneapi_get_kernel("ff_fill")); }, sycl::errc::invalid,
-               "not built from source");
+    require_sycl_error([&] { static_cast<void>(both.ext_oneapi_get_kernel("ff_fill")); }, sycl::errc::invalid,
+                       "not built from source");
 
-    check_code([&] { static_cast<void>(sycl::get_kernel_bundle<sycl::bundle_state::executable>(c, std::vector<sycl::device>{})); },
-               sycl::errc::invalid, "no device given");
-    check_code([] { static_cast<void>(sycl::link(std::vector<sycl::kernel_bundle<sycl::bundle_state::object>>{})); },
-               sycl::errc::invalid, "no bundle given");
+    require_sycl_error(
+        [&] {
+            static_cast<void>(
+                sycl::get_kernel_bundle<sycl::bundle_state::executable>(c, std::vector<sycl::device>{}));
+        },
+        sycl::errc::invalid, "no device given");
+    require_sycl_error(
+        [] { static_cast<void>(sycl::link(std::vector<sycl::kernel_bundle<sycl::bundle_state::object>>{})); },
+        sycl::errc::invalid, "no bundle given");
 }
 
 TEST_CASE("kernel compiler under DPC++'s names: what the native backend refuses") {
@@ -280,28 +320,35 @@ TEST_CASE("kernel compiler under DPC++'s names: what the native backend refuses"
     const auto c = q.get_context();
     CHECK_FALSE(q.get_device().ext_oneapi_can_compile(syclexp::source_language::opencl));
     CHECK_FALSE(q.get_device().ext_oneapi_can_compile(syclexp::source_language::sycl));
-    CHECK(syclexp::is_source_kernel_bundle_supported(sycl::backend::opencl, syclexp::source_language::opencl));
+    CHECK(
+        syclexp::is_source_kernel_bundle_supported(sycl::backend::opencl, syclexp::source_language::opencl));
     CHECK(syclexp::is_source_kernel_bundle_supported(sycl::backend::opencl, syclexp::source_language::spirv));
     CHECK(syclexp::is_source_kernel_bundle_supported(sycl::backend::ext_oneapi_cuda,
                                                      syclexp::source_language::ext_encore_cuda));
     CHECK_FALSE(syclexp::is_source_kernel_bundle_supported(q.get_device().get_backend(),
                                                            syclexp::source_language::opencl));
-    check_code([&] {
-        static_cast<void>(syclexp::create_kernel_bundle_from_source(c, syclexp::source_language::opencl,
-                                                                     "kernel void k() {}"));
-    },
-               sycl::errc::invalid, "no device of the context builds OpenCL C");
-    check_code([&] {
-        static_cast<void>(syclexp::create_kernel_bundle_from_source(c, syclexp::source_language::sycl, "void k() {}"));
-    },
-               sycl::errc::invalid, "ahead of time");
-    check_code([&] {
-        static_cast<void>(syclexp::create_kernel_bundle_from_source(c, syclexp::source_language::spirv, "text"));
-    },
-               sycl::errc::invalid, "binary");
-    check_code([&] {
-        static_cast<void>(syclexp::create_kernel_bundle_from_source(c, syclexp::source_language::opencl,
-                                                                     std::vector<std::byte>(4)));
-    },
-               sycl::errc::invalid, "is text");
+    require_sycl_error(
+        [&] {
+            static_cast<void>(syclexp::create_kernel_bundle_from_source(c, syclexp::source_language::opencl,
+                                                                        "kernel void k() {}"));
+        },
+        sycl::errc::invalid, "no device of the context builds OpenCL C");
+    require_sycl_error(
+        [&] {
+            static_cast<void>(
+                syclexp::create_kernel_bundle_from_source(c, syclexp::source_language::sycl, "void k() {}"));
+        },
+        sycl::errc::invalid, "ahead of time");
+    require_sycl_error(
+        [&] {
+            static_cast<void>(
+                syclexp::create_kernel_bundle_from_source(c, syclexp::source_language::spirv, "text"));
+        },
+        sycl::errc::invalid, "binary");
+    require_sycl_error(
+        [&] {
+            static_cast<void>(syclexp::create_kernel_bundle_from_source(c, syclexp::source_language::opencl,
+                                                                        std::vector<std::byte>(4)));
+        },
+        sycl::errc::invalid, "is text");
 }

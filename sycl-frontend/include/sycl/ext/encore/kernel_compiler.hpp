@@ -1,10 +1,11 @@
-// sycl::ext::encore — kernels built at run time from source: Encore's first names for the kernel compiler, kept for
-// the programs that use them. They are DPC++'s sycl_ext_oneapi_kernel_compiler
-// (sycl/ext/oneapi/experimental/kernel_compiler.hpp) with options as a vector and a language enum of their own;
-// bundles are sycl::kernel_bundle objects, built by the backend of the context's devices.
+// sycl::ext::encore — kernels built at run time from source: Encore's first names for the kernel compiler,
+// kept for the programs that use them. They are DPC++'s sycl_ext_oneapi_kernel_compiler
+// (sycl/ext/oneapi/experimental/kernel_compiler.hpp) with options as a vector and a language enum of their
+// own; bundles are sycl::kernel_bundle objects, built by the backend of the context's devices.
 //
 //     namespace syclex = sycl::ext::encore;
-//     auto source = syclex::create_kernel_bundle_from_source(q.get_context(), syclex::source_language::opencl,
+//     auto source = syclex::create_kernel_bundle_from_source(q.get_context(),
+//     syclex::source_language::opencl,
 //         "kernel void scale(float a, global float* x) { x[get_global_id(0)] *= a; }");
 //     sycl::kernel scale = syclex::build(source, {"-cl-fast-relaxed-math"}).ext_oneapi_get_kernel("scale");
 //     q.submit([&](sycl::handler& h) { h.set_args(2.f, x); h.parallel_for(sycl::range<1>{n}, scale); });
@@ -47,15 +48,17 @@ inline bool is_source_kernel_bundle_supported(backend b, source_language languag
 }
 inline source_kernel_bundle create_kernel_bundle_from_source(const context& c, source_language language,
                                                              const std::string& source) {
-    return oneapi::experimental::create_kernel_bundle_from_source(c, detail::oneapi_language(language), source);
+    return oneapi::experimental::create_kernel_bundle_from_source(c, detail::oneapi_language(language),
+                                                                  source);
 }
 inline source_kernel_bundle create_kernel_bundle_from_source(const context& c, source_language language,
                                                              const std::vector<std::byte>& il) {
     return oneapi::experimental::create_kernel_bundle_from_source(c, detail::oneapi_language(language), il);
 }
-// Throws errc::build with the compiler's log when the source does not compile, errc::feature_not_supported when
-// the device cannot take the language (SPIR-V without IL).
-inline executable_kernel_bundle build(const source_kernel_bundle& source, const std::vector<std::string>& options = {}) {
+// Throws errc::build with the compiler's log when the source does not compile, errc::feature_not_supported
+// when the device cannot take the language (SPIR-V without IL).
+inline executable_kernel_bundle build(const source_kernel_bundle& source,
+                                      const std::vector<std::string>& options = {}) {
     namespace x = oneapi::experimental;
     return x::build(source, x::properties{x::build_options{options}});
 }

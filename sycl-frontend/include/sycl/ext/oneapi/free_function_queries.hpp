@@ -1,10 +1,11 @@
-// sycl_ext_oneapi_free_function_queries: the current work-item, asked for from anywhere in a kernel's call tree
+// sycl_ext_oneapi_free_function_queries: the current work-item, asked for from anywhere in a kernel's call
+// tree
 // (`this_work_item::get_nd_item<N>()`) instead of passed down as an argument.
 //
-// Encore answers it in free-function kernels (sycl/ext/oneapi/experimental/free_function_kernels.hpp): on the native
-// backend the kernel sets the work-item it runs before calling the function, and on CUDA the entry encore++ writes
-// does the same. Lambda and functor kernels are not covered yet (on the host it throws errc::invalid there: no
-// work-item).
+// Encore answers it in free-function kernels (sycl/ext/oneapi/experimental/free_function_kernels.hpp): on the
+// native backend the kernel sets the work-item it runs before calling the function, and on CUDA the entry
+// encore++ writes does the same. Lambda and functor kernels are not covered yet (on the host it throws
+// errc::invalid there: no work-item).
 //
 //     SYCL_EXT_ONEAPI_FUNCTION_PROPERTY((syclexp::nd_range_kernel<1>))
 //     void twice(int* p) { p[sycl::ext::oneapi::this_work_item::get_nd_item<1>().get_global_id(0)] *= 2; }
@@ -24,9 +25,10 @@ namespace detail {
 inline thread_local const ::encore::work_item* current_work_item = nullptr;
 
 #if defined(__CUDACC__)
-// On the GPU: the work-item the free-function kernel's entry (encore-outliner's) built, through a block-shared slot.
-// Every thread stores the address of the entry's own local variable there: the same generic address in each thread
-// (local memory is per thread behind one window), which each thread then reads as its own work-item.
+// On the GPU: the work-item the free-function kernel's entry (encore-outliner's) built, through a
+// block-shared slot. Every thread stores the address of the entry's own local variable there: the same
+// generic address in each thread (local memory is per thread behind one window), which each thread then reads
+// as its own work-item.
 __device__ inline const ::encore::work_item*& device_work_item_slot() {
     __shared__ const ::encore::work_item* slot;
     return slot;
@@ -41,9 +43,10 @@ ENCORE_HOST_DEVICE inline const ::encore::work_item& this_work_item_of(int dimen
 #else
     const ::encore::work_item* w = current_work_item;
     if (!w)
-        throw exception(errc::invalid, std::string(call) +
-                                           ": no work-item: called outside a free-function kernel (Encore answers it "
-                                           "there only)");
+        throw exception(errc::invalid,
+                        std::string(call) +
+                            ": no work-item: called outside a free-function kernel (Encore answers it "
+                            "there only)");
     if (w->dimensions != dimensions)
         throw exception(errc::invalid, std::string(call) + "<" + std::to_string(dimensions) +
                                            ">: the kernel runs over " + std::to_string(w->dimensions) +
@@ -55,10 +58,12 @@ ENCORE_HOST_DEVICE inline const ::encore::work_item& this_work_item_of(int dimen
 
 namespace ext::oneapi::this_work_item {
 template <int Dimensions> ENCORE_HOST_DEVICE nd_item<Dimensions> get_nd_item() {
-    return detail::item_factory::make_nd_item<Dimensions>(detail::this_work_item_of(Dimensions, "get_nd_item"));
+    return detail::item_factory::make_nd_item<Dimensions>(
+        detail::this_work_item_of(Dimensions, "get_nd_item"));
 }
 template <int Dimensions> ENCORE_HOST_DEVICE group<Dimensions> get_work_group() {
-    return detail::item_factory::make_group<Dimensions>(detail::this_work_item_of(Dimensions, "get_work_group"));
+    return detail::item_factory::make_group<Dimensions>(
+        detail::this_work_item_of(Dimensions, "get_work_group"));
 }
 } // namespace ext::oneapi::this_work_item
 

@@ -1,23 +1,26 @@
 // sycl_ext_oneapi_free_function_kernels: a kernel written as a plain function at namespace scope, marked with
-// SYCL_EXT_ONEAPI_FUNCTION_PROPERTY, taken as a sycl::kernel through its kernel_id and launched with its arguments
-// set by handler::set_arg(s) (or dynamic parameters, which graphs update).
+// SYCL_EXT_ONEAPI_FUNCTION_PROPERTY, taken as a sycl::kernel through its kernel_id and launched with its
+// arguments set by handler::set_arg(s) (or dynamic parameters, which graphs update).
 //
-// On the native backend (g++ and encore++ builds alike) each such function is an engine kernel of its own: the
-// function is called once per work-item with its arguments read from those set, and
-// `this_work_item::get_nd_item<N>()` answers inside it (sycl/ext/oneapi/free_function_queries.hpp). Parameters:
-// pointers (USM) and trivially copyable values; set_arg of another kind or size is refused at the launch with
-// errc::invalid naming the parameter. A function's kernel_id exists once the program names it (get_kernel_id<f>,
-// the bundle's ext_oneapi_get_kernel<f>), before main: `get_kernel_bundle` then holds it on every device that runs
-// it. In a program built by encore++ for CUDA, each marked function also gets a CUDA entry (the outliner writes one
-// per function the program names, which builds the work-item from CUDA's indices and calls the function): the
-// bundle then holds it on the GPU too. Elsewhere a GPU's bundle does not hold it.
+// On the native backend (g++ and encore++ builds alike) each such function is an engine kernel of its own:
+// the function is called once per work-item with its arguments read from those set, and
+// `this_work_item::get_nd_item<N>()` answers inside it (sycl/ext/oneapi/free_function_queries.hpp).
+// Parameters: pointers (USM) and trivially copyable values; set_arg of another kind or size is refused at the
+// launch with errc::invalid naming the parameter. A function's kernel_id exists once the program names it
+// (get_kernel_id<f>, the bundle's ext_oneapi_get_kernel<f>), before main: `get_kernel_bundle` then holds it
+// on every device that runs it. In a program built by encore++ for CUDA, each marked function also gets a
+// CUDA entry (the outliner writes one per function the program names, which builds the work-item from CUDA's
+// indices and calls the function): the bundle then holds it on the GPU too. Elsewhere a GPU's bundle does not
+// hold it.
 //
 //     SYCL_EXT_ONEAPI_FUNCTION_PROPERTY((syclexp::nd_range_kernel<1>))
-//     void scale(float a, float* x) { x[sycl::ext::oneapi::this_work_item::get_nd_item<1>().get_global_id(0)] *= a; }
+//     void scale(float a, float* x) { x[sycl::ext::oneapi::this_work_item::get_nd_item<1>().get_global_id(0)]
+//     *= a; }
 //
 //     auto bundle = sycl::get_kernel_bundle<sycl::bundle_state::executable>(q.get_context());
 //     sycl::kernel k = bundle.get_kernel(syclexp::get_kernel_id<scale>());
-//     q.submit([&](sycl::handler& h) { h.set_args(2.f, x); h.parallel_for(sycl::nd_range<1>{{n}, {64}}, k); });
+//     q.submit([&](sycl::handler& h) { h.set_args(2.f, x); h.parallel_for(sycl::nd_range<1>{{n}, {64}}, k);
+//     });
 #pragma once
 
 #define SYCL_EXT_ONEAPI_FREE_FUNCTION_KERNELS 1
@@ -28,8 +31,8 @@
 #include <string>
 #include <string_view>
 #include <tuple>
-#include <typeinfo>
 #include <type_traits>
+#include <typeinfo>
 #include <utility>
 #include <vector>
 
@@ -43,9 +46,7 @@ namespace sycl {
 inline namespace _V1 {
 namespace detail {
 
-template <typename Signature> struct free_function_signature {
-    static constexpr bool function = false;
-};
+template <typename Signature> struct free_function_signature { static constexpr bool function = false; };
 template <typename... Ps> struct free_function_signature<void (*)(Ps...)> {
     static constexpr bool function = true;
     using parameters = std::tuple<Ps...>;
@@ -70,8 +71,8 @@ template <auto* F> std::string free_function_name() {
 std::string describe_argument(const ::encore::kernel_argument& a); // "a pointer", "a 4-byte value", ...
 
 // The CUDA entry encore++ outlined for the free-function kernel whose engine kernel type is K
-// (compiler/kernel_descriptor.hpp, found by typeid(K).name()), as an argument_list kernel of its source's image; or
-// null (a program not built by encore++ for CUDA).
+// (compiler/kernel_descriptor.hpp, found by typeid(K).name()), as an argument_list kernel of its source's
+// image; or null (a program not built by encore++ for CUDA).
 template <typename K> const ::encore::gpu::device_code* free_function_cuda_code() noexcept {
     static const ::encore::gpu::device_code code = [] {
         ::encore::gpu::device_code c;
@@ -106,7 +107,8 @@ public:
     void check_arguments(std::span<const ::encore::kernel_argument> arguments) const override {
         check(arguments, std::make_index_sequence<count>{});
     }
-    void run(const ::encore::work_item& item, std::span<const ::encore::kernel_argument> arguments) const override {
+    void run(const ::encore::work_item& item,
+             std::span<const ::encore::kernel_argument> arguments) const override {
         const ::encore::work_item* outer = current_work_item;
         current_work_item = &item;
         struct restore {
@@ -117,7 +119,8 @@ public:
     }
 
 private:
-    template <std::size_t... I> static void call(std::span<const ::encore::kernel_argument> a, std::index_sequence<I...>) {
+    template <std::size_t... I>
+    static void call(std::span<const ::encore::kernel_argument> a, std::index_sequence<I...>) {
         (*F)(argument<std::tuple_element_t<I, parameters>>(a[I])...);
     }
     template <typename P> static P argument(const ::encore::kernel_argument& a) {
@@ -126,15 +129,17 @@ private:
         else
             return a.scalar<std::remove_cv_t<P>>();
     }
-    template <std::size_t... I> void check(std::span<const ::encore::kernel_argument> a, std::index_sequence<I...>) const {
+    template <std::size_t... I>
+    void check(std::span<const ::encore::kernel_argument> a, std::index_sequence<I...>) const {
         (check_one<std::tuple_element_t<I, parameters>>(a[I], I), ...);
     }
     template <typename P> void check_one(const ::encore::kernel_argument& a, std::size_t index) const {
-        static_assert(free_function_parameter<P>,
-                      "free function kernel: Encore takes pointers and trivially copyable values as parameters");
-        const bool fits = std::is_pointer_v<P>
-                              ? a.type == ::encore::kernel_argument::kind::pointer
-                              : a.type == ::encore::kernel_argument::kind::scalar && a.bytes.size() == sizeof(P);
+        static_assert(
+            free_function_parameter<P>,
+            "free function kernel: Encore takes pointers and trivially copyable values as parameters");
+        const bool fits = std::is_pointer_v<P> ? a.type == ::encore::kernel_argument::kind::pointer
+                                               : a.type == ::encore::kernel_argument::kind::scalar &&
+                                                     a.bytes.size() == sizeof(P);
         if (!fits)
             throw exception(errc::invalid,
                             "set_arg(" + std::to_string(index) + "): kernel '" + name() + "' takes " +
@@ -167,9 +172,11 @@ template <auto* F> kernel_id free_function_id() {
 
 namespace ext::oneapi::experimental {
 
-// Whether F is a function Encore can take as a free-function kernel (void, pointers and trivially copyable values).
-// In a g++ build the launch property is not visible (kernel_properties/properties.hpp), so every such function is.
-template <auto* F> inline constexpr bool is_kernel_v = [] {
+// Whether F is a function Encore can take as a free-function kernel (void, pointers and trivially copyable
+// values). In a g++ build the launch property is not visible (kernel_properties/properties.hpp), so every
+// such function is.
+template <auto* F>
+inline constexpr bool is_kernel_v = [] {
     using signature = sycl::detail::free_function_signature<decltype(F)>;
     if constexpr (signature::function)
         return []<typename... Ps>(std::tuple<Ps...>*) {
@@ -185,7 +192,8 @@ template <auto* F> kernel_id get_kernel_id() {
     return sycl::detail::free_function_id<F>();
 }
 
-// The bundle of F alone, for `devices` (the context's by default). Throws errc::invalid when no device runs it.
+// The bundle of F alone, for `devices` (the context's by default). Throws errc::invalid when no device runs
+// it.
 template <auto* F, bundle_state State>
 kernel_bundle<State> get_kernel_bundle(const context& c, const std::vector<device>& devices) {
     return sycl::get_kernel_bundle<State>(c, devices, {get_kernel_id<F>()});

@@ -306,7 +306,8 @@ public:
         if (sycl::detail::capturing_handler)
             take_local_memory(*sycl::detail::capturing_handler);
         else if (sycl::detail::resizing_parameter.parameter == impl_.get())
-            accessor_ = local_accessor<DataT, Dimensions>(*size_, sycl::detail::reserved_local{accessor_.ext_encore_index()});
+            accessor_ = local_accessor<DataT, Dimensions>(*size_,
+                                                          sycl::detail::reserved_local{accessor_.ext_encore_index()});
     }
     dynamic_local_accessor& operator=(const dynamic_local_accessor&) = default;
 

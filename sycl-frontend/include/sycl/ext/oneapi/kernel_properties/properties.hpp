@@ -1,10 +1,11 @@
-// sycl_ext_oneapi_kernel_properties and the free-function kernel properties: what a kernel says about how it is
-// launched. `single_task_kernel` and `nd_range_kernel<N>` mark free-function kernels
+// sycl_ext_oneapi_kernel_properties and the free-function kernel properties: what a kernel says about how it
+// is launched. `single_task_kernel` and `nd_range_kernel<N>` mark free-function kernels
 // (SYCL_EXT_ONEAPI_FUNCTION_PROPERTY, sycl/ext/oneapi/experimental/free_function_kernels.hpp).
 //
-// In a g++ build the marking is not visible to the program (g++ keeps no attribute a program can read), so Encore
-// does not check it: a free-function kernel is launched as the program's call asks (single_task or parallel_for with
-// an nd_range). encore-outliner reads it (the number of dimensions its device entry builds the work-item for).
+// In a g++ build the marking is not visible to the program (g++ keeps no attribute a program can read), so
+// Encore does not check it: a free-function kernel is launched as the program's call asks (single_task or
+// parallel_for with an nd_range). encore-outliner reads it (the number of dimensions its device entry builds
+// the work-item for).
 //
 //     SYCL_EXT_ONEAPI_FUNCTION_PROPERTY((syclexp::nd_range_kernel<1>))
 //     void iota(float start, float* out) {
@@ -25,11 +26,12 @@
 #include "sycl/info.hpp"
 
 // Before a free-function kernel's declaration: its launch property. Under Clang (encore-outliner's parse) an
-// annotation carries the launch's dimensions (0: single_task), from which the outliner writes the device entry.
+// annotation carries the launch's dimensions (0: single_task), from which the outliner writes the device
+// entry.
 #if defined(__clang__)
-#define SYCL_EXT_ONEAPI_FUNCTION_PROPERTY(PROP)                                                                     \
-    __attribute__((annotate("sycl_ext_oneapi_free_function",                                                       \
-                            ::sycl::detail::launch_dimensions<decltype(PROP)>)))
+#define SYCL_EXT_ONEAPI_FUNCTION_PROPERTY(PROP)                                                              \
+    __attribute__((                                                                                          \
+        annotate("sycl_ext_oneapi_free_function", ::sycl::detail::launch_dimensions<decltype(PROP)>)))
 #else
 #define SYCL_EXT_ONEAPI_FUNCTION_PROPERTY(PROP)
 #endif
@@ -52,11 +54,14 @@ struct nd_range_kernel_key {
 template <int Dimensions> inline constexpr nd_range_kernel_key::value_t<Dimensions> nd_range_kernel;
 
 // sycl_ext_oneapi_kernel_properties: given to parallel_for / single_task before the kernel
-// (`h.parallel_for(r, syclexp::properties{syclexp::work_group_size<8>}, k)`), in a launch_config, or by a functor's
-// `get(syclexp::properties_tag)`.
-// - work_group_size<N...>: the kernel runs in work-groups of exactly that size. An nd_range of another local size
-//   is errc::nd_range; a range launch takes it as its work-group size (errc::nd_range unless it divides the range).
-// - work_group_size_hint<N...>: accepted, no effect (Encore's backends choose range launches' groups themselves).
+// (`h.parallel_for(r, syclexp::properties{syclexp::work_group_size<8>}, k)`), in a launch_config, or by a
+// functor's `get(syclexp::properties_tag)`.
+// - work_group_size<N...>: the kernel runs in work-groups of exactly that size. An nd_range of another local
+// size
+//   is errc::nd_range; a range launch takes it as its work-group size (errc::nd_range unless it divides the
+//   range).
+// - work_group_size_hint<N...>: accepted, no effect (Encore's backends choose range launches' groups
+// themselves).
 // - sub_group_size<N>: accepted, no effect: Encore has no sub-groups yet (the SYCL 2020 language issue).
 // - device_has<aspects...>: the device must have every aspect (errc::kernel_not_supported otherwise).
 struct work_group_size_key {
@@ -68,10 +73,12 @@ struct work_group_size_key {
 template <std::size_t... Sizes> inline constexpr work_group_size_key::value_t<Sizes...> work_group_size;
 struct work_group_size_hint_key {
     template <std::size_t... Sizes> struct value_t {
-        static_assert(sizeof...(Sizes) >= 1 && sizeof...(Sizes) <= 3, "work_group_size_hint: 1, 2 or 3 sizes");
+        static_assert(sizeof...(Sizes) >= 1 && sizeof...(Sizes) <= 3,
+                      "work_group_size_hint: 1, 2 or 3 sizes");
     };
 };
-template <std::size_t... Sizes> inline constexpr work_group_size_hint_key::value_t<Sizes...> work_group_size_hint;
+template <std::size_t... Sizes>
+inline constexpr work_group_size_hint_key::value_t<Sizes...> work_group_size_hint;
 struct sub_group_size_key {
     template <std::uint32_t Size> struct value_t {};
 };
@@ -91,47 +98,58 @@ template <typename... Ps>
 struct is_kernel_properties<ext::oneapi::experimental::properties<Ps...>> : std::true_type {};
 
 // Applies the kernel properties of `list` to a launch of `dimensions` dimensions over `r` on `d` (see above).
-template <typename P> void apply_kernel_property(const P&, ::encore::nd_range& r, const device& d, const std::string& kernel) {
+template <typename P>
+void apply_kernel_property(const P&, ::encore::nd_range& r, const device& d, const std::string& kernel) {
     namespace x = ext::oneapi::experimental;
-    if constexpr (requires { []<std::size_t... S>(x::work_group_size_key::value_t<S...>) {}(P{}); }) {
+    if constexpr (requires { []<std::size_t... S>(x::work_group_size_key::value_t<S...>){}(P{}); }) {
         [&]<std::size_t... S>(x::work_group_size_key::value_t<S...>) {
             constexpr std::size_t wanted[] = {S...};
             constexpr int count = static_cast<int>(sizeof...(S));
             std::string text;
-            for (int i = 0; i < count; ++i) text += (i ? ", " : "") + std::to_string(wanted[i]);
+            for (int i = 0; i < count; ++i)
+                text += (i ? ", " : "") + std::to_string(wanted[i]);
             if (count != r.dimensions)
-                throw exception(errc::nd_range, "kernel '" + kernel + "': work_group_size<" + text + "> has " +
-                                                    std::to_string(count) + " dimension(s); the launch has " +
+                throw exception(errc::nd_range, "kernel '" + kernel + "': work_group_size<" + text +
+                                                    "> has " + std::to_string(count) +
+                                                    " dimension(s); the launch has " +
                                                     std::to_string(r.dimensions));
             if (r.has_local_size()) {
                 for (int i = 0; i < count; ++i)
                     if (r.local[static_cast<std::size_t>(i)] != wanted[i])
-                        throw exception(errc::nd_range, "kernel '" + kernel + "' runs in work-groups of " + text +
-                                                            " (work_group_size); the nd_range's local size differs in "
-                                                            "dimension " + std::to_string(i));
+                        throw exception(errc::nd_range,
+                                        "kernel '" + kernel + "' runs in work-groups of " + text +
+                                            " (work_group_size); the nd_range's local size differs in "
+                                            "dimension " +
+                                            std::to_string(i));
             } else {
                 for (int i = 0; i < count; ++i) {
                     if (r.global[static_cast<std::size_t>(i)] % wanted[i] != 0)
-                        throw exception(errc::nd_range, "kernel '" + kernel + "' runs in work-groups of " + text +
-                                                            " (work_group_size), which do not divide the range in "
-                                                            "dimension " + std::to_string(i));
+                        throw exception(errc::nd_range,
+                                        "kernel '" + kernel + "' runs in work-groups of " + text +
+                                            " (work_group_size), which do not divide the range in "
+                                            "dimension " +
+                                            std::to_string(i));
                     r.local[static_cast<std::size_t>(i)] = wanted[i];
                 }
-                for (int i = count; i < 3; ++i) r.local[static_cast<std::size_t>(i)] = 1;
+                for (int i = count; i < 3; ++i)
+                    r.local[static_cast<std::size_t>(i)] = 1;
             }
-        }(P{});
-    } else if constexpr (requires { []<aspect... A>(x::device_has_key::value_t<A...>) {}(P{}); }) {
+        }
+        (P{});
+    } else if constexpr (requires { []<aspect... A>(x::device_has_key::value_t<A...>){}(P{}); }) {
         [&]<aspect... A>(x::device_has_key::value_t<A...>) {
             if (!(d.has(A) && ...))
                 throw exception(errc::kernel_not_supported,
                                 "kernel '" + kernel + "' needs aspects (device_has) that device '" +
                                     d.engine().properties().name + "' does not have");
-        }(P{});
+        }
+        (P{});
     } else {
-        static_assert(requires { []<std::size_t... S>(x::work_group_size_hint_key::value_t<S...>) {}(P{}); } ||
-                          requires { []<std::uint32_t S>(x::sub_group_size_key::value_t<S>) {}(P{}); },
-                      "parallel_for: Encore takes the kernel properties work_group_size, work_group_size_hint, "
-                      "sub_group_size and device_has");
+        static_assert(
+            requires { []<std::size_t... S>(x::work_group_size_hint_key::value_t<S...>){}(P{}); } ||
+                requires { []<std::uint32_t S>(x::sub_group_size_key::value_t<S>) {}(P{}); },
+            "parallel_for: Encore takes the kernel properties work_group_size, work_group_size_hint, "
+            "sub_group_size and device_has");
     }
 }
 template <typename... Ps>
@@ -141,9 +159,7 @@ void apply_kernel_properties(const ext::oneapi::experimental::properties<Ps...>&
 }
 
 // The launch a free-function property names: nd_range_kernel<N>'s N, 0 for single_task_kernel.
-template <typename Property> struct launch_dimensions_of {
-    static constexpr int value = 0;
-};
+template <typename Property> struct launch_dimensions_of { static constexpr int value = 0; };
 template <int N> struct launch_dimensions_of<ext::oneapi::experimental::nd_range_kernel_key::value_t<N>> {
     static constexpr int value = N;
 };
