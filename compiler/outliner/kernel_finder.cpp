@@ -154,6 +154,13 @@ std::optional<kernel_info> free_function_kernel_of(clang::ASTContext& context,
     kernel.dimensions = std::max(dimensions.value_or(0), 1);
     for (unsigned i = 0; i < f->getNumParams(); ++i) {
         const clang::QualType t = f->getParamDecl(i)->getType().getCanonicalType();
+        if (const clang::CXXRecordDecl* r = t->getAsCXXRecordDecl();
+            r && r->getDeclName().isIdentifier() && kernel.no_device_code.empty() &&
+            (r->getName() == "local_accessor" || r->getName() == "work_group_memory" ||
+             r->getName() == "dynamic_work_group_memory"))
+            kernel.no_device_code = "its parameter '" + f->getParamDecl(i)->getNameAsString() +
+                                    "' is local memory, which the CUDA entries of free-function kernels do not take "
+                                    "yet (it runs on the native backend)";
         kernel_param p;
         p.kind = t->isPointerType() ? param_kind::pointer : param_kind::std_layout;
         p.offset = i;

@@ -101,9 +101,8 @@ struct reserved_local {
     std::uint32_t index;
 };
 
-// The local memory of the work-group whose item runs on this thread, set by the kernel wrapper before it calls
-// the kernel. A group's items all run on one thread (the native backend's fibers), so it is right for all of them.
-inline thread_local std::span<std::byte* const> current_local_memory;
+// current_local_memory (sycl/item.hpp): the local memory of the work-group whose item runs on this thread, set by
+// the kernel wrapper before it calls the kernel.
 
 template <int D> void check_region(const range<D>& memory, const range<D>& access, const id<D>& offset) {
     for (int d = 0; d < D; ++d)

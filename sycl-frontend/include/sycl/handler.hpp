@@ -366,6 +366,8 @@ public:
             store_argument(index, encore::kernel_argument::from_pointer(argument.get_pointer()));
         } else if constexpr (requires { typename A::value_type; argument.byte_size(); argument.get_range(); })
             store_argument(index, encore::kernel_argument::local(argument.byte_size()));
+        else if constexpr (requires { argument.ext_encore_local_accessor(); }) // work_group_memory
+            store_argument(index, encore::kernel_argument::local(argument.ext_encore_local_accessor().byte_size()));
         else {
             static_assert(std::is_trivially_copyable_v<A>, "set_arg: a kernel argument must be a pointer, an accessor, "
                                                            "a local_accessor or a trivially copyable value");

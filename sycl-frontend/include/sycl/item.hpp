@@ -10,6 +10,9 @@
 //     });
 #pragma once
 
+#include <cstddef>
+#include <span>
+
 #include "exception.hpp"
 #include "encore/graph/kernel.hpp"
 #include "range.hpp"
@@ -19,6 +22,13 @@ namespace sycl {
 inline namespace _V1 {
 
 namespace detail {
+// What the host kernel wrappers publish on the thread that runs a work-item: the work-group's local memory (every
+// kernel; local_accessor reads it) and the work-item itself (free-function kernels: this_work_item::get_nd_item).
+// The native backend runs a group's items as fibers of one thread, so a group barrier gives each item back its own
+// when it resumes (group::wait_for_group).
+inline thread_local std::span<std::byte* const> current_local_memory;
+inline thread_local const encore::work_item* current_work_item = nullptr;
+
 template <int D> ENCORE_HOST_DEVICE range<D> to_range(const std::array<std::size_t, 3>& a) {
     range<D> r;
     for (int d = 0; d < D; ++d) r[d] = a[d];
@@ -121,7 +131,11 @@ public:
 #if defined(__CUDA_ARCH__)
         __syncthreads();
 #else
-        item_->barrier(item_->group_state);
+        const auto local = detail::current_local_memory;
+        const encore::work_item* running = detail::current_work_item;
+        item_->barrier(item_->group_state); // other items of the group ran meanwhile, on this thread
+        detail::current_local_memory = local;
+        detail::current_work_item = running;
 #endif
     }
 

@@ -21,8 +21,7 @@
 namespace sycl {
 inline namespace _V1 {
 namespace detail {
-// The work-item a free-function kernel is running on this host thread, or null.
-inline thread_local const ::encore::work_item* current_work_item = nullptr;
+// current_work_item (sycl/item.hpp): the work-item a free-function kernel is running on this host thread, or null.
 
 #if defined(__CUDACC__)
 // On the GPU: the work-item the free-function kernel's entry (encore-outliner's) built, through a

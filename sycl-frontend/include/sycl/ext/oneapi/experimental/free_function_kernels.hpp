@@ -25,7 +25,9 @@
 
 #define SYCL_EXT_ONEAPI_FREE_FUNCTION_KERNELS 1
 
+#include <array>
 #include <cstddef>
+#include <cstdint>
 #include <memory>
 #include <span>
 #include <string>
@@ -38,6 +40,8 @@
 
 #include "encore/backends/gpu/device_code.hpp"
 #include "encore/compiler/kernel_descriptor.hpp"
+#include "sycl/ext/oneapi/experimental/graph.hpp"
+#include "sycl/ext/oneapi/experimental/work_group_memory.hpp"
 #include "sycl/ext/oneapi/free_function_queries.hpp"
 #include "sycl/ext/oneapi/kernel_properties/properties.hpp"
 #include "sycl/kernel_bundle.hpp"
@@ -52,10 +56,36 @@ template <typename... Ps> struct free_function_signature<void (*)(Ps...)> {
     using parameters = std::tuple<Ps...>;
 };
 
-// A parameter a free-function kernel may take in Encore: a pointer or a trivially copyable value.
+// Local memory parameters (native backend): local_accessor<T, 1>, work_group_memory and dynamic_work_group_memory,
+// made in the kernel from the allocation the argument set for them.
+template <typename P> struct local_parameter : std::false_type {};
+template <typename T> struct local_parameter<local_accessor<T, 1>> : std::true_type {
+    static local_accessor<T, 1> make(std::size_t bytes, std::uint32_t index) {
+        return local_accessor<T, 1>(range<1>{bytes / sizeof(T)}, reserved_local{index});
+    }
+};
+template <typename T, typename Properties>
+struct local_parameter<ext::oneapi::experimental::work_group_memory<T, Properties>> : std::true_type {
+    using value_type = std::remove_all_extents_t<T>;
+    static ext::oneapi::experimental::work_group_memory<T, Properties> make(std::size_t bytes, std::uint32_t index) {
+        return ext::oneapi::experimental::work_group_memory<T, Properties>(
+            local_parameter<local_accessor<value_type, 1>>::make(bytes, index));
+    }
+};
+template <typename T, typename Properties>
+struct local_parameter<ext::oneapi::experimental::dynamic_work_group_memory<T, Properties>> : std::true_type {
+    static ext::oneapi::experimental::dynamic_work_group_memory<T, Properties> make(std::size_t bytes,
+                                                                                  std::uint32_t index) {
+        return ext::oneapi::experimental::dynamic_work_group_memory<T, Properties>(
+            local_parameter<ext::oneapi::experimental::work_group_memory<T, Properties>>::make(bytes, index));
+    }
+};
+
+// A parameter a free-function kernel may take in Encore: a pointer, a trivially copyable value, or local memory.
 template <typename P>
 inline constexpr bool free_function_parameter =
-    !std::is_reference_v<P> && (std::is_pointer_v<P> || std::is_trivially_copyable_v<P>);
+    !std::is_reference_v<P> &&
+    (local_parameter<P>::value || std::is_pointer_v<P> || std::is_trivially_copyable_v<P>);
 
 // The function's name as the compiler spells it ("scale", "ns::scale").
 template <auto* F> std::string free_function_name() {
@@ -109,22 +139,33 @@ public:
     }
     void run(const ::encore::work_item& item,
              std::span<const ::encore::kernel_argument> arguments) const override {
-        const ::encore::work_item* outer = current_work_item;
-        current_work_item = &item;
         struct restore {
-            const ::encore::work_item* outer;
-            ~restore() { current_work_item = outer; }
-        } guard{outer};
+            const ::encore::work_item* item;
+            std::span<std::byte* const> local;
+            ~restore() {
+                current_work_item = item;
+                current_local_memory = local;
+            }
+        } guard{current_work_item, current_local_memory};
+        current_work_item = &item;
+        current_local_memory = item.local_memory;
         call(arguments, std::make_index_sequence<count>{});
     }
 
 private:
     template <std::size_t... I>
     static void call(std::span<const ::encore::kernel_argument> a, std::index_sequence<I...>) {
-        (*F)(argument<std::tuple_element_t<I, parameters>>(a[I])...);
+        // Local allocation k is the kernel's k-th local memory argument.
+        std::array<std::uint32_t, count + 1> local_index{};
+        for (std::size_t i = 0; i < count; ++i)
+            local_index[i + 1] =
+                local_index[i] + (a[i].type == ::encore::kernel_argument::kind::local_memory ? 1u : 0u);
+        (*F)(argument<std::tuple_element_t<I, parameters>>(a[I], local_index[I])...);
     }
-    template <typename P> static P argument(const ::encore::kernel_argument& a) {
-        if constexpr (std::is_pointer_v<P>)
+    template <typename P> static P argument(const ::encore::kernel_argument& a, std::uint32_t local_index) {
+        if constexpr (local_parameter<P>::value)
+            return local_parameter<P>::make(a.local_bytes, local_index);
+        else if constexpr (std::is_pointer_v<P>)
             return static_cast<P>(a.pointer());
         else
             return a.scalar<std::remove_cv_t<P>>();
@@ -134,18 +175,25 @@ private:
         (check_one<std::tuple_element_t<I, parameters>>(a[I], I), ...);
     }
     template <typename P> void check_one(const ::encore::kernel_argument& a, std::size_t index) const {
-        static_assert(
-            free_function_parameter<P>,
-            "free function kernel: Encore takes pointers and trivially copyable values as parameters");
-        const bool fits = std::is_pointer_v<P> ? a.type == ::encore::kernel_argument::kind::pointer
-                                               : a.type == ::encore::kernel_argument::kind::scalar &&
-                                                     a.bytes.size() == sizeof(P);
+        static_assert(free_function_parameter<P>,
+                      "free function kernel: Encore takes pointers, trivially copyable values, local_accessor<T, 1>, "
+                      "work_group_memory and dynamic_work_group_memory as parameters");
+        using kind = ::encore::kernel_argument::kind;
+        bool fits = false;
+        std::string takes;
+        if constexpr (local_parameter<P>::value) {
+            fits = a.type == kind::local_memory;
+            takes = "local memory (a local_accessor or work_group_memory)";
+        } else if constexpr (std::is_pointer_v<P>) {
+            fits = a.type == kind::pointer;
+            takes = "a pointer";
+        } else {
+            fits = a.type == kind::scalar && a.bytes.size() == sizeof(P);
+            takes = "a " + std::to_string(sizeof(P)) + "-byte value";
+        }
         if (!fits)
-            throw exception(errc::invalid,
-                            "set_arg(" + std::to_string(index) + "): kernel '" + name() + "' takes " +
-                                (std::is_pointer_v<P> ? std::string("a pointer")
-                                                      : "a " + std::to_string(sizeof(P)) + "-byte value") +
-                                " there; it was given " + describe_argument(a));
+            throw exception(errc::invalid, "set_arg(" + std::to_string(index) + "): kernel '" + name() + "' takes " +
+                                               takes + " there; it was given " + describe_argument(a));
     }
 };
 

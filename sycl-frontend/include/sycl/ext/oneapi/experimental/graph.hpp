@@ -392,6 +392,8 @@ public:
         detail_dynamic::update(impl_, bytes(count));
     }
     const std::shared_ptr<sycl::detail::dynamic_parameter_impl>& ext_encore_impl() const noexcept { return impl_; }
+    // Encore: the object a free-function kernel's parameter is made as, over memory of its launch.
+    explicit dynamic_work_group_memory(work_group_memory<DataT, PropertyListT> memory) : memory_(memory) {}
 
     // In the kernel that captured this object: this work-group's memory. Elsewhere errc::invalid.
     ENCORE_HOST_DEVICE work_group_memory<DataT, PropertyListT> get() const {
