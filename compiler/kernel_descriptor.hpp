@@ -56,6 +56,9 @@ struct kernel_descriptor {
     const char* location = ""; // file:line:col of the kernel's definition
     bool has_reduction = false;
     const char* no_device_code = nullptr; // why entry is null
+    // The entry takes the launch's local layout although the kernel has no local accessor parameter: it calls
+    // get_work_group_scratch_memory (the launch's last local allocation).
+    bool local_layout = false;
 
     constexpr std::span<const kernel_param> parameters() const noexcept { return {params, param_count}; }
 };

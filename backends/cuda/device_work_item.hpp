@@ -36,17 +36,27 @@ __device__ inline std::uint32_t* local_offsets() {
     __shared__ std::uint32_t offsets[gpu::max_local_allocations];
     return offsets;
 }
+__device__ inline std::uint32_t& local_count() {
+    __shared__ std::uint32_t count;
+    return count;
+}
 __device__ inline void* local_memory(std::uint32_t allocation) {
     return dynamic_shared_memory() + local_offsets()[allocation];
 }
+// The launch's last local allocation (work_group_scratch_size's scratch memory), or null when it has none.
+__device__ inline void* last_local_memory() {
+    const std::uint32_t count = local_count();
+    return count == 0 ? nullptr : local_memory(count - 1);
+}
 
-// The entry of a kernel with local accessors calls it first, in every thread of the block (it waits at a block
+// The entry of a kernel with local memory (local accessors, work-group scratch memory) calls it first, in every thread of the block (it waits at a block
 // barrier). Constant indices: a parameter indexed at run time would be copied to the stack by every thread.
 __device__ inline void enter_local_memory(const gpu::local_layout& l) {
     if (threadIdx.x == 0 && threadIdx.y == 0 && threadIdx.z == 0) {
 #pragma unroll
         for (unsigned i = 0; i < gpu::max_local_allocations; ++i)
             if (i < l.count) local_offsets()[i] = l.offset[i];
+        local_count() = l.count;
     }
     __syncthreads();
 }

@@ -74,6 +74,8 @@ public:
             if (reported_vars_.insert(v).second)
                 error(v->getLocation(),
                       "cannot use thread_local variable '" + v->getNameAsString() + "' in device code");
+        } else if (is_work_group_static(v->getType())) {
+            if (reported_vars_.insert(v).second) work_group_static_variable(v, v->getLocation());
         } else if (v->isStaticLocal() && !constant(v)) {
             if (reported_vars_.insert(v).second)
                 error(v->getLocation(),
@@ -85,6 +87,12 @@ public:
         if (const auto* v = llvm::dyn_cast<clang::VarDecl>(ref->getDecl())) {
             check_variable(v, ref->getLocation());
         } else if (const auto* f = llvm::dyn_cast<clang::FunctionDecl>(ref->getDecl())) {
+            if (is_oneapi_function(f, "group_local_memory") || is_oneapi_function(f, "group_local_memory_for_overwrite")) {
+                call_site(ref);
+                constructed_in_library(f, ref->getLocation());
+            }
+            else if (is_oneapi_function(f, "get_work_group_scratch_memory"))
+                kernel_.scratch_memory = true;
             callee(f, ref->getLocation());
         }
         return true;
@@ -110,8 +118,75 @@ private:
         rules_.error(kernel_, location, message);
     }
 
+    // Whether `type` is sycl::ext::oneapi::experimental::work_group_static<T>.
+    static bool is_work_group_static(clang::QualType type) {
+        const clang::CXXRecordDecl* r = type.getCanonicalType()->getAsCXXRecordDecl();
+        return r && r->getDeclName().isIdentifier() && r->getName() == "work_group_static" &&
+               sycl_extension_namespace(r->getDeclContext(), "experimental");
+    }
+    // Whether `f` is sycl::ext::oneapi[::experimental]::<name>.
+    static bool is_oneapi_function(const clang::FunctionDecl* f, llvm::StringRef name) {
+        return f->getDeclName().isIdentifier() && f->getName() == name &&
+               (sycl_extension_namespace(f->getDeclContext(), "oneapi") ||
+                sycl_extension_namespace(f->getDeclContext(), "experimental"));
+    }
+    // Whether `context` is sycl::ext::oneapi (innermost "oneapi") or sycl::ext::oneapi::experimental.
+    static bool sycl_extension_namespace(const clang::DeclContext* context, llvm::StringRef innermost) {
+        std::vector<std::string> names;
+        for (; context && !context->isTranslationUnit(); context = context->getParent())
+            if (const auto* ns = llvm::dyn_cast<clang::NamespaceDecl>(context); ns && !ns->isInline())
+                names.push_back(ns->getName().str());
+        const std::vector<std::string> oneapi{"oneapi", "ext", "sycl"};
+        const std::vector<std::string> experimental{"experimental", "oneapi", "ext", "sycl"};
+        return names == (innermost == "oneapi" ? oneapi : experimental);
+    }
+
+    // A work_group_static the kernel declares or uses: __shared__ in the device source, where it must be.
+    void work_group_static_variable(const clang::VarDecl* v, clang::SourceLocation location) {
+        if (v->isLocalVarDecl() && !v->isStaticLocal()) {
+            error(location, "declares work_group_static '" + v->getNameAsString() +
+                                "' without 'static' (Encore takes the extension's reduced feature set: declare it "
+                                "'static')");
+            return;
+        }
+        if (rules_.origin_of(v->getLocation()) != origin::main_file) {
+            error(location, "uses work_group_static '" + v->getQualifiedNameAsString() +
+                                "', declared in another file (declare it in the source, where the device code can "
+                                "make it __shared__)");
+            return;
+        }
+        rules_.shared_.insert(v->getCanonicalDecl());
+    }
+
+    // group_local_memory<T>(g, args...) constructs its T inside the front end, whose bodies the walk does not enter:
+    // T's constructors are device code too.
+    void constructed_in_library(const clang::FunctionDecl* f, clang::SourceLocation location) {
+        const clang::TemplateArgumentList* arguments = f->getTemplateSpecializationArgs();
+        if (!arguments || arguments->size() == 0 || (*arguments)[0].getKind() != clang::TemplateArgument::Type) return;
+        clang::QualType t = (*arguments)[0].getAsType().getCanonicalType();
+        while (const clang::ArrayType* array = t->getAsArrayTypeUnsafe())
+            t = array->getElementType().getCanonicalType();
+        if (const clang::CXXRecordDecl* r = t->getAsCXXRecordDecl(); r && r->hasDefinition())
+            for (const clang::CXXConstructorDecl* c : r->ctors())
+                if (!c->isImplicit() && !c->isDeleted()) callee(c, location);
+    }
+
+    // group_local_memory<T>(g): the call gets a site of its own in the device source (before the `>` of its
+    // template arguments). A call that names the site itself keeps it.
+    void call_site(const clang::DeclRefExpr* ref) {
+        if (rules_.origin_of(ref->getLocation()) != origin::main_file || ref->getNumTemplateArgs() != 1 ||
+            ref->getRAngleLoc().isMacroID())
+            return;
+        rules_.call_sites_.insert(ref->getRAngleLoc().getRawEncoding());
+    }
+
     void check_variable(const clang::VarDecl* v, clang::SourceLocation location) {
         if (!v->hasGlobalStorage() || reported_vars_.count(v)) return;
+        if (is_work_group_static(v->getType())) {
+            reported_vars_.insert(v);
+            work_group_static_variable(v, location);
+            return;
+        }
         if (rules_.origin_of(v->getLocation()) == origin::library && constant(v)) return;
         if (v->getTLSKind() != clang::VarDecl::TLS_None) {
             reported_vars_.insert(v);
@@ -262,6 +337,9 @@ void device_rules::check(kernel_info& kernel) {
         }
         walker.walk(op, op->getLocation());
     }
+    if (kernel.free_function && kernel.scratch_memory && kernel.no_device_code.empty())
+        kernel.no_device_code = "it calls get_work_group_scratch_memory, which the CUDA entries of free-function "
+                                "kernels do not take yet (it runs on the native backend)";
 }
 
 } // namespace encore::outliner

@@ -7,6 +7,7 @@
 
 #include <clang/AST/ASTContext.h>
 
+#include <iterator>
 #include <set>
 #include <string>
 
@@ -37,6 +38,18 @@ public:
     // ENCORE_HOST_DEVICE.
     const std::set<const clang::FunctionDecl*>& functions_to_mark() const { return to_mark_; }
 
+    // Work-group local memory named by objects of static storage, which the device source must declare
+    // __shared__ (work_group_static variables of the main file), and the calls that need a call site of their own
+    // (group_local_memory<T>(g) in the main file: where `, ::sycl::detail::call_site<N>` goes, before the `>`).
+    const std::set<const clang::VarDecl*>& shared_variables() const { return shared_; }
+    const std::set<unsigned>& call_sites() const { return call_sites_; } // raw source locations
+    // The number of the call site whose `>` is at `at` (its place among call_sites()), or -1.
+    int call_site_number(clang::SourceLocation at) const {
+        if (at.isInvalid()) return -1;
+        const auto found = call_sites_.find(at.getRawEncoding());
+        return found == call_sites_.end() ? -1 : static_cast<int>(std::distance(call_sites_.begin(), found));
+    }
+
     // Reports "kernel '<kernel>' <message>" at `location` as an error (once per location and message).
     void error(const kernel_info& kernel, clang::SourceLocation location, const std::string& message);
 
@@ -47,6 +60,8 @@ private:
     unsigned error_id_;
     std::set<std::pair<unsigned, std::string>> reported_;
     std::set<const clang::FunctionDecl*> to_mark_;
+    std::set<const clang::VarDecl*> shared_;
+    std::set<unsigned> call_sites_;
 };
 
 } // namespace encore::outliner

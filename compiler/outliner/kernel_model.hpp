@@ -52,6 +52,9 @@ struct kernel_info {
     std::vector<kernel_field> fields;
     std::vector<kernel_param> params;
     std::string no_device_code; // empty: the kernel gets device code
+    // The kernel reaches get_work_group_scratch_memory: its entry takes the launch's local layout (the scratch is
+    // the last local allocation) although it may capture no local accessor.
+    bool scratch_memory = false;
     // The call operators the kernel runs (one per instantiation of a generic lambda's or functor's template).
     std::vector<const clang::FunctionDecl*> operators;
     // A free-function kernel (sycl_ext_oneapi_free_function_kernels): the function, whose parameters are the

@@ -140,7 +140,9 @@ bool device::has(aspect a) const {
     case aspect::fp16:
     case aspect::image:
     case aspect::online_compiler:
-    case aspect::online_linker: return false;
+    case aspect::online_linker:
+    // Events made with enable_profiling (sycl_ext_oneapi_reusable_events): not built; queue profiling is.
+    case aspect::ext_oneapi_per_event_profiling: return false;
     }
     return false;
 }
@@ -193,6 +195,10 @@ backend platform::get_backend() const noexcept { return backend_of(backend_->nam
 bool platform::has(aspect a) const {
     auto devices = get_devices();
     return !devices.empty() && std::all_of(devices.begin(), devices.end(), [a](const device& d) { return d.has(a); });
+}
+
+context platform::khr_get_default_context() const {
+    return ext_oneapi_get_default_context();
 }
 
 context platform::ext_oneapi_get_default_context() const {

@@ -216,7 +216,7 @@ ENCORE_DEVICE_INFO(partition_type_affinity_domain, info::partition_affinity_doma
 
 template <> std::vector<aspect> device::get_info<info::device::aspects>() const {
     std::vector<aspect> out;
-    for (int a = static_cast<int>(aspect::cpu); a <= static_cast<int>(aspect::ext_oneapi_async_memory_alloc);
+    for (int a = static_cast<int>(aspect::cpu); a <= static_cast<int>(aspect::ext_oneapi_per_event_profiling);
          ++a)
         if (has(static_cast<aspect>(a))) out.push_back(static_cast<aspect>(a));
     return out;

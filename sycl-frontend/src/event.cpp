@@ -35,6 +35,12 @@ void event::wait_and_throw(const std::vector<event>& events) {
 
 backend event::get_backend() const noexcept { return backend_; }
 
+std::uint64_t event::ext_encore_context_id() const noexcept {
+    if (context_id_ != 0) return context_id_;
+    auto queue = queue_.lock();
+    return queue ? queue->ctx.engine_id() : 0;
+}
+
 std::vector<event> event::get_wait_list() {
     require_not_graph_limited("get_wait_list");
     std::vector<event> out;
@@ -68,12 +74,14 @@ encore::profiling_timestamps timestamps_of(const encore::event& e) {
 template <> std::uint64_t event::get_profiling_info<info::event_profiling::command_submit>() const {
     require_not_graph_limited("get_profiling_info");
     if (no_profiling_reason_) throw exception(errc::invalid, no_profiling_reason_);
-    return timestamps_of(engine_).submit;
+    const auto t = timestamps_of(engine_);
+    return tag_ ? t.end : t.submit;
 }
 template <> std::uint64_t event::get_profiling_info<info::event_profiling::command_start>() const {
     require_not_graph_limited("get_profiling_info");
     if (no_profiling_reason_) throw exception(errc::invalid, no_profiling_reason_);
-    return timestamps_of(engine_).start;
+    const auto t = timestamps_of(engine_);
+    return tag_ ? t.end : t.start;
 }
 template <> std::uint64_t event::get_profiling_info<info::event_profiling::command_end>() const {
     require_not_graph_limited("get_profiling_info");

@@ -126,6 +126,12 @@ void handler::set_kernel(std::shared_ptr<const encore::kernel> k, encore::nd_ran
         set_command(encore::empty_command{}, "parallel_for");
         return;
     }
+    // work_group_scratch_size: the scratch memory is the launch's last local allocation
+    // (get_work_group_scratch_memory, sycl/ext/oneapi/work_group_scratch_memory.hpp).
+    if (extras_.scratch_bytes) arguments.push_back(encore::kernel_argument::local(*extras_.scratch_bytes));
+    std::size_t local_bytes = 0;
+    for (const auto& a : arguments)
+        if (a.type == encore::kernel_argument::kind::local_memory) local_bytes += a.local_bytes;
     const bool has_local_memory = std::any_of(arguments.begin(), arguments.end(), [](const encore::kernel_argument& a) {
         return a.type == encore::kernel_argument::kind::local_memory;
     });
@@ -133,6 +139,12 @@ void handler::set_kernel(std::shared_ptr<const encore::kernel> k, encore::nd_ran
         throw exception(errc::kernel_argument, "kernel '" + k->name() +
                                                    "': local_accessor (work-group local memory) needs an nd_range "
                                                    "parallel_for; single_task and range kernels have no work-groups");
+    if (const std::size_t limit = device_.engine().properties().local_memory_bytes; local_bytes > limit)
+        throw exception(errc::memory_allocation,
+                        "kernel '" + k->name() + "' asks for " + std::to_string(local_bytes) +
+                            " bytes of work-group local memory (local accessors, work-group memory and scratch); "
+                            "device '" + device_.engine().properties().name + "' has " + std::to_string(limit) +
+                            " per work-group");
     if (r.has_local_size()) detail::check_work_groups(r, device_, "parallel_for");
     set_command(encore::kernel_command{std::move(k), std::move(arguments), r}, "kernel");
 }

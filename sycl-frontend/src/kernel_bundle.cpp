@@ -19,7 +19,6 @@ namespace detail {
 struct kernel_bundle_impl {
     context ctx;
     std::vector<device> devices;
-    bundle_state state = bundle_state::executable;
     std::vector<kernel_id> ids; // the application's kernels it holds
     // A bundle of source, and what building it gave.
     std::optional<::encore::source_language> language;
@@ -103,13 +102,6 @@ std::shared_ptr<const kernel_bundle_impl> make_bundle(const context& c, const st
             if (runs_on_any(id, b->devices)) b->ids.push_back(id);
     }
     return b;
-}
-
-std::shared_ptr<const kernel_bundle_impl> with_state(const std::shared_ptr<const kernel_bundle_impl>& b,
-                                                     bundle_state state) {
-    auto copy = std::make_shared<kernel_bundle_impl>(*b);
-    copy->state = state;
-    return copy;
 }
 
 const context& bundle_context(const kernel_bundle_impl& b) noexcept {
@@ -228,7 +220,6 @@ make_source_bundle(const context& c, std::optional<::encore::source_language> la
                             std::string(devices.front().engine().backend_name()) +
                             "; OpenCL C and SPIR-V build for OpenCL devices, CUDA C++ for CUDA devices)");
     auto b = std::make_shared<kernel_bundle_impl>(kernel_bundle_impl{c, devices});
-    b->state = bundle_state::ext_oneapi_source;
     b->language = language;
     b->source = std::move(source);
     return b;

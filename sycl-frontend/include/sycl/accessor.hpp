@@ -31,6 +31,7 @@
 #include "buffer.hpp"
 #include "detail/host_device.hpp"
 #include "item.hpp"
+#include "multi_ptr.hpp"
 #include "properties/accessor_properties.hpp"
 
 #if defined(__CUDACC__)
@@ -472,6 +473,13 @@ public:
         return a.state_ == b.state_ && a.same_view(b);
     }
 
+    template <access::decorated IsDecorated> using accessor_ptr = global_ptr<value_type, IsDecorated>;
+    // The buffer's first element (as get_pointer), in the kernel.
+    template <access::decorated IsDecorated>
+    ENCORE_HOST_DEVICE global_ptr<value_type, IsDecorated> get_multi_ptr() const noexcept {
+        return global_ptr<value_type, IsDecorated>(this->get_pointer());
+    }
+
     // Encore: the buffer this accessor reaches (null for an empty one).
     detail::buffer_state* buffer_state() const noexcept { return state_; }
 
@@ -735,6 +743,11 @@ public:
     }
     // This work-group's array; only inside the kernel.
     ENCORE_HOST_DEVICE DataT* get_pointer() const noexcept { return data(); }
+    template <access::decorated IsDecorated> using accessor_ptr = local_ptr<value_type, IsDecorated>;
+    template <access::decorated IsDecorated>
+    ENCORE_HOST_DEVICE local_ptr<value_type, IsDecorated> get_multi_ptr() const noexcept {
+        return local_ptr<value_type, IsDecorated>(data());
+    }
     // Encore: its index among the kernel's local allocations.
     std::uint32_t ext_encore_index() const noexcept { return index_; }
 

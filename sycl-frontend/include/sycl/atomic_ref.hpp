@@ -15,6 +15,7 @@
 #include <cuda/atomic>
 #endif
 
+#include "buffer.hpp" // access::address_space
 #include "detail/host_device.hpp"
 #include "item.hpp"
 
@@ -27,10 +28,6 @@ inline constexpr auto memory_order_acquire = memory_order::acquire;
 inline constexpr auto memory_order_release = memory_order::release;
 inline constexpr auto memory_order_acq_rel = memory_order::acq_rel;
 inline constexpr auto memory_order_seq_cst = memory_order::seq_cst;
-
-namespace access {
-enum class address_space { global_space, local_space, constant_space, private_space, generic_space };
-}
 
 namespace detail {
 ENCORE_HOST_DEVICE constexpr std::memory_order to_std(memory_order o) noexcept {

@@ -39,6 +39,11 @@ namespace access {
 using mode = access_mode;
 using target = sycl::target;
 enum class placeholder { false_t, true_t };
+// Where a pointer points (multi_ptr, atomic_ref). Encore's pointers are plain on every device: the space is part of
+// the type only.
+enum class address_space { global_space, local_space, constant_space, private_space, generic_space };
+// Whether multi_ptr::pointer is decorated with its address space (Encore: never; `legacy` is SYCL 1.2.1's multi_ptr).
+enum class decorated { no, yes, legacy };
 } // namespace access
 
 class handler;

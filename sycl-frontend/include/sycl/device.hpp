@@ -102,6 +102,7 @@ public:
     template <typename Descriptor> typename Descriptor::return_type get_info() const;
     // The context of all this platform's devices that queues made without a context share (DPC++'s extension).
     class context ext_oneapi_get_default_context() const;
+    class context khr_get_default_context() const; // the same, under sycl_khr_default_context's name
     friend bool operator==(const platform& a, const platform& b) noexcept { return a.backend_ == b.backend_; }
     friend struct std::hash<platform>;
 

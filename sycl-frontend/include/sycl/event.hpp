@@ -90,6 +90,15 @@ public:
     void set_wait_list(std::shared_ptr<const std::vector<encore::event>> waits) noexcept {
         waits_ = std::move(waits);
     }
+    // sycl_ext_oneapi_reusable_events: the context's number (context::engine_id) of an event made by make_event,
+    // else of the event's queue; 0 when not known (a default-constructed event, or one whose queue is gone).
+    std::uint64_t ext_encore_context_id() const noexcept;
+    explicit event(std::uint64_t context_id) : context_id_(context_id) {}
+    // Made by enqueue_signal_event: a tag, whose profiling times are all the moment it completed.
+    void ext_encore_mark_tag(std::uint64_t context_id) noexcept {
+        tag_ = true;
+        context_id_ = context_id;
+    }
 
 private:
     void require_not_graph_limited(const char* call) const;
@@ -100,6 +109,8 @@ private:
     backend backend_ = backend::ext_oneapi_native_cpu;
     const char* no_profiling_reason_ = nullptr;
     std::shared_ptr<const std::vector<encore::event>> waits_;
+    std::uint64_t context_id_ = 0;
+    bool tag_ = false;
 };
 
 } // namespace _V1

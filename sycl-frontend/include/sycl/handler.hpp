@@ -86,10 +86,10 @@ public:
     // Kernels.
     // With kernel properties (sycl_ext_oneapi_kernel_properties: sycl/ext/oneapi/kernel_properties/properties.hpp).
     template <typename KernelName = detail::auto_name, typename Properties, typename K>
-        requires detail::is_kernel_properties<Properties>::value
+        requires ext::oneapi::experimental::is_property_list_v<Properties>
     void single_task(const Properties& properties, const K& k) {
         encore::nd_range r{};
-        detail::apply_kernel_properties(properties, r, device_, kernel_name_of<KernelName>(k));
+        detail::apply_kernel_properties(properties, r, device_, kernel_name_of<KernelName>(k), extras_);
         if constexpr (std::is_same_v<K, kernel>)
             single_task(k);
         else
@@ -99,7 +99,7 @@ public:
         if constexpr (requires { k.get(ext::oneapi::experimental::properties_tag{}); }) {
             encore::nd_range r{};
             detail::apply_kernel_properties(k.get(ext::oneapi::experimental::properties_tag{}), r, device_,
-                                            kernel_name_of<KernelName>(k));
+                                            kernel_name_of<KernelName>(k), extras_);
         }
         detail::capture_scope capturing(*this);
         set_lambda_kernel(std::make_shared<detail::lambda_kernel<detail::launch::single_task, 1, K>>(
@@ -281,10 +281,10 @@ public:
     // Rest is ([kernel properties,] reductions..., kernel).
     template <typename KernelName, detail::launch Launch, int D, typename First, typename... Rest>
     void launch_with(const encore::nd_range& range, First&& first, Rest&&... rest) {
-        if constexpr (sizeof...(Rest) > 0 && detail::is_kernel_properties<std::remove_cvref_t<First>>::value) {
+        if constexpr (sizeof...(Rest) > 0 && ext::oneapi::experimental::is_property_list_v<std::remove_cvref_t<First>>) {
             encore::nd_range r = range;
             const auto& k = std::get<sizeof...(Rest) - 1>(std::forward_as_tuple(rest...));
-            detail::apply_kernel_properties(first, r, device_, kernel_name_of<KernelName>(k));
+            detail::apply_kernel_properties(first, r, device_, kernel_name_of<KernelName>(k), extras_);
             launch_kernel<KernelName, Launch, D>(r, std::forward<Rest>(rest)...);
         } else {
             launch_kernel<KernelName, Launch, D>(range, std::forward<First>(first), std::forward<Rest>(rest)...);
@@ -299,7 +299,7 @@ public:
         encore::nd_range r = range;
         if constexpr (requires { k.get(ext::oneapi::experimental::properties_tag{}); })
             detail::apply_kernel_properties(k.get(ext::oneapi::experimental::properties_tag{}), r, device_,
-                                            kernel_name_of<KernelName>(k));
+                                            kernel_name_of<KernelName>(k), extras_);
         if constexpr (std::is_same_v<K, kernel>) {
             static_assert(last == 0, "parallel_for with a kernel object takes no reductions");
             set_kernel_object(k, r);
@@ -381,6 +381,7 @@ public:
     std::shared_ptr<detail::queue_impl> queue_;
     collected collected_;
     std::vector<encore::kernel_argument> locals_;                    // local_accessors of a lambda kernel
+    detail::launch_extras extras_; // what the launch's properties asked beyond its range
     std::vector<std::optional<encore::kernel_argument>> arguments_; // set_arg
 };
 

@@ -43,6 +43,7 @@ enum class aspect {
     ext_oneapi_graph,
     ext_oneapi_limited_graph,
     ext_oneapi_async_memory_alloc,
+    ext_oneapi_per_event_profiling, // sycl_ext_oneapi_reusable_events: no device has it
 };
 
 namespace info {

@@ -69,8 +69,6 @@ std::vector<kernel_id> get_kernel_ids();
 namespace detail {
 std::shared_ptr<const kernel_bundle_impl> make_bundle(const context& c, const std::vector<device>& devices,
                                                       const std::vector<kernel_id>* only);
-std::shared_ptr<const kernel_bundle_impl> with_state(const std::shared_ptr<const kernel_bundle_impl>& b,
-                                                     bundle_state state);
 const context& bundle_context(const kernel_bundle_impl& b) noexcept;
 const std::vector<device>& bundle_devices(const kernel_bundle_impl& b) noexcept;
 std::vector<kernel_id> bundle_kernel_ids(const kernel_bundle_impl& b);
@@ -158,7 +156,7 @@ private:
 template <bundle_state State>
 requires(State != bundle_state::ext_oneapi_source)
     kernel_bundle<State> get_kernel_bundle(const context& c, const std::vector<device>& devices) {
-    return kernel_bundle<State>(detail::with_state(detail::make_bundle(c, devices, nullptr), State));
+    return kernel_bundle<State>(detail::make_bundle(c, devices, nullptr));
 }
 template <bundle_state State>
 requires(State != bundle_state::ext_oneapi_source) kernel_bundle<State> get_kernel_bundle(const context& c) {
@@ -168,7 +166,7 @@ requires(State != bundle_state::ext_oneapi_source) kernel_bundle<State> get_kern
 template <bundle_state State>
 requires(State != bundle_state::ext_oneapi_source) kernel_bundle<State> get_kernel_bundle(
     const context& c, const std::vector<device>& devices, const std::vector<kernel_id>& ids) {
-    return kernel_bundle<State>(detail::with_state(detail::make_bundle(c, devices, &ids), State));
+    return kernel_bundle<State>(detail::make_bundle(c, devices, &ids));
 }
 template <bundle_state State>
 requires(State != bundle_state::ext_oneapi_source)
@@ -200,7 +198,7 @@ requires(State != bundle_state::ext_oneapi_source) bool has_kernel_bundle(const 
 
 // State changes: Encore's kernels are already compiled (see the top of this file).
 inline kernel_bundle<bundle_state::object> compile(const kernel_bundle<bundle_state::input>& b) {
-    return kernel_bundle<bundle_state::object>(detail::with_state(b.ext_encore_impl(), bundle_state::object));
+    return kernel_bundle<bundle_state::object>(b.ext_encore_impl());
 }
 inline kernel_bundle<bundle_state::executable>
 link(const std::vector<kernel_bundle<bundle_state::object>>& bundles) {
@@ -209,14 +207,14 @@ link(const std::vector<kernel_bundle<bundle_state::object>>& bundles) {
     for (const auto& b : bundles)
         impls.push_back(b.ext_encore_impl());
     return kernel_bundle<bundle_state::executable>(
-        detail::with_state(detail::join_bundles(impls), bundle_state::executable));
+        detail::join_bundles(impls));
 }
 inline kernel_bundle<bundle_state::executable> link(const kernel_bundle<bundle_state::object>& b) {
     return link(std::vector{b});
 }
 inline kernel_bundle<bundle_state::executable> build(const kernel_bundle<bundle_state::input>& b) {
     return kernel_bundle<bundle_state::executable>(
-        detail::with_state(b.ext_encore_impl(), bundle_state::executable));
+        b.ext_encore_impl());
 }
 // Throws errc::invalid when the bundles have different contexts.
 template <bundle_state State>
@@ -226,7 +224,7 @@ requires(State != bundle_state::ext_oneapi_source)
     std::vector<std::shared_ptr<const detail::kernel_bundle_impl>> impls;
     for (const auto& b : bundles)
         impls.push_back(b.ext_encore_impl());
-    return kernel_bundle<State>(detail::with_state(detail::join_bundles(impls), State));
+    return kernel_bundle<State>(detail::join_bundles(impls));
 }
 
 } // namespace _V1

@@ -116,6 +116,7 @@ template <typename K> const outlined_entry& cuda_outlined_entry() {
                          d->name, sizeof(K), d->size);
             return e;
         }
+        e.local_layout = d->local_layout;
         for (const auto& p : d->parameters()) {
             if (p.kind == encore::compiler::param_kind::accessor && !buffers_on_backend("cuda")) return e;
             e.local_layout = e.local_layout || p.kind == encore::compiler::param_kind::local_accessor;

@@ -115,6 +115,16 @@ void nd_launch(queue q, launch_config<nd_range<D>, Properties> config, const Ker
                Reductions&&... reductions) {
     q.submit([&](handler& h) { nd_launch<KernelName>(h, config, k, std::forward<Reductions>(reductions)...); });
 }
+// A kernel object with launch properties (work_group_scratch_size, work_group_size...).
+template <int D, typename Properties, typename... Args>
+void nd_launch(handler& h, launch_config<nd_range<D>, Properties> config, const kernel& k, Args&&... args) {
+    if constexpr (sizeof...(Args) > 0) h.set_args(std::forward<Args>(args)...);
+    h.parallel_for(config.ext_encore_range(), config.ext_encore_properties(), k);
+}
+template <int D, typename Properties, typename... Args>
+void nd_launch(queue q, launch_config<nd_range<D>, Properties> config, const kernel& k, Args&&... args) {
+    q.submit([&](handler& h) { nd_launch(h, config, k, std::forward<Args>(args)...); });
+}
 template <int D, typename... Args> void nd_launch(handler& h, nd_range<D> r, const kernel& k, Args&&... args) {
     if constexpr (sizeof...(Args) > 0) h.set_args(std::forward<Args>(args)...);
     h.parallel_for(r, k);

@@ -54,6 +54,10 @@ public:
 
     // In the kernel: this work-group's object.
     ENCORE_HOST_DEVICE DataT* operator&() const noexcept { return reinterpret_cast<DataT*>(memory_.get_pointer()); }
+    template <access::decorated IsDecorated = access::decorated::no>
+    ENCORE_HOST_DEVICE multi_ptr<DataT, access::address_space::local_space, IsDecorated> get_multi_ptr() const noexcept {
+        return multi_ptr<DataT, access::address_space::local_space, IsDecorated>(operator&());
+    }
     ENCORE_HOST_DEVICE operator DataT&() const noexcept
         requires(!array)
     {

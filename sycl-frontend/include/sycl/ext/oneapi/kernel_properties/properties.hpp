@@ -16,6 +16,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <type_traits>
 
@@ -64,6 +65,7 @@ template <int Dimensions> inline constexpr nd_range_kernel_key::value_t<Dimensio
 // themselves).
 // - sub_group_size<N>: accepted, no effect: Encore has no sub-groups yet (the SYCL 2020 language issue).
 // - device_has<aspects...>: the device must have every aspect (errc::kernel_not_supported otherwise).
+// - work_group_scratch_size{bytes} (a launch property, below): the launch's work-group scratch memory.
 struct work_group_size_key {
     template <std::size_t... Sizes> struct value_t {
         static_assert(sizeof...(Sizes) >= 1 && sizeof...(Sizes) <= 3, "work_group_size: 1, 2 or 3 sizes");
@@ -90,18 +92,31 @@ template <aspect... Aspects> inline constexpr device_has_key::value_t<Aspects...
 // What a kernel functor's get(properties_tag) is called with.
 struct properties_tag {};
 
+// sycl_ext_oneapi_work_group_scratch_memory: the bytes of work-group local memory that
+// get_work_group_scratch_memory() (sycl/ext/oneapi/work_group_scratch_memory.hpp) returns in this
+// launch. A launch property: given to parallel_for / nd_launch (in a launch_config), not by a functor's get().
+struct work_group_scratch_size {
+    constexpr work_group_scratch_size(std::size_t bytes) : value(bytes) {}
+    std::size_t value;
+};
+using work_group_scratch_size_key = work_group_scratch_size;
+
 } // namespace ext::oneapi::experimental
 
 namespace detail {
-template <typename T> struct is_kernel_properties : std::false_type {};
-template <typename... Ps>
-struct is_kernel_properties<ext::oneapi::experimental::properties<Ps...>> : std::true_type {};
+// What a launch's properties ask beyond its range: the work-group scratch memory's size, when given.
+struct launch_extras {
+    std::optional<std::size_t> scratch_bytes;
+};
 
 // Applies the kernel properties of `list` to a launch of `dimensions` dimensions over `r` on `d` (see above).
 template <typename P>
-void apply_kernel_property(const P&, ::encore::nd_range& r, const device& d, const std::string& kernel) {
+void apply_kernel_property(const P& p, ::encore::nd_range& r, const device& d, const std::string& kernel,
+                           launch_extras& extras) {
     namespace x = ext::oneapi::experimental;
-    if constexpr (requires { []<std::size_t... S>(x::work_group_size_key::value_t<S...>){}(P{}); }) {
+    if constexpr (std::is_same_v<P, x::work_group_scratch_size>) {
+        extras.scratch_bytes = p.value;
+    } else if constexpr (requires { []<std::size_t... S>(x::work_group_size_key::value_t<S...>){}(P{}); }) {
         [&]<std::size_t... S>(x::work_group_size_key::value_t<S...>) {
             constexpr std::size_t wanted[] = {S...};
             constexpr int count = static_cast<int>(sizeof...(S));
@@ -149,13 +164,13 @@ void apply_kernel_property(const P&, ::encore::nd_range& r, const device& d, con
             requires { []<std::size_t... S>(x::work_group_size_hint_key::value_t<S...>){}(P{}); } ||
                 requires { []<std::uint32_t S>(x::sub_group_size_key::value_t<S>) {}(P{}); },
             "parallel_for: Encore takes the kernel properties work_group_size, work_group_size_hint, "
-            "sub_group_size and device_has");
+            "sub_group_size, device_has and work_group_scratch_size");
     }
 }
 template <typename... Ps>
 void apply_kernel_properties(const ext::oneapi::experimental::properties<Ps...>& list, ::encore::nd_range& r,
-                             const device& d, const std::string& kernel) {
-    (apply_kernel_property(list.template get_property<Ps>(), r, d, kernel), ...);
+                             const device& d, const std::string& kernel, launch_extras& extras) {
+    (apply_kernel_property(list.template get_property<Ps>(), r, d, kernel, extras), ...);
 }
 
 // The launch a free-function property names: nd_range_kernel<N>'s N, 0 for single_task_kernel.
