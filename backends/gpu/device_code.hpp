@@ -104,8 +104,10 @@ struct device_code {
     // work_item entries outlined by encore++: the entry takes a geometry<D> of this many dimensions (not 0)
     // instead of a launch_geometry.
     std::uint8_t geometry_dimensions = 0;
-    // work_item entries of kernels with local accessors (outlined by encore++): the entry takes a local_layout
-    // after the launch_geometry (and before the scratch).
+    // work_item entries of kernels with local memory (outlined by encore++): the entry takes a local_layout after the
+    // launch_geometry (and before the scratch). argument_list entries of free-function kernels with local memory
+    // (encore++): each local memory parameter comes as its size in bytes (a 64-bit value), and a local_layout of
+    // every local allocation follows the parameters.
     bool local_layout = false;
 };
 

@@ -132,6 +132,43 @@ void set_geometry(kernel_launch& launch, const nd_range& r, bool exact, const st
     }
 }
 
+// The work-group local memory of a launch: each allocation at a 16-byte boundary of the block's dynamic shared
+// memory, the total checked against the device's.
+struct shared_layout {
+    shared_layout(gpu_backend& b, std::uint32_t d, const std::string& kernel) : backend(b), device(d), name(kernel) {}
+    void place(std::size_t bytes) {
+        if (layout.count == max_local_allocations)
+            throw error(errc::feature_not_supported,
+                        "kernel '" + name + "': more than " + std::to_string(max_local_allocations) +
+                            " local allocations; the " + std::string(backend.name()) + " backend maps up to " +
+                            std::to_string(max_local_allocations));
+        total = (total + 15) / 16 * 16;
+        layout.offset[layout.count++] = static_cast<std::uint32_t>(total);
+        total += bytes;
+    }
+    // The block's dynamic shared memory.
+    unsigned finish() const {
+        const std::size_t limit = backend.properties(device).local_memory_bytes;
+        if (total > limit)
+            throw error(errc::invalid_argument, "kernel '" + name + "': its local memory needs " +
+                                                    std::to_string(total) + " bytes of work-group local memory; " +
+                                                    std::string(backend.name()) + " device " +
+                                                    std::to_string(device) + " has " + std::to_string(limit) +
+                                                    " per work-group");
+        return static_cast<unsigned>(total);
+    }
+    gpu_backend& backend;
+    std::uint32_t device;
+    const std::string& name;
+    local_layout layout;
+    std::size_t total = 0;
+};
+
+// A value parameter's alignment: natural for scalars, up to 8 bytes.
+std::size_t natural_alignment(const kernel_argument& a) {
+    return std::min<std::size_t>(std::bit_floor(std::max<std::size_t>(a.bytes.size(), 1)), 8);
+}
+
 } // namespace
 
 kernel_launch prepare_kernel_launch(gpu_backend& backend, std::uint32_t device, const kernel_command& k) {
@@ -141,7 +178,7 @@ kernel_launch prepare_kernel_launch(gpu_backend& backend, std::uint32_t device, 
     const std::string& name = k.kernel->name();
     const bool work_item = code->convention == calling_convention::work_item;
     for (const auto& a : k.arguments)
-        if ((a.type == kernel_argument::kind::local_memory && !work_item) ||
+        if ((a.type == kernel_argument::kind::local_memory && !work_item && !code->local_layout) ||
             a.type == kernel_argument::kind::memory_object)
             throw error(errc::feature_not_supported,
                         "kernel '" + name + "': " +
@@ -157,8 +194,7 @@ kernel_launch prepare_kernel_launch(gpu_backend& backend, std::uint32_t device, 
             g.offset[d] = k.range.offset[d];
         }
         // The local accessors: the only arguments a single-source kernel takes (its data are its captures).
-        local_layout locals;
-        std::size_t shared = 0;
+        shared_layout locals(backend, device, name);
         for (const auto& a : k.arguments) {
             if (a.type != kernel_argument::kind::local_memory)
                 throw error(errc::invalid_argument, "kernel '" + name +
@@ -169,22 +205,9 @@ kernel_launch prepare_kernel_launch(gpu_backend& backend, std::uint32_t device, 
                             "kernel '" + name + "': local accessors on the " + std::string(backend.name()) +
                                 " backend need a kernel built by encore++ (a single-source kernel's entry has no "
                                 "local memory layout)");
-            if (locals.count == max_local_allocations)
-                throw error(errc::feature_not_supported,
-                            "kernel '" + name + "': more than " + std::to_string(max_local_allocations) +
-                                " local accessors; the " + std::string(backend.name()) + " backend maps up to " +
-                                std::to_string(max_local_allocations));
-            shared = (shared + 15) / 16 * 16;
-            locals.offset[locals.count++] = static_cast<std::uint32_t>(shared);
-            shared += a.local_bytes;
+            locals.place(a.local_bytes);
         }
-        const std::size_t limit = backend.properties(device).local_memory_bytes;
-        if (shared > limit)
-            throw error(errc::invalid_argument, "kernel '" + name + "': its local accessors need " +
-                                                    std::to_string(shared) + " bytes of work-group local memory; " +
-                                                    std::string(backend.name()) + " device " + std::to_string(device) +
-                                                    " has " + std::to_string(limit) + " per work-group");
-        launch.shared_bytes = static_cast<unsigned>(shared);
+        launch.shared_bytes = locals.finish();
         launch.add_parameter({static_cast<const std::byte*>(code->functor), code->functor_bytes}, 16);
         if (code->geometry_dimensions != 0) { // geometry<D>: global[D] then offset[D]
             const int d = code->geometry_dimensions;
@@ -203,7 +226,8 @@ kernel_launch prepare_kernel_launch(gpu_backend& backend, std::uint32_t device, 
             launch.add_parameter({reinterpret_cast<const std::byte*>(&g), sizeof g}, alignof(launch_geometry));
         }
         if (code->local_layout)
-            launch.add_parameter({reinterpret_cast<const std::byte*>(&locals), sizeof locals}, alignof(local_layout));
+            launch.add_parameter({reinterpret_cast<const std::byte*>(&locals.layout), sizeof locals.layout},
+                                 alignof(local_layout));
         const std::size_t blocks = std::size_t{launch.grid[0]} * launch.grid[1] * launch.grid[2];
         if (code->scratch_parameter || code->scratch_bytes != 0 || code->scratch_bytes_per_block != 0)
             launch.add_scratch_parameter(code->scratch_bytes + code->scratch_bytes_per_block * blocks,
@@ -222,10 +246,31 @@ kernel_launch prepare_kernel_launch(gpu_backend& backend, std::uint32_t device, 
             finisher->finish_parameters();
             launch.finisher = std::move(finisher);
         }
+    } else if (code->local_layout) {
+        // A free-function kernel's entry (encore++): each local memory parameter comes as its size in bytes, a
+        // local memory argument past the function's parameters (the launch's scratch memory) only in the layout,
+        // which follows the parameters.
+        set_geometry(launch, k.range, true, name);
+        const std::size_t parameters = k.kernel->argument_count().value_or(k.arguments.size());
+        shared_layout locals(backend, device, name);
+        for (std::size_t i = 0; i < k.arguments.size(); ++i) {
+            const kernel_argument& a = k.arguments[i];
+            if (a.type == kernel_argument::kind::local_memory) {
+                locals.place(a.local_bytes);
+                const std::uint64_t bytes = a.local_bytes;
+                if (i < parameters)
+                    launch.add_parameter({reinterpret_cast<const std::byte*>(&bytes), sizeof bytes}, alignof(std::uint64_t));
+            } else {
+                launch.add_parameter(a.value(), natural_alignment(a));
+            }
+        }
+        launch.shared_bytes = locals.finish();
+        launch.add_parameter({reinterpret_cast<const std::byte*>(&locals.layout), sizeof locals.layout},
+                             alignof(local_layout));
     } else {
         set_geometry(launch, k.range, true, name);
-        for (const auto& a : k.arguments) // natural alignment of scalars up to 8 bytes
-            launch.add_parameter(a.value(), std::min<std::size_t>(std::bit_floor(std::max<std::size_t>(a.bytes.size(), 1)), 8));
+        for (const auto& a : k.arguments)
+            launch.add_parameter(a.value(), natural_alignment(a));
     }
     launch.finish_parameters();
     return launch;

@@ -337,9 +337,6 @@ void device_rules::check(kernel_info& kernel) {
         }
         walker.walk(op, op->getLocation());
     }
-    if (kernel.free_function && kernel.scratch_memory && kernel.no_device_code.empty())
-        kernel.no_device_code = "it calls get_work_group_scratch_memory, which the CUDA entries of free-function "
-                                "kernels do not take yet (it runs on the native backend)";
 }
 
 } // namespace encore::outliner

@@ -230,17 +230,28 @@ void free_function_entry(const clang::ASTContext& context, const kernel_info& k,
                          std::ostringstream& tail) {
     const clang::FunctionDecl* f = k.free_function;
     std::string parameters, arguments;
+    unsigned allocation = 0; // local allocation k is the k-th local memory parameter (then the scratch memory)
     for (unsigned i = 0; i < f->getNumParams(); ++i) {
         const std::string name = "__encore_p" + std::to_string(i);
-        parameters += (i ? ", " : "") + qualified(context, f->getParamDecl(i)->getType().getUnqualifiedType(), name);
-        arguments += (i ? ", " : "") + name;
+        const clang::QualType type = f->getParamDecl(i)->getType().getUnqualifiedType();
+        if (k.params[i].kind == param_kind::local_accessor) {
+            parameters += (i ? ", " : "") + std::string("unsigned long long ") + name;
+            arguments += (i ? ", " : "") + std::string("::sycl::detail::local_parameter<") + qualified(context, type) +
+                         ">::make(" + name + ", " + std::to_string(allocation++) + ")";
+        } else {
+            parameters += (i ? ", " : "") + qualified(context, type, name);
+            arguments += (i ? ", " : "") + name;
+        }
     }
+    const bool local = takes_local_layout(k);
+    if (local) parameters += std::string(f->getNumParams() ? ", " : "") + "::encore::gpu::local_layout __encore_layout";
     std::string callee;
     llvm::raw_string_ostream out(callee);
     f->printQualifiedName(out, printing(context));
     out.flush();
     tail << "#if !defined(ENCORE_DEVICE_KERNELS_SELECTED) || defined(ENCORE_DEVICE_KERNEL_" << hash << ")\n"
          << "extern \"C\" __global__ void " << k.entry << "(" << parameters << ") {\n"
+         << (local ? "    ::encore::cuda::detail::enter_local_memory(__encore_layout);\n" : "")
          << "    ::encore::work_item item;\n"
          << "    ::encore::cuda::detail::make_exact_work_item<" << k.dimensions << ">(item);\n"
          << "    ::sycl::detail::device_work_item_slot() = &item;\n"
@@ -374,9 +385,7 @@ std::string device_source(clang::ASTContext& context, clang::Rewriter& rewriter,
              << k.name << "' has another alignment on the device\");\n"
              // -fsycl-device-code-split=per_kernel: encore++ compiles this file once per kernel, keeping one entry.
              << "#if !defined(ENCORE_DEVICE_KERNELS_SELECTED) || defined(ENCORE_DEVICE_KERNEL_" << hash << ")\n";
-        const bool has_local = k.scratch_memory || std::any_of(k.params.begin(), k.params.end(), [](const kernel_param& p) {
-            return p.kind == param_kind::local_accessor;
-        });
+        const bool has_local = takes_local_layout(k);
         const std::string launch =
             std::string("::sycl::detail::launch::") + launch_enumerator(k.launch) + ", " + std::to_string(k.dimensions);
         // Kernels with local accessors take where they are (local_layout) and set up the block's table first.

@@ -89,7 +89,7 @@ std::string integration_header(const std::vector<kernel_info>& kernels, const cl
             << "        .has_reduction = " << (k.has_reduction ? "true" : "false") << ",\n"
             << "        .no_device_code = " << (device ? std::string("nullptr") : quoted(k.no_device_code))
             << ",\n"
-            << "        .local_layout = " << (k.scratch_memory ? "true" : "false") << ",\n"
+            << "        .local_layout = " << (takes_local_layout(k) ? "true" : "false") << ",\n"
             << "    },\n";
     }
     out << "};\n\n";

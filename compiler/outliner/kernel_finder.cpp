@@ -154,15 +154,18 @@ std::optional<kernel_info> free_function_kernel_of(clang::ASTContext& context,
     kernel.dimensions = std::max(dimensions.value_or(0), 1);
     for (unsigned i = 0; i < f->getNumParams(); ++i) {
         const clang::QualType t = f->getParamDecl(i)->getType().getCanonicalType();
-        if (const clang::CXXRecordDecl* r = t->getAsCXXRecordDecl();
-            r && r->getDeclName().isIdentifier() && kernel.no_device_code.empty() &&
-            (r->getName() == "local_accessor" || r->getName() == "work_group_memory" ||
-             r->getName() == "dynamic_work_group_memory"))
+        const clang::CXXRecordDecl* r = t->getAsCXXRecordDecl();
+        const llvm::StringRef record = r && r->getDeclName().isIdentifier() ? r->getName() : "";
+        if (record == "dynamic_work_group_memory" && kernel.no_device_code.empty())
             kernel.no_device_code = "its parameter '" + f->getParamDecl(i)->getNameAsString() +
-                                    "' is local memory, which the CUDA entries of free-function kernels do not take "
-                                    "yet (it runs on the native backend)";
+                                    "' is a dynamic_work_group_memory, which holds host state the CUDA entry cannot "
+                                    "make (it runs on the native backend)";
         kernel_param p;
-        p.kind = t->isPointerType() ? param_kind::pointer : param_kind::std_layout;
+        // Local memory (local_accessor<T, 1>, work_group_memory): the entry takes its size and makes it.
+        p.kind = record == "local_accessor" || record == "work_group_memory" || record == "dynamic_work_group_memory"
+                     ? param_kind::local_accessor
+                 : t->isPointerType() ? param_kind::pointer
+                                      : param_kind::std_layout;
         p.offset = i;
         p.size = t->isDependentType() || t->isIncompleteType()
                      ? 0

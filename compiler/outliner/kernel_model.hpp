@@ -64,6 +64,15 @@ struct kernel_info {
     const clang::FunctionDecl* free_function = nullptr;
 };
 
+// Whether the kernel's entry takes the launch's local layout: it has local memory parameters (local accessors
+// captured; a free function's local memory parameters) or calls get_work_group_scratch_memory.
+inline bool takes_local_layout(const kernel_info& k) {
+    if (k.scratch_memory) return true;
+    for (const kernel_param& p : k.params)
+        if (p.kind == param_kind::local_accessor) return true;
+    return false;
+}
+
 // FNV-1a, 64 bits: the entry name's hash (stable across runs and hosts).
 inline std::uint64_t fnv1a64(const std::string& text) {
     std::uint64_t h = 0xcbf29ce484222325ull;

@@ -67,6 +67,7 @@ struct usm_arrays {
 
 TEST_CASE("group_local_memory: one object per work-group and per call site, constructed before any item reads it") {
     usm_arrays a{sycl::queue{}};
+    MESSAGE("device: " << a.q.get_device().get_info<sycl::info::device::name>());
     int* in = a.in;
     int* out = a.out;
     int* check = a.check;

@@ -696,7 +696,8 @@ public:
         for (int d = 0; d < Dimensions; ++d) extents_[d] = r[d];
     }
     // Encore: a view of local allocation `reserved.index`, reserved already (dynamic local memory).
-    local_accessor(range<Dimensions> r, detail::reserved_local reserved) : range_(r), index_(reserved.index) {
+    ENCORE_HOST_DEVICE local_accessor(range<Dimensions> r, detail::reserved_local reserved)
+        : range_(r), index_(reserved.index) {
         for (int d = 0; d < Dimensions; ++d) extents_[d] = r[d];
     }
     // local_accessor<const T> from local_accessor<T>.

@@ -67,8 +67,8 @@ void ff_affine(int* data, offset_pair p) {
     data[i] = data[i] * p.times + p.add;
 }
 
-// Local memory parameters (the native backend's): a group reverses its slice through `tile`, with `spare` beside it
-// (a size that did not follow its argument would make them overlap).
+// Local memory parameters: a group reverses its slice through `tile`, with `spare` beside it (a size that did not
+// follow its argument would make them overlap).
 SYCL_EXT_ONEAPI_FUNCTION_PROPERTY((syclexp::nd_range_kernel<1>))
 void ff_local_reverse(int* data, sycl::local_accessor<int, 1> tile, syclexp::work_group_memory<int[]> spare) {
     const auto it = syclext::this_work_item::get_nd_item<1>();
@@ -79,6 +79,19 @@ void ff_local_reverse(int* data, sycl::local_accessor<int, 1> tile, syclexp::wor
     data[g] = tile.size() == n ? tile[n - 1 - l] : -100; // the accessor holds the argument's elements
 }
 
+// The launch's work-group scratch memory (work_group_scratch_size), after a local memory parameter.
+SYCL_EXT_ONEAPI_FUNCTION_PROPERTY((syclexp::nd_range_kernel<1>))
+void ff_scratch_reverse(int* data, sycl::local_accessor<int, 1> marks) {
+    const auto it = syclext::this_work_item::get_nd_item<1>();
+    const std::size_t l = it.get_local_id(0), n = it.get_local_range(0), g = it.get_global_id(0);
+    int* scratch = static_cast<int*>(syclexp::get_work_group_scratch_memory());
+    scratch[l] = data[g];
+    marks[l] = -1;
+    sycl::group_barrier(it.get_group());
+    data[g] = scratch != &marks[0] ? scratch[n - 1 - l] : -100;
+}
+
+// dynamic_work_group_memory holds host state: the native backend's only.
 SYCL_EXT_ONEAPI_FUNCTION_PROPERTY((syclexp::nd_range_kernel<1>))
 void ff_dynamic_reverse(int* data, syclexp::dynamic_work_group_memory<int[]> tile) {
     const auto it = syclext::this_work_item::get_nd_item<1>();
@@ -380,13 +393,6 @@ TEST_CASE("kernel compiler under DPC++'s names: what the native backend refuses"
 TEST_CASE("free-function kernels with local memory parameters: local_accessor, work_group_memory, dynamic memory") {
     sycl::queue q{sycl::property::queue::in_order{}};
     auto bundle = sycl::get_kernel_bundle<sycl::bundle_state::executable>(q.get_context());
-    if (!bundle.ext_oneapi_has_kernel<ff_local_reverse>()) {
-        // encore++ writes no CUDA entry for them yet: on the GPU the bundle does not hold them.
-        MESSAGE("skipped: '" << q.get_device().get_info<sycl::info::device::name>()
-                             << "' has no code for free-function kernels with local memory parameters");
-        CHECK_FALSE(q.get_device().engine().properties().host_kernels);
-        return;
-    }
     usm_array<int> a(q, items);
     std::iota(a.data, a.data + items, 0);
     sycl::kernel reverse = bundle.ext_oneapi_get_kernel<ff_local_reverse>();
@@ -406,7 +412,26 @@ TEST_CASE("free-function kernels with local memory parameters: local_accessor, w
         },
         sycl::errc::invalid, "set_arg(1): kernel 'ff_local_reverse' takes local memory");
 
+    // The work-group scratch memory, a launch property.
+    std::iota(a.data, a.data + items, 0);
+    syclexp::launch_config scratch_config{sycl::nd_range<1>{{items}, {16}},
+                                          syclexp::properties{syclexp::work_group_scratch_size{16 * sizeof(int)}}};
+    q.submit([&](sycl::handler& h) {
+        syclexp::nd_launch(h, scratch_config, bundle.ext_oneapi_get_kernel<ff_scratch_reverse>(), a.data,
+                           sycl::local_accessor<int, 1>(sycl::range<1>{16}, h));
+    });
+    q.wait();
+    for (std::size_t i = 0; i < items; ++i)
+        REQUIRE(a.data[i] == static_cast<int>(i / 16 * 16 + (15 - i % 16)));
+
     // A dynamic_work_group_memory argument, resized with the node's nd_range.
+    if (!bundle.ext_oneapi_has_kernel<ff_dynamic_reverse>()) {
+        // encore++ writes no CUDA entry for it: on the GPU the bundle does not hold it.
+        MESSAGE("skipped: '" << q.get_device().get_info<sycl::info::device::name>()
+                             << "' has no code for free-function kernels with dynamic_work_group_memory parameters");
+        CHECK_FALSE(q.get_device().engine().properties().host_kernels);
+        return;
+    }
     std::iota(a.data, a.data + items, 0);
     syclexp::command_graph g{q.get_context(), q.get_device()};
     syclexp::dynamic_work_group_memory<int[]> tile(g, 8);

@@ -56,18 +56,20 @@ template <typename... Ps> struct free_function_signature<void (*)(Ps...)> {
     using parameters = std::tuple<Ps...>;
 };
 
-// Local memory parameters (native backend): local_accessor<T, 1>, work_group_memory and dynamic_work_group_memory,
-// made in the kernel from the allocation the argument set for them.
+// Local memory parameters: local_accessor<T, 1>, work_group_memory and dynamic_work_group_memory, made in the
+// kernel from the allocation the argument set for them (on the native backend; on CUDA, by the entry encore++
+// writes, all but dynamic_work_group_memory, which holds host state).
 template <typename P> struct local_parameter : std::false_type {};
 template <typename T> struct local_parameter<local_accessor<T, 1>> : std::true_type {
-    static local_accessor<T, 1> make(std::size_t bytes, std::uint32_t index) {
+    ENCORE_HOST_DEVICE static local_accessor<T, 1> make(std::size_t bytes, std::uint32_t index) {
         return local_accessor<T, 1>(range<1>{bytes / sizeof(T)}, reserved_local{index});
     }
 };
 template <typename T, typename Properties>
 struct local_parameter<ext::oneapi::experimental::work_group_memory<T, Properties>> : std::true_type {
     using value_type = std::remove_all_extents_t<T>;
-    static ext::oneapi::experimental::work_group_memory<T, Properties> make(std::size_t bytes, std::uint32_t index) {
+    ENCORE_HOST_DEVICE static ext::oneapi::experimental::work_group_memory<T, Properties> make(std::size_t bytes,
+                                                                                              std::uint32_t index) {
         return ext::oneapi::experimental::work_group_memory<T, Properties>(
             local_parameter<local_accessor<value_type, 1>>::make(bytes, index));
     }
@@ -116,6 +118,7 @@ template <typename K> const ::encore::gpu::device_code* free_function_cuda_code(
         c.portable = image->portable;
         c.portable_bytes = image->portable_size;
         c.entry = d->entry;
+        c.local_layout = d->local_layout; // local memory: parameters as sizes, then the layout
         return c;
     }();
     return code.entry ? &code : nullptr;

@@ -50,7 +50,7 @@ public:
         : memory_(range<1>{count}, h) {}
 
     // Encore: over a local_accessor made already (dynamic_work_group_memory's).
-    explicit work_group_memory(local_accessor<value_type, 1> memory) : memory_(memory) {}
+    ENCORE_HOST_DEVICE explicit work_group_memory(local_accessor<value_type, 1> memory) : memory_(memory) {}
 
     // In the kernel: this work-group's object.
     ENCORE_HOST_DEVICE DataT* operator&() const noexcept { return reinterpret_cast<DataT*>(memory_.get_pointer()); }
