@@ -1,7 +1,9 @@
 // sycl_ext_oneapi_kernel_properties as Encore takes them: work_group_size (checked against the nd_range, or
 // the work-group size of a range launch), work_group_size_hint and sub_group_size (accepted), device_has
 // (checked against the device); given to parallel_for / single_task, the queue shortcuts, launch_config, or
-// by a functor's get(properties_tag). Host-compiled kernels: the native backend only.
+// by a functor's get(properties_tag). One body built three ways: by g++ (tests/sycl/meson.build; kernels compiled
+// for the host, so the native backend only), by encore++ for the native target and for cuda:sm_90,native
+// (tests/compiler/meson.build; the CUDA build's default queue is the GPU where there is one).
 #include <doctest/doctest.h>
 
 #include <functional>
@@ -31,6 +33,7 @@ struct groups_of_four {
 
 TEST_CASE("work_group_size: the nd_range must have it; a range launch runs in it") {
     sycl::queue q{sycl::property::queue::in_order{}};
+    MESSAGE("device: " << q.get_device().get_info<sycl::info::device::name>());
     int* out = sycl::malloc_shared<int>(64, q);
     REQUIRE(out);
     const syclexp::properties eight{syclexp::work_group_size<8>};
@@ -111,15 +114,24 @@ TEST_CASE("kernel properties from a functor's get(properties_tag), launch_config
         .wait();
     CHECK(out[7] == 5);
 
-    // device_has: the native CPU device is a cpu, not a gpu.
-    q.parallel_for(sycl::range<1>{32}, syclexp::properties{syclexp::device_has<sycl::aspect::cpu>},
-                   [=](sycl::id<1> i) { out[i] = 6; })
-        .wait();
+    // device_has: the device's own type is accepted, the other refused (the native CPU device is a cpu; a CUDA
+    // device, in the program encore++ builds for it, a gpu).
+    const bool gpu = q.get_device().has(sycl::aspect::gpu);
+    auto launch_with = [&](auto property, int value) {
+        q.parallel_for(sycl::range<1>{32}, syclexp::properties{property}, [=](sycl::id<1> i) { out[i] = value; });
+    };
+    if (gpu)
+        launch_with(syclexp::device_has<sycl::aspect::gpu>, 6);
+    else
+        launch_with(syclexp::device_has<sycl::aspect::cpu>, 6);
+    q.wait();
     CHECK(out[31] == 6);
     require_sycl_error(
         [&] {
-            q.parallel_for(sycl::range<1>{32}, syclexp::properties{syclexp::device_has<sycl::aspect::gpu>},
-                           [=](sycl::id<1> i) { out[i] = 7; });
+            if (gpu)
+                launch_with(syclexp::device_has<sycl::aspect::cpu>, 7);
+            else
+                launch_with(syclexp::device_has<sycl::aspect::gpu>, 7);
         },
         sycl::errc::kernel_not_supported, "device_has");
     CHECK(out[31] == 6);

@@ -109,62 +109,70 @@ struct launch_extras {
     std::optional<std::size_t> scratch_bytes;
 };
 
+// Which kernel property a type is (class templates matched by partial specialization: nvcc's front end does not
+// take the generic lambdas a requires-expression would match them with).
+template <typename P> struct work_group_size_property : std::false_type {};
+template <std::size_t... S>
+struct work_group_size_property<ext::oneapi::experimental::work_group_size_key::value_t<S...>> : std::true_type {
+    static constexpr std::size_t sizes[] = {S...};
+    static constexpr int count = static_cast<int>(sizeof...(S));
+};
+template <typename P> struct device_has_property : std::false_type {};
+template <aspect... A>
+struct device_has_property<ext::oneapi::experimental::device_has_key::value_t<A...>> : std::true_type {
+    static bool held_by(const device& d) { return (d.has(A) && ...); }
+};
+// Accepted without effect.
+template <typename P> struct hint_property : std::false_type {};
+template <std::size_t... S>
+struct hint_property<ext::oneapi::experimental::work_group_size_hint_key::value_t<S...>> : std::true_type {};
+template <std::uint32_t S>
+struct hint_property<ext::oneapi::experimental::sub_group_size_key::value_t<S>> : std::true_type {};
+
 // Applies the kernel properties of `list` to a launch of `dimensions` dimensions over `r` on `d` (see above).
 template <typename P>
 void apply_kernel_property(const P& p, ::encore::nd_range& r, const device& d, const std::string& kernel,
                            launch_extras& extras) {
-    namespace x = ext::oneapi::experimental;
-    if constexpr (std::is_same_v<P, x::work_group_scratch_size>) {
+    if constexpr (std::is_same_v<P, ext::oneapi::experimental::work_group_scratch_size>) {
         extras.scratch_bytes = p.value;
-    } else if constexpr (requires { []<std::size_t... S>(x::work_group_size_key::value_t<S...>){}(P{}); }) {
-        [&]<std::size_t... S>(x::work_group_size_key::value_t<S...>) {
-            constexpr std::size_t wanted[] = {S...};
-            constexpr int count = static_cast<int>(sizeof...(S));
-            std::string text;
+    } else if constexpr (work_group_size_property<P>::value) {
+        constexpr int count = work_group_size_property<P>::count;
+        const auto& wanted = work_group_size_property<P>::sizes;
+        std::string text;
+        for (int i = 0; i < count; ++i)
+            text += (i ? ", " : "") + std::to_string(wanted[i]);
+        if (count != r.dimensions)
+            throw exception(errc::nd_range, "kernel '" + kernel + "': work_group_size<" + text + "> has " +
+                                                std::to_string(count) + " dimension(s); the launch has " +
+                                                std::to_string(r.dimensions));
+        if (r.has_local_size()) {
             for (int i = 0; i < count; ++i)
-                text += (i ? ", " : "") + std::to_string(wanted[i]);
-            if (count != r.dimensions)
-                throw exception(errc::nd_range, "kernel '" + kernel + "': work_group_size<" + text +
-                                                    "> has " + std::to_string(count) +
-                                                    " dimension(s); the launch has " +
-                                                    std::to_string(r.dimensions));
-            if (r.has_local_size()) {
-                for (int i = 0; i < count; ++i)
-                    if (r.local[static_cast<std::size_t>(i)] != wanted[i])
-                        throw exception(errc::nd_range,
-                                        "kernel '" + kernel + "' runs in work-groups of " + text +
-                                            " (work_group_size); the nd_range's local size differs in "
-                                            "dimension " +
-                                            std::to_string(i));
-            } else {
-                for (int i = 0; i < count; ++i) {
-                    if (r.global[static_cast<std::size_t>(i)] % wanted[i] != 0)
-                        throw exception(errc::nd_range,
-                                        "kernel '" + kernel + "' runs in work-groups of " + text +
-                                            " (work_group_size), which do not divide the range in "
-                                            "dimension " +
-                                            std::to_string(i));
-                    r.local[static_cast<std::size_t>(i)] = wanted[i];
-                }
-                for (int i = count; i < 3; ++i)
-                    r.local[static_cast<std::size_t>(i)] = 1;
+                if (r.local[static_cast<std::size_t>(i)] != wanted[i])
+                    throw exception(errc::nd_range, "kernel '" + kernel + "' runs in work-groups of " + text +
+                                                        " (work_group_size); the nd_range's local size differs "
+                                                        "in dimension " +
+                                                        std::to_string(i));
+        } else {
+            for (int i = 0; i < count; ++i) {
+                if (r.global[static_cast<std::size_t>(i)] % wanted[i] != 0)
+                    throw exception(errc::nd_range, "kernel '" + kernel + "' runs in work-groups of " + text +
+                                                        " (work_group_size), which do not divide the range in "
+                                                        "dimension " +
+                                                        std::to_string(i));
+                r.local[static_cast<std::size_t>(i)] = wanted[i];
             }
+            for (int i = count; i < 3; ++i)
+                r.local[static_cast<std::size_t>(i)] = 1;
         }
-        (P{});
-    } else if constexpr (requires { []<aspect... A>(x::device_has_key::value_t<A...>){}(P{}); }) {
-        [&]<aspect... A>(x::device_has_key::value_t<A...>) {
-            if (!(d.has(A) && ...))
-                throw exception(errc::kernel_not_supported,
-                                "kernel '" + kernel + "' needs aspects (device_has) that device '" +
-                                    d.engine().properties().name + "' does not have");
-        }
-        (P{});
+    } else if constexpr (device_has_property<P>::value) {
+        if (!device_has_property<P>::held_by(d))
+            throw exception(errc::kernel_not_supported, "kernel '" + kernel +
+                                                            "' needs aspects (device_has) that device '" +
+                                                            d.engine().properties().name + "' does not have");
     } else {
-        static_assert(
-            requires { []<std::size_t... S>(x::work_group_size_hint_key::value_t<S...>){}(P{}); } ||
-                requires { []<std::uint32_t S>(x::sub_group_size_key::value_t<S>) {}(P{}); },
-            "parallel_for: Encore takes the kernel properties work_group_size, work_group_size_hint, "
-            "sub_group_size, device_has and work_group_scratch_size");
+        static_assert(hint_property<P>::value,
+                      "parallel_for: Encore takes the kernel properties work_group_size, work_group_size_hint, "
+                      "sub_group_size, device_has and work_group_scratch_size");
     }
 }
 template <typename... Ps>
