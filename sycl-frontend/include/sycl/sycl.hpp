@@ -32,3 +32,4 @@
 #include "range.hpp"
 #include "reduction.hpp"
 #include "usm.hpp"
+#include "vector.hpp"
