@@ -192,6 +192,8 @@ requires(State != bundle_state::ext_oneapi_source) bool has_kernel_bundle(const 
                                                                           const std::vector<device>& devices,
                                                                           const std::vector<kernel_id>& ids) {
     for (const auto& d : devices)
+        if (!c.contains(d)) throw exception(errc::invalid, "has_kernel_bundle: a device is not in the context");
+    for (const auto& d : devices)
         if (!is_compatible(ids, d)) return false;
     return !devices.empty();
 }

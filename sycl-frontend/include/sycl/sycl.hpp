@@ -6,6 +6,7 @@
 #include "accessor.hpp"
 #include "atomic_ref.hpp"
 #include "buffer.hpp"
+#include "builtins.hpp"
 #include "device.hpp"
 #include "event.hpp"
 #include "exception.hpp"

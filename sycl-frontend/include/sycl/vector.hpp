@@ -195,7 +195,7 @@ public:
     // nearest even into a floating-point type).
     template <typename ConvertT, rounding_mode Mode = rounding_mode::automatic>
     ENCORE_HOST_DEVICE vec<ConvertT, NumElements> convert() const {
-        vec<ConvertT, NumElements> out;
+        vec<ConvertT, NumElements> out{};
         for (int i = 0; i < NumElements; ++i)
             out[i] = detail::convert_element<ConvertT>(data_[i], Mode);
         return out;
@@ -372,7 +372,7 @@ public:
     }
 
     ENCORE_HOST_DEVICE operator vec<DataT, count>() const {
-        vec<DataT, count> out;
+        vec<DataT, count> out{};
         for (int i = 0; i < count; ++i)
             out[i] = data_[detail::index_at<Indexes...>(i)];
         return out;
@@ -427,7 +427,7 @@ namespace detail {
 template <typename R, typename A, typename B, typename F>
 ENCORE_HOST_DEVICE constexpr vec<R, vec_size_v<A, B>> elementwise(const A& a, const B& b, F f) {
     using E = vec_element_t<A, B>;
-    vec<R, vec_size_v<A, B>> out;
+    vec<R, vec_size_v<A, B>> out{};
     for (int i = 0; i < vec_size_v<A, B>; ++i)
         out[i] = static_cast<R>(f(element_of<E>(a, i), element_of<E>(b, i)));
     return out;
@@ -530,7 +530,7 @@ template <typename V>
     requires detail::is_vec_like<V>
 ENCORE_HOST_DEVICE constexpr auto operator-(const V& v) {
     using E = typename detail::vec_traits<V>::element;
-    vec<E, detail::vec_traits<V>::size> out;
+    vec<E, detail::vec_traits<V>::size> out{};
     for (int i = 0; i < detail::vec_traits<V>::size; ++i)
         out[i] = static_cast<E>(-v[i]);
     return out;
@@ -539,7 +539,7 @@ template <typename V>
     requires(detail::is_vec_like<V> && std::is_integral_v<typename detail::vec_traits<V>::element>)
 ENCORE_HOST_DEVICE constexpr auto operator~(const V& v) {
     using E = typename detail::vec_traits<V>::element;
-    vec<E, detail::vec_traits<V>::size> out;
+    vec<E, detail::vec_traits<V>::size> out{};
     for (int i = 0; i < detail::vec_traits<V>::size; ++i)
         out[i] = static_cast<E>(~v[i]);
     return out;
@@ -548,7 +548,7 @@ template <typename V>
     requires detail::is_vec_like<V>
 ENCORE_HOST_DEVICE constexpr auto operator!(const V& v) {
     using R = detail::relational_t<typename detail::vec_traits<V>::element>;
-    vec<R, detail::vec_traits<V>::size> out;
+    vec<R, detail::vec_traits<V>::size> out{};
     for (int i = 0; i < detail::vec_traits<V>::size; ++i)
         out[i] = !v[i] ? R(-1) : R(0);
     return out;
