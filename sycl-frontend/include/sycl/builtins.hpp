@@ -524,21 +524,27 @@ template <typename T> ENCORE_HOST_DEVICE T high_product(T x, T y) {
 #endif
     }
 }
+// Saturating add and subtract, the overflow found from the operands' and the wrapped result's signs (nvcc's device
+// code has no working __builtin_add_overflow).
 template <typename T> ENCORE_HOST_DEVICE T saturate_add(T x, T y) {
-    T r;
-    if (!__builtin_add_overflow(x, y, &r)) return r;
-    if constexpr (std::is_signed_v<T>)
-        return y > 0 ? std::numeric_limits<T>::max() : std::numeric_limits<T>::min();
-    else
-        return std::numeric_limits<T>::max();
+    using U = unsigned_of<T>;
+    const T r = static_cast<T>(static_cast<U>(x) + static_cast<U>(y));
+    if constexpr (std::is_signed_v<T>) {
+        if (((x ^ r) & (y ^ r)) < 0) return x < 0 ? std::numeric_limits<T>::min() : std::numeric_limits<T>::max();
+    } else {
+        if (r < x) return std::numeric_limits<T>::max();
+    }
+    return r;
 }
 template <typename T> ENCORE_HOST_DEVICE T saturate_sub(T x, T y) {
-    T r;
-    if (!__builtin_sub_overflow(x, y, &r)) return r;
-    if constexpr (std::is_signed_v<T>)
-        return y < 0 ? std::numeric_limits<T>::max() : std::numeric_limits<T>::min();
-    else
-        return T(0);
+    using U = unsigned_of<T>;
+    const T r = static_cast<T>(static_cast<U>(x) - static_cast<U>(y));
+    if constexpr (std::is_signed_v<T>) {
+        if (((x ^ y) & (x ^ r)) < 0) return x < 0 ? std::numeric_limits<T>::min() : std::numeric_limits<T>::max();
+    } else {
+        if (x < y) return T(0);
+    }
+    return r;
 }
 } // namespace detail
 
