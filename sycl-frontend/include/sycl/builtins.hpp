@@ -260,10 +260,11 @@ template <typename T>
 ENCORE_HOST_DEVICE auto fma(const T& a, const T& b, const T& c) {
     return detail::map([](auto x, auto y, auto z) { return ENCORE_CMATH(fma, decltype(x), x, y, z); }, a, b, c);
 }
+// mad: a * b + c, which the specification lets trade accuracy for speed (a compiler may fuse it).
 template <typename T>
     requires detail::genfloat<T>
 ENCORE_HOST_DEVICE auto mad(const T& a, const T& b, const T& c) {
-    return fma(a, b, c);
+    return detail::map([](auto x, auto y, auto z) { return x * y + z; }, a, b, c);
 }
 // ilogb, ldexp, pown, rootn: with integer arguments (a vec of int beside a vec).
 template <typename T>
@@ -715,9 +716,9 @@ template <typename T>
     requires(detail::genfloat<T> && detail::width_of<T>() <= 4)
 ENCORE_HOST_DEVICE auto dot(const T& a, const T& b) {
     if constexpr (detail::is_vec_like<T>) {
-        detail::elem_t<T> sum = 0;
+        detail::elem_t<T> sum = 0; // multiply-adds a compiler may fuse (a libm fma call per element is slow on a CPU)
         for (int i = 0; i < detail::width_of<T>(); ++i)
-            sum = ENCORE_CMATH(fma, detail::elem_t<T>, a[i], b[i], sum);
+            sum += a[i] * b[i];
         return sum;
     } else {
         return a * b;
@@ -736,10 +737,17 @@ template <typename T>
     requires(detail::genfloat<T> && detail::width_of<T>() <= 4)
 ENCORE_HOST_DEVICE auto length(const T& p) {
     if constexpr (detail::is_vec_like<T>) {
-        detail::elem_t<T> h = 0;
+        using E = detail::elem_t<T>;
+        const E squares = dot(p, p);
+        if (squares == 0 || (std::isfinite(squares) && squares >= std::numeric_limits<E>::min()))
+            return ENCORE_CMATH(sqrt, E, squares);
+        // The squares overflowed or fell below the normal range: scale by the largest magnitude first.
+        E largest = 0;
         for (int i = 0; i < detail::width_of<T>(); ++i)
-            h = ENCORE_CMATH(hypot, detail::elem_t<T>, h, p[i]); // no overflow for large elements
-        return h;
+            largest = ENCORE_CMATH(fmax, E, largest, ENCORE_CMATH(fabs, E, p[i]));
+        if (largest == 0 || !std::isfinite(largest)) return largest; // NaN, infinity, or all zero
+        const vec<E, detail::width_of<T>()> scaled = vec<E, detail::width_of<T>()>(p) / largest;
+        return largest * ENCORE_CMATH(sqrt, E, dot(scaled, scaled));
     } else {
         return ENCORE_CMATH(fabs, T, p);
     }
