@@ -153,30 +153,36 @@ template <typename T> ENCORE_HOST_DEVICE T cospi_of(T x) {
 
 // ---- Math functions (4.17.5) -------------------------------------------------------------------------------------
 
-#define ENCORE_MATH1(name, expression)                                                                               \
+// One template per function: `expression` computes an element from `a` (and `b`), E being the element type. The
+// arguments' elements must be of `kind` (detail::genfloat or detail::geninteger); the second argument may be a
+// scalar beside a vec (not the first).
+#define ENCORE_BUILTIN1(name, kind, expression)                                                                      \
     template <typename T>                                                                                            \
-        requires detail::genfloat<T>                                                                                 \
+        requires kind<T>                                                                                             \
     ENCORE_HOST_DEVICE auto name(const T& x) {                                                                       \
         return detail::map(                                                                                          \
             [](auto a) {                                                                                             \
                 using E = decltype(a);                                                                               \
-                return static_cast<E>(expression);                                                                   \
+                return expression;                                                                                   \
             },                                                                                                       \
             x);                                                                                                      \
     }
-#define ENCORE_MATH2(name, expression)                                                                               \
+#define ENCORE_BUILTIN2(name, kind, expression)                                                                      \
     template <typename T1, typename T2>                                                                              \
-        requires(detail::genfloat<T1> && detail::genfloat<T2> &&                                                     \
-                 std::is_same_v<detail::elem_t<T1>, detail::elem_t<T2>> && detail::same_shape<T1, T2>() &&           \
-                 !(detail::is_vec_like<T2> && !detail::is_vec_like<T1>))                                             \
+        requires(kind<T1> && std::is_same_v<detail::elem_t<T1>, detail::elem_t<T2>> &&                              \
+                 detail::same_shape<T1, T2>() && !(detail::is_vec_like<T2> && !detail::is_vec_like<T1>))             \
     ENCORE_HOST_DEVICE auto name(const T1& x, const T2& y) {                                                         \
         return detail::map(                                                                                          \
             [](auto a, auto b) {                                                                                     \
                 using E = decltype(a);                                                                               \
-                return static_cast<E>(expression);                                                                   \
+                return expression;                                                                                   \
             },                                                                                                       \
             x, y);                                                                                                   \
     }
+#define ENCORE_MATH1(name, expression) ENCORE_BUILTIN1(name, detail::genfloat, static_cast<E>(expression))
+#define ENCORE_MATH2(name, expression) ENCORE_BUILTIN2(name, detail::genfloat, static_cast<E>(expression))
+#define ENCORE_INT1(name, expression) ENCORE_BUILTIN1(name, detail::geninteger, expression)
+#define ENCORE_INT2(name, expression) ENCORE_BUILTIN2(name, detail::geninteger, expression)
 
 ENCORE_MATH1(acos, ENCORE_CMATH(acos, E, a))
 ENCORE_MATH1(acosh, ENCORE_CMATH(acosh, E, a))
@@ -233,25 +239,13 @@ ENCORE_MATH1(rsqrt, ENCORE_CMATH(rsqrt, E, a))
 ENCORE_MATH1(exp10, (detail::exp10_of(a)))
 ENCORE_MATH1(rsqrt, E(1) / std::sqrt(a))
 #endif
-// fmax, fmin: the other when one is NaN; a vec and a scalar too.
-#define ENCORE_MATH2S(name, expression)                                                                              \
-    template <typename T1, typename T2>                                                                              \
-        requires(detail::genfloat<T1> && std::is_same_v<detail::elem_t<T1>, detail::elem_t<T2>> &&                  \
-                 detail::same_shape<T1, T2>() && !(detail::is_vec_like<T2> && !detail::is_vec_like<T1>))             \
-    ENCORE_HOST_DEVICE auto name(const T1& x, const T2& y) {                                                         \
-        return detail::map(                                                                                          \
-            [](auto a, auto b) {                                                                                     \
-                using E = decltype(a);                                                                               \
-                return static_cast<E>(expression);                                                                   \
-            },                                                                                                       \
-            x, y);                                                                                                   \
-    }
-ENCORE_MATH2S(fmax, ENCORE_CMATH(fmax, E, a, b))
-ENCORE_MATH2S(fmin, ENCORE_CMATH(fmin, E, a, b))
-ENCORE_MATH2S(maxmag, ENCORE_CMATH(fabs, E, a) > ENCORE_CMATH(fabs, E, b)   ? a
+// fmax, fmin: the other when one is NaN.
+ENCORE_MATH2(fmax, ENCORE_CMATH(fmax, E, a, b))
+ENCORE_MATH2(fmin, ENCORE_CMATH(fmin, E, a, b))
+ENCORE_MATH2(maxmag, ENCORE_CMATH(fabs, E, a) > ENCORE_CMATH(fabs, E, b)   ? a
                           : ENCORE_CMATH(fabs, E, b) > ENCORE_CMATH(fabs, E, a) ? b
                                                                                : ENCORE_CMATH(fmax, E, a, b))
-ENCORE_MATH2S(minmag, ENCORE_CMATH(fabs, E, a) < ENCORE_CMATH(fabs, E, b)   ? a
+ENCORE_MATH2(minmag, ENCORE_CMATH(fabs, E, a) < ENCORE_CMATH(fabs, E, b)   ? a
                           : ENCORE_CMATH(fabs, E, b) < ENCORE_CMATH(fabs, E, a) ? b
                                                                                : ENCORE_CMATH(fmin, E, a, b))
 
@@ -549,29 +543,6 @@ template <typename T> ENCORE_HOST_DEVICE T saturate_sub(T x, T y) {
 }
 } // namespace detail
 
-#define ENCORE_INT1(name, expression)                                                                                \
-    template <typename T>                                                                                            \
-        requires detail::geninteger<T>                                                                               \
-    ENCORE_HOST_DEVICE auto name(const T& x) {                                                                       \
-        return detail::map(                                                                                          \
-            [](auto a) {                                                                                             \
-                using E = decltype(a);                                                                               \
-                return expression;                                                                                   \
-            },                                                                                                       \
-            x);                                                                                                      \
-    }
-#define ENCORE_INT2(name, expression)                                                                                \
-    template <typename T1, typename T2>                                                                              \
-        requires(detail::geninteger<T1> && std::is_same_v<detail::elem_t<T1>, detail::elem_t<T2>> &&                 \
-                 detail::same_shape<T1, T2>() && !(detail::is_vec_like<T2> && !detail::is_vec_like<T1>))             \
-    ENCORE_HOST_DEVICE auto name(const T1& x, const T2& y) {                                                         \
-        return detail::map(                                                                                          \
-            [](auto a, auto b) {                                                                                     \
-                using E = decltype(a);                                                                               \
-                return expression;                                                                                   \
-            },                                                                                                       \
-            x, y);                                                                                                   \
-    }
 // abs and abs_diff answer in the unsigned type of the argument's size.
 ENCORE_INT1(abs, static_cast<detail::unsigned_of<E>>(a < 0 ? detail::unsigned_of<E>(0) - detail::unsigned_of<E>(a)
                                                            : detail::unsigned_of<E>(a)))
@@ -592,7 +563,6 @@ ENCORE_INT2(rotate, [&] {
     const U u = static_cast<U>(a);
     return static_cast<E>(k == 0 ? u : static_cast<U>((u << k) | (u >> (bits - k))));
 }())
-#undef ENCORE_INT1
 
 template <typename T>
     requires detail::geninteger<T>
@@ -886,8 +856,10 @@ ENCORE_HOST_DEVICE auto select(const T& a, const T& b, const C& c) {
 
 #undef ENCORE_MATH1
 #undef ENCORE_MATH2
-#undef ENCORE_MATH2S
+#undef ENCORE_INT1
 #undef ENCORE_INT2
+#undef ENCORE_BUILTIN1
+#undef ENCORE_BUILTIN2
 #undef ENCORE_CMATH
 
 } // namespace _V1
