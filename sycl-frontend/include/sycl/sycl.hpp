@@ -4,6 +4,7 @@
 #pragma once
 
 #include "accessor.hpp"
+#include "atomic_fence.hpp"
 #include "atomic_ref.hpp"
 #include "buffer.hpp"
 #include "builtins.hpp"
@@ -17,6 +18,7 @@
 #include "ext/oneapi/experimental/kernel_compiler.hpp"
 #include "ext/oneapi/experimental/reusable_events.hpp"
 #include "ext/oneapi/experimental/work_group_memory.hpp"
+#include "ext/oneapi/dot_product.hpp"
 #include "ext/oneapi/group_local_memory.hpp"
 #include "ext/oneapi/work_group_scratch_memory.hpp"
 #include "ext/oneapi/work_group_static.hpp"

@@ -20,3 +20,10 @@
 #define ENCORE_HOST_DEVICE
 #define ENCORE_DEVICE_LAMBDA
 #endif
+
+// SYCL_EXTERNAL (SYCL 2020 section 5.10.1): a function that device code may call. Encore compiles device code from
+// the translation unit that launches the kernel, so the function's body must be visible there (encore-outliner says
+// so otherwise); the mark makes it device-callable where it is defined in a header.
+#if !defined(SYCL_EXTERNAL)
+#define SYCL_EXTERNAL ENCORE_HOST_DEVICE
+#endif
