@@ -30,22 +30,6 @@ namespace sycl {
 inline namespace _V1 {
 namespace detail {
 
-template <typename T> struct element_of_type {
-    using type = T;
-};
-template <typename T>
-    requires is_vec_like<T>
-struct element_of_type<T> {
-    using type = typename vec_traits<std::remove_cvref_t<T>>::element;
-};
-template <typename T> using elem_t = typename element_of_type<std::remove_cvref_t<T>>::type;
-template <typename T> constexpr int width_of() {
-    if constexpr (is_vec_like<T>)
-        return vec_traits<std::remove_cvref_t<T>>::size;
-    else
-        return 1;
-}
-
 template <typename T> inline constexpr bool is_float_scalar = std::is_same_v<T, float> || std::is_same_v<T, double>;
 template <typename T> inline constexpr bool is_int_scalar = std::is_integral_v<T> && !std::is_same_v<T, bool>;
 // genfloat: a float or double, or a vec-like of them; geninteger likewise for integers.
@@ -63,33 +47,25 @@ template <typename... Ts> constexpr bool same_shape() {
         }
     return true;
 }
-template <typename... Ts> constexpr int shape_width() {
-    constexpr int widths[] = {width_of<Ts>()...};
-    int n = 1;
-    for (int w : widths)
-        if (w != 1) n = w;
-    return n;
-}
-template <typename... Ts> inline constexpr bool any_vec = (is_vec_like<Ts> || ...);
-
-template <typename T> ENCORE_HOST_DEVICE constexpr auto lane(const T& x, int i) {
-    if constexpr (is_vec_like<T>)
-        return static_cast<elem_t<T>>(x[vec_traits<std::remove_cvref_t<T>>::size == 1 ? 0 : i]);
-    else
-        return x;
-}
-
-// f(lanes...) for each element: a vec when an argument is a vec-like, else a scalar.
-template <typename F, typename... Ts> ENCORE_HOST_DEVICE constexpr auto map(F f, const Ts&... xs) {
+// f(lanes..., k) for each element, as map, each int it sets in k stored through `out` (into an int for scalars, a
+// vec of int for vecs): the functions that also answer an integer per element.
+template <typename F, typename Out, typename... Ts>
+ENCORE_HOST_DEVICE auto map_with_int(F f, Out* out, const Ts&... xs) {
     if constexpr (any_vec<Ts...>) {
         constexpr int n = shape_width<Ts...>();
-        using R = decltype(f(lane(xs, 0)...));
-        vec<R, n> out{};
-        for (int i = 0; i < n; ++i)
-            out[i] = f(lane(xs, i)...);
-        return out;
+        int k = 0;
+        using R = decltype(f(lane(xs, 0)..., k));
+        vec<R, n> results{};
+        for (int i = 0; i < n; ++i) {
+            results[i] = f(lane(xs, i)..., k);
+            (*out)[i] = k;
+        }
+        return results;
     } else {
-        return f(xs...);
+        int k = 0;
+        const auto result = f(xs..., k);
+        *out = k;
+        return result;
     }
 }
 
@@ -350,54 +326,32 @@ ENCORE_HOST_DEVICE auto sincos(const T& x, P cosval) {
 template <typename T, typename P>
     requires detail::genfloat<T>
 ENCORE_HOST_DEVICE auto frexp(const T& x, P exp) {
-    auto* out = detail::raw_pointer(exp);
-    if constexpr (detail::is_vec_like<T>) {
-        constexpr int n = detail::width_of<T>();
-        vec<detail::elem_t<T>, n> m{};
-        for (int i = 0; i < n; ++i) {
-            int e = 0;
-            m[i] = ENCORE_CMATH(frexp, detail::elem_t<T>, x[i], &e);
-            (*out)[i] = e;
-        }
-        return m;
-    } else {
-        return ENCORE_CMATH(frexp, T, x, out);
-    }
+    return detail::map_with_int([](auto a, int& e) { return ENCORE_CMATH(frexp, decltype(a), a, &e); },
+                                detail::raw_pointer(exp), x);
 }
 template <typename T, typename P>
     requires detail::genfloat<T>
 ENCORE_HOST_DEVICE auto remquo(const T& x, const T& y, P quo) {
-    auto* out = detail::raw_pointer(quo);
-    if constexpr (detail::is_vec_like<T>) {
-        constexpr int n = detail::width_of<T>();
-        vec<detail::elem_t<T>, n> r{};
-        for (int i = 0; i < n; ++i) {
-            int q = 0;
-            r[i] = ENCORE_CMATH(remquo, detail::elem_t<T>, x[i], y[i], &q);
-            (*out)[i] = q;
-        }
-        return r;
-    } else {
-        return ENCORE_CMATH(remquo, T, x, y, out);
-    }
+    return detail::map_with_int([](auto a, auto b, int& q) { return ENCORE_CMATH(remquo, decltype(a), a, b, &q); },
+                                detail::raw_pointer(quo), x, y);
 }
+// lgamma, and the sign of Gamma: +1 for positive and NaN arguments and at the poles but -0, else the sign of
+// sin(pi x) (Gamma(x) Gamma(1 - x) = pi / sin(pi x), and Gamma(1 - x) > 0 for x < 0).
 template <typename T, typename P>
     requires detail::genfloat<T>
 ENCORE_HOST_DEVICE auto lgamma_r(const T& x, P signp) {
-    auto* out = detail::raw_pointer(signp);
-    auto sign_of = [](auto a) {
-        using E = decltype(a);
-        if (a > 0 || std::isnan(a)) return 1;
-        if (a == ENCORE_CMATH(floor, E, a)) return a == 0 && std::signbit(a) ? -1 : 1; // poles
-        return detail::sinpi_of(a) < E(0) ? -1 : 1;                         // the sign of Gamma(a) for a < 0
-    };
-    if constexpr (detail::is_vec_like<T>) {
-        for (int i = 0; i < detail::width_of<T>(); ++i)
-            (*out)[i] = sign_of(x[i]);
-    } else {
-        *out = sign_of(x);
-    }
-    return lgamma(x);
+    return detail::map_with_int(
+        [](auto a, int& sign) {
+            using E = decltype(a);
+            if (a > 0 || std::isnan(a))
+                sign = 1;
+            else if (a == ENCORE_CMATH(floor, E, a))
+                sign = a == 0 && std::signbit(a) ? -1 : 1; // poles
+            else
+                sign = detail::sinpi_of(a) < E(0) ? -1 : 1;
+            return ENCORE_CMATH(lgamma, E, a);
+        },
+        detail::raw_pointer(signp), x);
 }
 
 // native:: (and half_precision::): the GPU's fast approximations; the full-precision functions on the host.

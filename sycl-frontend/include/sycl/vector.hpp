@@ -85,27 +85,53 @@ template <typename A, typename B> constexpr bool vec_operands() {
     else
         return false;
 }
-// The operand that gives the result its size: a vec-like of more than one element if there is one.
-template <typename A, typename B> constexpr bool first_sets_size() {
-    if constexpr (!is_vec_like<A>)
-        return false;
-    else if constexpr (!is_vec_like<B>)
-        return true;
-    else
-        return vec_traits<std::remove_cvref_t<A>>::size >= vec_traits<std::remove_cvref_t<B>>::size;
-}
-template <typename A, typename B>
-using vec_element_t =
-    typename vec_traits<std::remove_cvref_t<std::conditional_t<first_sets_size<A, B>(), A, B>>>::element;
-template <typename A, typename B>
-inline constexpr int vec_size_v = vec_traits<std::remove_cvref_t<std::conditional_t<first_sets_size<A, B>(), A, B>>>::size;
-
-// Element i of an operand (a scalar, or a vec-like of one element, is every element).
-template <typename E, typename T> ENCORE_HOST_DEVICE constexpr E element_of(const T& v, int i) {
+// The element type of T: T itself for a scalar.
+template <typename T> struct element_of_type {
+    using type = T;
+};
+template <typename T>
+    requires is_vec_like<T>
+struct element_of_type<T> {
+    using type = typename vec_traits<std::remove_cvref_t<T>>::element;
+};
+template <typename T> using elem_t = typename element_of_type<std::remove_cvref_t<T>>::type;
+template <typename T> constexpr int width_of() {
     if constexpr (is_vec_like<T>)
-        return v[vec_traits<std::remove_cvref_t<T>>::size == 1 ? 0 : i];
+        return vec_traits<std::remove_cvref_t<T>>::size;
     else
-        return static_cast<E>(v);
+        return 1;
+}
+// The element type of an operator's operands (of the vec-like one).
+template <typename A, typename B> using vec_element_t = std::conditional_t<is_vec_like<A>, elem_t<A>, elem_t<B>>;
+
+// Element-wise application over scalars and vec-likes (the operators below, the built-in functions): the width of
+// the vec-likes (a scalar, or a vec-like of one element, stands for every element).
+template <typename... Ts> constexpr int shape_width() {
+    constexpr int widths[] = {width_of<Ts>()...};
+    int n = 1;
+    for (int w : widths)
+        if (w != 1) n = w;
+    return n;
+}
+template <typename... Ts> inline constexpr bool any_vec = (is_vec_like<Ts> || ...);
+template <typename T> ENCORE_HOST_DEVICE constexpr auto lane(const T& x, int i) {
+    if constexpr (is_vec_like<T>)
+        return static_cast<elem_t<T>>(x[vec_traits<std::remove_cvref_t<T>>::size == 1 ? 0 : i]);
+    else
+        return x;
+}
+// f(lanes...) for each element: a vec when an argument is a vec-like, else a scalar.
+template <typename F, typename... Ts> ENCORE_HOST_DEVICE constexpr auto map(F f, const Ts&... xs) {
+    if constexpr (any_vec<Ts...>) {
+        constexpr int n = shape_width<Ts...>();
+        using R = decltype(f(lane(xs, 0)...));
+        vec<R, n> out{};
+        for (int i = 0; i < n; ++i)
+            out[i] = f(lane(xs, i)...);
+        return out;
+    } else {
+        return f(xs...);
+    }
 }
 
 template <typename To, typename From> ENCORE_HOST_DEVICE To convert_element(From x, rounding_mode mode);
@@ -423,16 +449,6 @@ private:
 
 namespace detail {
 
-// Element-wise: `f(a[i], b[i])` into a vec of R.
-template <typename R, typename A, typename B, typename F>
-ENCORE_HOST_DEVICE constexpr vec<R, vec_size_v<A, B>> elementwise(const A& a, const B& b, F f) {
-    using E = vec_element_t<A, B>;
-    vec<R, vec_size_v<A, B>> out{};
-    for (int i = 0; i < vec_size_v<A, B>; ++i)
-        out[i] = static_cast<R>(f(element_of<E>(a, i), element_of<E>(b, i)));
-    return out;
-}
-
 // Rounding for convert(): the nearest value of To in the direction `mode` asks.
 template <typename To, typename From> ENCORE_HOST_DEVICE To convert_element(From x, rounding_mode mode) {
     if constexpr (std::is_integral_v<To> && std::is_floating_point_v<From>) {
@@ -480,7 +496,7 @@ template <typename To, typename From> ENCORE_HOST_DEVICE To convert_element(From
         requires(detail::vec_operands<A, B>() && (condition))                                                        \
     ENCORE_HOST_DEVICE constexpr auto operator op(const A& a, const B& b) {                                          \
         using E = detail::vec_element_t<A, B>;                                                                       \
-        return detail::elementwise<E>(a, b, [](E x, E y) { return static_cast<E>(x op y); });                        \
+        return detail::map([](E x, E y) { return static_cast<E>(x op y); }, a, b);                                   \
     }                                                                                                                \
     template <typename A, typename B>                                                                                \
         requires(detail::is_vec_like<A> && detail::vec_operands<A, B>() && (condition))                              \
@@ -508,7 +524,7 @@ ENCORE_VEC_BINARY(>>, ENCORE_VEC_INTEGRAL)
     ENCORE_HOST_DEVICE constexpr auto operator op(const A& a, const B& b) {                                          \
         using E = detail::vec_element_t<A, B>;                                                                       \
         using R = detail::relational_t<E>;                                                                           \
-        return detail::elementwise<R>(a, b, [](E x, E y) { return (x op y) ? R(-1) : R(0); });                       \
+        return detail::map([](E x, E y) { return (x op y) ? R(-1) : R(0); }, a, b);                                  \
     }
 ENCORE_VEC_RELATIONAL(==)
 ENCORE_VEC_RELATIONAL(!=)
@@ -529,29 +545,20 @@ ENCORE_HOST_DEVICE constexpr auto operator+(const V& v) {
 template <typename V>
     requires detail::is_vec_like<V>
 ENCORE_HOST_DEVICE constexpr auto operator-(const V& v) {
-    using E = typename detail::vec_traits<V>::element;
-    vec<E, detail::vec_traits<V>::size> out{};
-    for (int i = 0; i < detail::vec_traits<V>::size; ++i)
-        out[i] = static_cast<E>(-v[i]);
-    return out;
+    using E = detail::elem_t<V>;
+    return detail::map([](E x) { return static_cast<E>(-x); }, v);
 }
 template <typename V>
-    requires(detail::is_vec_like<V> && std::is_integral_v<typename detail::vec_traits<V>::element>)
+    requires(detail::is_vec_like<V> && std::is_integral_v<detail::elem_t<V>>)
 ENCORE_HOST_DEVICE constexpr auto operator~(const V& v) {
-    using E = typename detail::vec_traits<V>::element;
-    vec<E, detail::vec_traits<V>::size> out{};
-    for (int i = 0; i < detail::vec_traits<V>::size; ++i)
-        out[i] = static_cast<E>(~v[i]);
-    return out;
+    using E = detail::elem_t<V>;
+    return detail::map([](E x) { return static_cast<E>(~x); }, v);
 }
 template <typename V>
     requires detail::is_vec_like<V>
 ENCORE_HOST_DEVICE constexpr auto operator!(const V& v) {
-    using R = detail::relational_t<typename detail::vec_traits<V>::element>;
-    vec<R, detail::vec_traits<V>::size> out{};
-    for (int i = 0; i < detail::vec_traits<V>::size; ++i)
-        out[i] = !v[i] ? R(-1) : R(0);
-    return out;
+    using R = detail::relational_t<detail::elem_t<V>>;
+    return detail::map([](detail::elem_t<V> x) { return !x ? R(-1) : R(0); }, v);
 }
 // ++ and -- on a vec (or a writable swizzle): every element.
 template <typename V>
