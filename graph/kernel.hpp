@@ -82,6 +82,10 @@ struct kernel_argument {
     friend bool operator==(const kernel_argument&, const kernel_argument&) = default;
 };
 
+// How many work-items a sub-group holds on every backend (a CUDA warp): a work-group's items in local linear order
+// are cut into sub-groups of this many, the last one holding the rest.
+inline constexpr std::size_t sub_group_width = 32;
+
 // What a work-item sees while the native backend runs it.
 struct work_item {
     int dimensions = 1;
@@ -95,6 +99,14 @@ struct work_item {
     // Set by the native backend for nd_range launches: waits until every work-item of the group has reached it.
     void (*barrier)(void* group_state) = nullptr;
     void* group_state = nullptr;
+    // Set by the native backend for nd_range launches: a collective exchange. The item at `local_linear_id` gives
+    // `bytes` bytes at `value`, waits until every item of its work-group (`sub_group` == whole_group) or of its
+    // sub-group (`sub_group` == its sub-group's index) has given theirs, and gets back all of them, item after
+    // item in local order (sub-group: lane order). With `bytes` 0 it is that scope's barrier (returns nullptr).
+    // The block stays valid until the item's next exchange in the same scope.
+    static constexpr std::size_t whole_group = static_cast<std::size_t>(-1);
+    const std::byte* (*exchange)(void* group_state, std::size_t local_linear_id, std::size_t sub_group,
+                                 const void* value, std::size_t bytes) = nullptr;
     // Work-group local memory of each local_memory argument, in argument order.
     std::span<std::byte* const> local_memory{};
 };

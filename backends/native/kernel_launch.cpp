@@ -26,6 +26,10 @@ namespace {
 constexpr std::size_t min_items_per_chunk = 32;
 
 void barrier_of_one_item(void*) {}
+// A group of one item exchanges with itself.
+const std::byte* exchange_of_one_item(void*, std::size_t, std::size_t, const void* value, std::size_t bytes) {
+    return bytes ? static_cast<const std::byte*>(value) : nullptr;
+}
 
 // Items [first, last) of a range launch, in linear order. The index lives in three scalars, not an index3:
 // writing an array's elements one by one and reading it back whole stalls store forwarding on every item.
@@ -71,6 +75,7 @@ void run_single_item_groups(const launch_shape& s, std::size_t first, std::size_
     it.group_range = s.groups;
     it.offset = r.offset;
     it.barrier = &barrier_of_one_item;
+    it.exchange = &exchange_of_one_item;
     const auto start = detail::delinearize(first, s.groups);
     std::size_t g0 = start[0], g1 = start[1], g2 = start[2];
     for (std::size_t g = first; g < last; ++g) {

@@ -106,6 +106,21 @@ template <> range<3> device::get_info<info::device::max_work_item_sizes<3>>() co
     const auto n = engine_.properties().max_work_group_size;
     return range<3>(n, n, n);
 }
+// Sub-groups (sycl/sub_group.hpp): 32 work-items wide wherever Encore runs C++ kernels (the native backend and
+// CUDA, where they are warps); other devices run no C++ kernel and list no size. Native sub-groups wait for each
+// other at collectives (fibers of one thread), so none makes independent progress; CUDA's warps promise none
+// either.
+static bool runs_encore_sub_groups(const encore::device_properties& p) {
+    return p.host_kernels || p.architecture.rfind("sm_", 0) == 0;
+}
+ENCORE_DEVICE_INFO(sub_group_sizes, runs_encore_sub_groups(p) ? std::vector<std::size_t>{encore::sub_group_width}
+                                                               : std::vector<std::size_t>{})
+ENCORE_DEVICE_INFO(max_num_sub_groups,
+                   runs_encore_sub_groups(p)
+                       ? static_cast<std::uint32_t>((p.max_work_group_size + encore::sub_group_width - 1) /
+                                                    encore::sub_group_width)
+                       : 0u)
+ENCORE_DEVICE_INFO(sub_group_independent_forward_progress, false)
 // Encore promises no vector width (vec is not built): 1 for every type the device computes in, 0 for half
 // without fp16 and double without fp64 (the specification's rule).
 ENCORE_DEVICE_INFO(preferred_vector_width_char, 1u)

@@ -96,9 +96,12 @@ struct usm_device_allocations { using return_type = bool; };
 struct usm_host_allocations { using return_type = bool; };
 struct usm_shared_allocations { using return_type = bool; };
 struct usm_system_allocations { using return_type = bool; };
-// The rest of SYCL 2020's table A.1 (src/device_info.cpp says where each answer comes from). Images, sub-groups
-// and kernel bundles are not built: the image queries answer 0 (aspect::image does not hold), and
-// max_num_sub_groups, sub_group_sizes, sub_group_independent_forward_progress and built_in_kernel_ids are absent.
+// The rest of SYCL 2020's table A.1 (src/device_info.cpp says where each answer comes from). Images and built-in
+// kernels are not built: the image queries answer 0 (aspect::image does not hold), and built_in_kernel_ids is
+// absent.
+struct max_num_sub_groups { using return_type = std::uint32_t; };
+struct sub_group_sizes { using return_type = std::vector<std::size_t>; };
+struct sub_group_independent_forward_progress { using return_type = bool; };
 struct vendor_id { using return_type = std::uint32_t; };
 struct max_work_item_dimensions { using return_type = std::uint32_t; };
 template <int Dimensions = 3> struct max_work_item_sizes { using return_type = range<Dimensions>; };

@@ -40,7 +40,26 @@ template <int D> ENCORE_HOST_DEVICE id<D> to_id(const std::array<std::size_t, 3>
     return i;
 }
 struct item_factory;
+struct group_access;
+
+// Runs `wait` (a barrier or exchange that parks this work-item's fiber on the native backend) and gives the item
+// back its thread-local view afterwards: the group's other items ran meanwhile, on this thread.
+template <typename Wait> decltype(auto) keeping_item_context(Wait&& wait) {
+    const auto local = current_local_memory;
+    const encore::work_item* running = current_work_item;
+    struct restore {
+        std::span<std::byte* const> local;
+        const encore::work_item* running;
+        ~restore() {
+            current_local_memory = local;
+            current_work_item = running;
+        }
+    } on_exit{local, running};
+    return wait();
+}
 } // namespace detail
+
+class sub_group;
 
 template <int Dimensions = 1, bool WithOffset = true> class item {
 public:
@@ -131,16 +150,13 @@ public:
 #if defined(__CUDA_ARCH__)
         __syncthreads();
 #else
-        const auto local = detail::current_local_memory;
-        const encore::work_item* running = detail::current_work_item;
-        item_->barrier(item_->group_state); // other items of the group ran meanwhile, on this thread
-        detail::current_local_memory = local;
-        detail::current_work_item = running;
+        detail::keeping_item_context([&] { item_->barrier(item_->group_state); });
 #endif
     }
 
 private:
     friend struct detail::item_factory;
+    friend struct detail::group_access;
     template <int> friend class nd_item;
     ENCORE_HOST_DEVICE explicit group(const encore::work_item& item) : item_(&item) {}
     const encore::work_item* item_;
@@ -175,6 +191,8 @@ public:
     ENCORE_HOST_DEVICE std::size_t get_local_range(int d) const { return item_->local_range[d]; }
     ENCORE_HOST_DEVICE id<Dimensions> get_offset() const { return detail::to_id<Dimensions>(item_->offset); }
     ENCORE_HOST_DEVICE nd_range<Dimensions> get_nd_range() const { return {get_global_range(), get_local_range(), get_offset()}; }
+    // The work-item's sub-group (defined in sycl/sub_group.hpp).
+    ENCORE_HOST_DEVICE sub_group get_sub_group() const;
     // SYCL 1.2.1's barrier, kept by SYCL 2020 as deprecated: the same as group_barrier(get_group()).
     ENCORE_HOST_DEVICE void barrier(access::fence_space = access::fence_space::global_and_local) const {
         get_group().wait_for_group();
@@ -215,6 +233,9 @@ struct item_factory {
     }
     template <int D> ENCORE_HOST_DEVICE static nd_item<D> make_nd_item(const encore::work_item& it) { return nd_item<D>(it); }
     template <int D> ENCORE_HOST_DEVICE static group<D> make_group(const encore::work_item& it) { return group<D>(it); }
+    template <typename SubGroup = sub_group> ENCORE_HOST_DEVICE static SubGroup make_sub_group(const encore::work_item& it) {
+        return SubGroup(it);
+    }
     template <int D> ENCORE_HOST_DEVICE static h_item<D> make_h_item(const encore::work_item& it) {
         return h_item<D>(item<D, false>(to_id<D>(it.global_id), to_range<D>(it.global_range), id<D>()),
                          item<D, false>(to_id<D>(it.local_id), to_range<D>(it.local_range), id<D>()));
@@ -224,3 +245,5 @@ struct item_factory {
 
 } // namespace _V1
 } // namespace sycl
+
+#include "sub_group.hpp" // nd_item::get_sub_group's definition

@@ -46,7 +46,7 @@ ENCORE_HOST_DEVICE inline const ::encore::work_item& this_work_item_of(int dimen
                         std::string(call) +
                             ": no work-item: called outside a free-function kernel (Encore answers it "
                             "there only)");
-    if (w->dimensions != dimensions)
+    if (dimensions != 0 && w->dimensions != dimensions) // 0: any
         throw exception(errc::invalid, std::string(call) + "<" + std::to_string(dimensions) +
                                            ">: the kernel runs over " + std::to_string(w->dimensions) +
                                            " dimension(s)");
@@ -63,6 +63,10 @@ template <int Dimensions> ENCORE_HOST_DEVICE nd_item<Dimensions> get_nd_item() {
 template <int Dimensions> ENCORE_HOST_DEVICE group<Dimensions> get_work_group() {
     return detail::item_factory::make_group<Dimensions>(
         detail::this_work_item_of(Dimensions, "get_work_group"));
+}
+// The sub-group of the kernel's work-item (any number of dimensions).
+ENCORE_HOST_DEVICE inline sub_group get_sub_group() {
+    return detail::item_factory::make_sub_group(detail::this_work_item_of(0, "get_sub_group"));
 }
 } // namespace ext::oneapi::this_work_item
 

@@ -63,7 +63,8 @@ template <int Dimensions> inline constexpr nd_range_kernel_key::value_t<Dimensio
 //   range).
 // - work_group_size_hint<N...>: accepted, no effect (Encore's backends choose range launches' groups
 // themselves).
-// - sub_group_size<N>: accepted, no effect: Encore has no sub-groups yet (the SYCL 2020 language issue).
+// - sub_group_size<N>: the kernel's sub-groups must hold N work-items. Encore's hold 32 on every backend
+//   (sycl/sub_group.hpp): sub_group_size<32> is accepted, any other size is errc::kernel_not_supported.
 // - device_has<aspects...>: the device must have every aspect (errc::kernel_not_supported otherwise).
 // - work_group_scratch_size{bytes} (a launch property, below): the launch's work-group scratch memory.
 struct work_group_size_key {
@@ -126,8 +127,11 @@ struct device_has_property<ext::oneapi::experimental::device_has_key::value_t<A.
 template <typename P> struct hint_property : std::false_type {};
 template <std::size_t... S>
 struct hint_property<ext::oneapi::experimental::work_group_size_hint_key::value_t<S...>> : std::true_type {};
+template <typename P> struct sub_group_size_property : std::false_type {};
 template <std::uint32_t S>
-struct hint_property<ext::oneapi::experimental::sub_group_size_key::value_t<S>> : std::true_type {};
+struct sub_group_size_property<ext::oneapi::experimental::sub_group_size_key::value_t<S>> : std::true_type {
+    static constexpr std::uint32_t size = S;
+};
 
 // Applies the kernel properties of `list` to a launch of `dimensions` dimensions over `r` on `d` (see above).
 template <typename P>
@@ -164,6 +168,13 @@ void apply_kernel_property(const P& p, ::encore::nd_range& r, const device& d, c
             for (int i = count; i < 3; ++i)
                 r.local[static_cast<std::size_t>(i)] = 1;
         }
+    } else if constexpr (sub_group_size_property<P>::value) {
+        if (sub_group_size_property<P>::size != ::encore::sub_group_width)
+            throw exception(errc::kernel_not_supported,
+                            "kernel '" + kernel + "' requires sub-groups of " +
+                                std::to_string(sub_group_size_property<P>::size) +
+                                " work-items (sub_group_size); Encore's sub-groups hold " +
+                                std::to_string(::encore::sub_group_width) + " on every device");
     } else if constexpr (device_has_property<P>::value) {
         if (!device_has_property<P>::held_by(d))
             throw exception(errc::kernel_not_supported, "kernel '" + kernel +
