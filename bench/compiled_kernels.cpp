@@ -8,6 +8,10 @@
 //   reduction_graph  the same, recorded as a one-node graph and replayed (CUDA: its memset and kernel captured)
 //   chain_1000  1,000 kernels of `data[i] += 1` on 1,024 ints   (SYCL: a recorded graph, replayed; CUDA: a
 //               replayed as a graph                               stream-captured CUDA graph, replayed)
+//   nbody       one step of the accelerations of 16,384 bodies,  (SYCL: sycl::float4 positions, float3 swizzles,
+//               all pairs                                          sycl::dot and sycl::rsqrt; CUDA: float4, rsqrtf)
+//   sub_group_sum  each sub-group's sum of 2^24 ints, one int     (SYCL: reduce_over_group on it.get_sub_group();
+//               per 32                                            CUDA: __shfl_down_sync over each warp)
 //
 // The first three are timed as `reps` launches back to back on one in-order queue / one stream, then one wait:
 // with kernels of tens of microseconds the launches overlap the work, so the time per launch is the kernel's time
@@ -19,6 +23,7 @@
 // bench/compiled_kernels_build_time.py; `--build-times FILE` adds its JSON to the output.
 //
 //   compiled_kernels [--json] [--build-times FILE]
+#define SYCL_SIMPLE_SWIZZLES // the nbody kernel reads positions as pj.xyz()
 #include <sycl/sycl.hpp>
 
 #include <algorithm>
@@ -37,6 +42,8 @@ double peer_stencil(const float* in, float* out, std::size_t rows, std::size_t c
 double peer_reduce(const int* x, std::size_t n, int* result, int reps);
 double peer_reduce_graph(const int* x, std::size_t n, int* result, int reps);
 double peer_chain_replay(int* data, std::size_t n, int nodes, int replays);
+double peer_nbody(const float* positions, float* accelerations, std::size_t bodies, int reps);
+double peer_sub_group_sum(const int* x, std::size_t n, int* sums, int reps);
 void* peer_malloc(std::size_t bytes);
 void peer_free(void* p);
 void peer_copy(void* to, const void* from, std::size_t bytes);
@@ -120,6 +127,37 @@ double sycl_chain_replay(sycl::queue& q, int* data, std::size_t n, int nodes, in
     return per_launch(q, [&] { q.ext_oneapi_graph(exec); }, replays) / nodes;
 }
 
+// Body i's acceleration from every body j (position xyz, mass w), softened by `soft`.
+double sycl_nbody(sycl::queue& q, const sycl::float4* positions, sycl::float4* accelerations, std::size_t bodies,
+                  int reps) {
+    auto launch = [&] {
+        q.parallel_for(sycl::nd_range<1>{bodies, 256}, [=](sycl::nd_item<1> it) {
+            const std::size_t i = it.get_global_id(0);
+            const sycl::float4 pi = positions[i];
+            sycl::float3 acc{0.0f};
+            for (std::size_t j = 0; j < bodies; ++j) {
+                const sycl::float4 pj = positions[j];
+                const sycl::float3 d = pj.xyz() - pi.xyz();
+                const float inv = sycl::rsqrt(sycl::dot(d, d) + 1e-3f);
+                acc += d * (pj.w() * inv * inv * inv);
+            }
+            accelerations[i] = sycl::float4{acc.x(), acc.y(), acc.z(), 0.0f};
+        });
+    };
+    return per_launch(q, launch, reps);
+}
+
+double sycl_sub_group_sum(sycl::queue& q, const int* x, std::size_t n, int* sums, int reps) {
+    auto launch = [&] {
+        q.parallel_for(sycl::nd_range<1>{n, 256}, [=](sycl::nd_item<1> it) {
+            const sycl::sub_group sg = it.get_sub_group();
+            const int s = sycl::reduce_over_group(sg, x[it.get_global_id(0)], sycl::plus<int>());
+            if (sg.leader()) sums[it.get_global_id(0) / 32] = s;
+        });
+    };
+    return per_launch(q, launch, reps);
+}
+
 template <typename T> std::vector<T> to_host(sycl::queue& q, const T* p, std::size_t n) {
     std::vector<T> v(n);
     q.memcpy(v.data(), p, n * sizeof(T)).wait_and_throw();
@@ -173,8 +211,8 @@ int main(int argc, char** argv) try {
         return 77;
     }
 
-    const std::size_t n = std::size_t{1} << 24, rows = 4096, cols = 4096, chain_n = 1024;
-    const int reps = 200, rounds = 5, nodes = 1000, replays = 20;
+    const std::size_t n = std::size_t{1} << 24, rows = 4096, cols = 4096, chain_n = 1024, bodies = 16384;
+    const int reps = 200, rounds = 5, nodes = 1000, replays = 20, nbody_reps = 20;
     const float a = 1.5f;
     std::vector<float> hx(n), hy(n), grid(rows * cols);
     std::vector<int> hi(n);
@@ -184,6 +222,9 @@ int main(int argc, char** argv) try {
         hi[i] = static_cast<int>(i % 7);
     }
     for (std::size_t i = 0; i < rows * cols; ++i) grid[i] = static_cast<float>((i * 31) % 101);
+    std::vector<float> bodies_xyzm(bodies * 4);
+    for (std::size_t i = 0; i < bodies * 4; ++i)
+        bodies_xyzm[i] = i % 4 == 3 ? 1.0f + static_cast<float>(i % 5) : static_cast<float>((i * 7919) % 1000) * 0.01f;
 
     // SYCL memory and the peer's, with the same contents.
     float* sx = sycl::malloc_device<float>(n, q);
@@ -193,6 +234,9 @@ int main(int argc, char** argv) try {
     int* si = sycl::malloc_device<int>(n, q);
     int* ssum = sycl::malloc_device<int>(1, q);
     int* schain = sycl::malloc_device<int>(chain_n, q);
+    auto* s_pos = sycl::malloc_device<sycl::float4>(bodies, q);
+    auto* s_acc = sycl::malloc_device<sycl::float4>(bodies, q);
+    int* s_sums = sycl::malloc_device<int>(n / 32, q);
     auto* cx = static_cast<float*>(peer_malloc(n * sizeof(float)));
     auto* cy = static_cast<float*>(peer_malloc(n * sizeof(float)));
     auto* c_in = static_cast<float*>(peer_malloc(rows * cols * sizeof(float)));
@@ -200,6 +244,9 @@ int main(int argc, char** argv) try {
     auto* ci = static_cast<int*>(peer_malloc(n * sizeof(int)));
     auto* csum = static_cast<int*>(peer_malloc(sizeof(int)));
     auto* cchain = static_cast<int*>(peer_malloc(chain_n * sizeof(int)));
+    auto* c_pos = static_cast<float*>(peer_malloc(bodies * 4 * sizeof(float)));
+    auto* c_acc = static_cast<float*>(peer_malloc(bodies * 4 * sizeof(float)));
+    auto* c_sums = static_cast<int*>(peer_malloc(n / 32 * sizeof(int)));
     auto reset = [&] {
         q.memcpy(sx, hx.data(), n * sizeof(float));
         q.memcpy(sy, hy.data(), n * sizeof(float));
@@ -207,6 +254,7 @@ int main(int argc, char** argv) try {
         q.memcpy(s_out, grid.data(), rows * cols * sizeof(float));
         q.memcpy(si, hi.data(), n * sizeof(int));
         q.memset(schain, 0, chain_n * sizeof(int));
+        q.memcpy(s_pos, bodies_xyzm.data(), bodies * 4 * sizeof(float));
         q.wait_and_throw();
         peer_copy(cx, hx.data(), n * sizeof(float));
         peer_copy(cy, hy.data(), n * sizeof(float));
@@ -215,6 +263,7 @@ int main(int argc, char** argv) try {
         peer_copy(ci, hi.data(), n * sizeof(int));
         std::vector<int> zeros(chain_n, 0);
         peer_copy(cchain, zeros.data(), chain_n * sizeof(int));
+        peer_copy(c_pos, bodies_xyzm.data(), bodies * 4 * sizeof(float));
     };
 
     // Results first: one launch (and one untimed warm-up) of each, same inputs on both sides.
@@ -223,7 +272,9 @@ int main(int argc, char** argv) try {
                                  {"stencil_5pt", "us per launch"},
                                  {"reduction", "us per launch"},
                                  {"reduction_graph", "us per replay"},
-                                 {"chain_1000", "ns per node"}};
+                                 {"chain_1000", "ns per node"},
+                                 {"nbody", "us per launch"},
+                                 {"sub_group_sum", "us per launch"}};
     sycl_saxpy(q, a, sx, sy, n, 1);
     peer_saxpy(a, cx, cy, n, 1);
     rows_out[0].same_result = close(to_host(q, sy, n), peer_to_host(cy, n));
@@ -239,8 +290,24 @@ int main(int argc, char** argv) try {
     sycl_chain_replay(q, schain, chain_n, nodes, 1);
     peer_chain_replay(cchain, chain_n, nodes, 1);
     rows_out[4].same_result = to_host(q, schain, chain_n) == peer_to_host(cchain, chain_n);
+    sycl_nbody(q, s_pos, s_acc, bodies, 1);
+    peer_nbody(c_pos, c_acc, bodies, 1);
+    {
+        const auto mine = to_host(q, s_acc, bodies);
+        std::vector<float> flat(bodies * 4);
+        std::memcpy(flat.data(), mine.data(), flat.size() * sizeof(float));
+        // The same arithmetic in another order of contraction: close, not bit-equal.
+        const auto theirs = peer_to_host(c_acc, bodies * 4);
+        bool near = true;
+        for (std::size_t i = 0; i < flat.size(); ++i)
+            near = near && std::fabs(flat[i] - theirs[i]) <= 1e-3f * std::max(1.0f, std::fabs(theirs[i]));
+        rows_out[5].same_result = near;
+    }
+    sycl_sub_group_sum(q, si, n, s_sums, 1);
+    peer_sub_group_sum(ci, n, c_sums, 1);
+    rows_out[6].same_result = to_host(q, s_sums, n / 32) == peer_to_host(c_sums, n / 32);
 
-    constexpr int kinds = 5;
+    constexpr int kinds = 7;
     std::vector<std::vector<double>> sycl_t(kinds), cuda_t(kinds), ratio(kinds);
     for (int round = 0; round < rounds; ++round) {
         const double t[kinds][2] = {
@@ -248,9 +315,11 @@ int main(int argc, char** argv) try {
             {sycl_stencil(q, s_in, s_out, rows, cols, reps), peer_stencil(c_in, c_out, rows, cols, reps)},
             {sycl_reduce(q, si, n, ssum, reps), peer_reduce(ci, n, csum, reps)},
             {sycl_reduce_graph(q, si, n, ssum, reps), peer_reduce_graph(ci, n, csum, reps)},
-            {sycl_chain_replay(q, schain, chain_n, nodes, replays), peer_chain_replay(cchain, chain_n, nodes, replays)}};
+            {sycl_chain_replay(q, schain, chain_n, nodes, replays), peer_chain_replay(cchain, chain_n, nodes, replays)},
+            {sycl_nbody(q, s_pos, s_acc, bodies, nbody_reps), peer_nbody(c_pos, c_acc, bodies, nbody_reps)},
+            {sycl_sub_group_sum(q, si, n, s_sums, reps), peer_sub_group_sum(ci, n, c_sums, reps)}};
         for (int k = 0; k < kinds; ++k) {
-            const double scale = k == kinds - 1 ? 1e9 : 1e6;
+            const double scale = k == 4 ? 1e9 : 1e6; // chain_1000: ns per node
             sycl_t[k].push_back(t[k][0] * scale);
             cuda_t[k].push_back(t[k][1] * scale);
             ratio[k].push_back(t[k][0] / t[k][1]);
@@ -285,11 +354,13 @@ int main(int argc, char** argv) try {
     }
     for (void* p : {static_cast<void*>(sx), static_cast<void*>(sy), static_cast<void*>(s_in),
                     static_cast<void*>(s_out), static_cast<void*>(si), static_cast<void*>(ssum),
-                    static_cast<void*>(schain)})
+                    static_cast<void*>(schain), static_cast<void*>(s_pos), static_cast<void*>(s_acc),
+                    static_cast<void*>(s_sums)})
         sycl::free(p, q);
     for (void* p : {static_cast<void*>(cx), static_cast<void*>(cy), static_cast<void*>(c_in),
                     static_cast<void*>(c_out), static_cast<void*>(ci), static_cast<void*>(csum),
-                    static_cast<void*>(cchain)})
+                    static_cast<void*>(cchain), static_cast<void*>(c_pos), static_cast<void*>(c_acc),
+                    static_cast<void*>(c_sums)})
         peer_free(p);
     const bool all_same = std::all_of(rows_out.begin(), rows_out.end(), [](const row& r) { return r.same_result; });
     return all_same ? 0 : 1;

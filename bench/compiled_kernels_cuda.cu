@@ -1,4 +1,4 @@
-// The peer of bench/compiled_kernels.cpp: the same four kernels written by hand in CUDA C++ (runtime API), each
+// The peer of bench/compiled_kernels.cpp: the same kernels written by hand in CUDA C++ (runtime API), each
 // timed the way the SYCL side is (see there). Compiled by nvcc; the SYCL program, built by encore++, links it.
 #include <cuda_runtime.h>
 
@@ -51,6 +51,32 @@ __global__ void reduce_sum(const int* x, size_t n, int* result) {
 __global__ void add_one(int* data, size_t n) {
     const size_t i = blockIdx.x * static_cast<size_t>(blockDim.x) + threadIdx.x;
     if (i < n) data[i] += 1;
+}
+
+// Body i's acceleration from every body j (position xyz, mass w), softened as the SYCL side does.
+__global__ void nbody(const float4* positions, float4* accelerations, size_t bodies) {
+    const size_t i = blockIdx.x * static_cast<size_t>(blockDim.x) + threadIdx.x;
+    if (i >= bodies) return;
+    const float4 pi = positions[i];
+    float ax = 0.0f, ay = 0.0f, az = 0.0f;
+    for (size_t j = 0; j < bodies; ++j) {
+        const float4 pj = positions[j];
+        const float dx = pj.x - pi.x, dy = pj.y - pi.y, dz = pj.z - pi.z;
+        const float inv = rsqrtf(dx * dx + dy * dy + dz * dz + 1e-3f);
+        const float s = pj.w * inv * inv * inv;
+        ax += dx * s;
+        ay += dy * s;
+        az += dz * s;
+    }
+    accelerations[i] = make_float4(ax, ay, az, 0.0f);
+}
+
+// Each warp's sum of its 32 values, by __shfl_down_sync; lane 0 writes it.
+__global__ void warp_sums(const int* x, size_t n, int* sums) {
+    const size_t i = blockIdx.x * static_cast<size_t>(blockDim.x) + threadIdx.x;
+    int v = i < n ? x[i] : 0;
+    for (int d = 16; d > 0; d /= 2) v += __shfl_down_sync(0xffffffffu, v, d);
+    if (threadIdx.x % 32 == 0 && i < n) sums[i / 32] = v;
 }
 
 unsigned blocks_for(size_t n, unsigned block) {
@@ -147,4 +173,24 @@ extern "C" void peer_free(void* p) {
 }
 extern "C" void peer_copy(void* to, const void* from, size_t bytes) {
     check(cudaMemcpy(to, from, bytes, cudaMemcpyDefault), "cudaMemcpy");
+}
+
+extern "C" double peer_nbody(const float* positions, float* accelerations, size_t bodies, int reps) {
+    const auto* p = reinterpret_cast<const float4*>(positions);
+    auto* a = reinterpret_cast<float4*>(accelerations);
+    nbody<<<blocks_for(bodies, 256), 256>>>(p, a, bodies);
+    check(cudaDeviceSynchronize(), "nbody");
+    const auto t = std::chrono::steady_clock::now();
+    for (int r = 0; r < reps; ++r) nbody<<<blocks_for(bodies, 256), 256>>>(p, a, bodies);
+    check(cudaDeviceSynchronize(), "nbody");
+    return seconds_since(t) / reps;
+}
+
+extern "C" double peer_sub_group_sum(const int* x, size_t n, int* sums, int reps) {
+    warp_sums<<<blocks_for(n, 256), 256>>>(x, n, sums);
+    check(cudaDeviceSynchronize(), "sub_group_sum");
+    const auto t = std::chrono::steady_clock::now();
+    for (int r = 0; r < reps; ++r) warp_sums<<<blocks_for(n, 256), 256>>>(x, n, sums);
+    check(cudaDeviceSynchronize(), "sub_group_sum");
+    return seconds_since(t) / reps;
 }

@@ -221,7 +221,7 @@ void template_members(const clang::ASTContext& context, const clang::DeclContext
 }
 
 const char* launch_enumerator(int launch) {
-    return launch == 0 ? "single_task" : launch == 2 ? "nd_range" : "range";
+    return launch == 0 ? "single_task" : launch == 2 ? "nd_range" : launch == 3 ? "work_group" : "range";
 }
 
 // A free-function kernel's entry: the function's parameters as the kernel's (argument_list convention), the

@@ -36,7 +36,8 @@ const char* kind_name(param_kind kind) {
 }
 
 const char* launch_name(int launch) {
-    return launch == 0 ? "single_task" : launch == 2 ? "nd_range" : "range";
+    // A hierarchical launch (3, sycl::detail::launch::work_group) runs over an nd_range.
+    return launch == 0 ? "single_task" : launch >= 2 ? "nd_range" : "range";
 }
 
 } // namespace

@@ -95,6 +95,20 @@ public:
         else
             single_task<KernelName>(k);
     }
+    // Hierarchical kernels: `k(group<D>)` runs the work-group scope of each of `groups` work-groups of `local`
+    // items (of {1, ..., 1, 32} when no size is given), calling group::parallel_for_work_item for the work-items
+    // (sycl/item.hpp says how each backend runs them).
+    template <typename KernelName = detail::auto_name, int D, typename K>
+    void parallel_for_work_group(range<D> groups, const K& k) {
+        range<D> local;
+        for (int d = 0; d < D; ++d) local[d] = d == D - 1 ? 32 : 1;
+        parallel_for_work_group<KernelName>(groups, local, k);
+    }
+    template <typename KernelName = detail::auto_name, int D, typename K>
+    void parallel_for_work_group(range<D> groups, range<D> local, const K& k) {
+        launch_with<KernelName, detail::launch::work_group, D>(
+            detail::to_engine(nd_range<D>(groups * local, local), "parallel_for_work_group"), k);
+    }
     template <typename KernelName = detail::auto_name, typename K> void single_task(const K& k) {
         if constexpr (requires { k.get(ext::oneapi::experimental::properties_tag{}); }) {
             encore::nd_range r{};

@@ -154,6 +154,15 @@ public:
 #endif
     }
 
+    // Hierarchical kernels (handler::parallel_for_work_group): runs `f` once for each work-item of the group, or
+    // of `logical_range`, with a barrier before and after. On the native backend one item per group runs the work-
+    // group scope and this loops over the items; on CUDA every thread runs the work-group scope, and here each
+    // thread takes its own items (logical linear ids thread, thread + block size, ...).
+    template <typename F> ENCORE_HOST_DEVICE void parallel_for_work_item(F f) const {
+        parallel_for_work_item(get_local_range(), f);
+    }
+    template <typename F> ENCORE_HOST_DEVICE void parallel_for_work_item(range<Dimensions> logical_range, F f) const;
+
 private:
     friend struct detail::item_factory;
     friend struct detail::group_access;
@@ -204,24 +213,41 @@ private:
     const encore::work_item* item_;
 };
 
-// The work-item of a hierarchical (parallel_for_work_group) launch: global, logical-local and physical-local ids.
+// The work-item of a hierarchical launch (handler::parallel_for_work_group), inside
+// group::parallel_for_work_item: its global id, its logical local id (in the range parallel_for_work_item was
+// given, the work-group's local range by default) and its physical local id (the work-item of the launch that runs
+// it). The global id is the group's id times the physical local range plus the physical local id.
 template <int Dimensions = 1> class h_item {
 public:
     static constexpr int dimensions = Dimensions;
     h_item() = delete;
     ENCORE_HOST_DEVICE item<Dimensions, false> get_global() const { return global_; }
-    ENCORE_HOST_DEVICE item<Dimensions, false> get_local() const { return local_; }
-    ENCORE_HOST_DEVICE item<Dimensions, false> get_logical_local() const { return local_; }
-    ENCORE_HOST_DEVICE item<Dimensions, false> get_physical_local() const { return local_; }
+    ENCORE_HOST_DEVICE item<Dimensions, false> get_local() const { return logical_; }
+    ENCORE_HOST_DEVICE item<Dimensions, false> get_logical_local() const { return logical_; }
+    ENCORE_HOST_DEVICE item<Dimensions, false> get_physical_local() const { return physical_; }
     ENCORE_HOST_DEVICE range<Dimensions> get_global_range() const { return global_.get_range(); }
+    ENCORE_HOST_DEVICE std::size_t get_global_range(int d) const { return global_.get_range(d); }
     ENCORE_HOST_DEVICE id<Dimensions> get_global_id() const { return global_.get_id(); }
-    ENCORE_HOST_DEVICE range<Dimensions> get_local_range() const { return local_.get_range(); }
-    ENCORE_HOST_DEVICE id<Dimensions> get_local_id() const { return local_.get_id(); }
+    ENCORE_HOST_DEVICE std::size_t get_global_id(int d) const { return global_.get_id(d); }
+    ENCORE_HOST_DEVICE range<Dimensions> get_local_range() const { return logical_.get_range(); }
+    ENCORE_HOST_DEVICE std::size_t get_local_range(int d) const { return logical_.get_range(d); }
+    ENCORE_HOST_DEVICE id<Dimensions> get_local_id() const { return logical_.get_id(); }
+    ENCORE_HOST_DEVICE std::size_t get_local_id(int d) const { return logical_.get_id(d); }
+    ENCORE_HOST_DEVICE range<Dimensions> get_logical_local_range() const { return logical_.get_range(); }
+    ENCORE_HOST_DEVICE std::size_t get_logical_local_range(int d) const { return logical_.get_range(d); }
+    ENCORE_HOST_DEVICE id<Dimensions> get_logical_local_id() const { return logical_.get_id(); }
+    ENCORE_HOST_DEVICE std::size_t get_logical_local_id(int d) const { return logical_.get_id(d); }
+    ENCORE_HOST_DEVICE range<Dimensions> get_physical_local_range() const { return physical_.get_range(); }
+    ENCORE_HOST_DEVICE std::size_t get_physical_local_range(int d) const { return physical_.get_range(d); }
+    ENCORE_HOST_DEVICE id<Dimensions> get_physical_local_id() const { return physical_.get_id(); }
+    ENCORE_HOST_DEVICE std::size_t get_physical_local_id(int d) const { return physical_.get_id(d); }
 
 private:
     friend struct detail::item_factory;
-    ENCORE_HOST_DEVICE h_item(item<Dimensions, false> global, item<Dimensions, false> local) : global_(global), local_(local) {}
-    item<Dimensions, false> global_, local_;
+    ENCORE_HOST_DEVICE h_item(item<Dimensions, false> global, item<Dimensions, false> logical,
+                              item<Dimensions, false> physical)
+        : global_(global), logical_(logical), physical_(physical) {}
+    item<Dimensions, false> global_, logical_, physical_;
 };
 
 namespace detail {
@@ -236,12 +262,40 @@ struct item_factory {
     template <typename SubGroup = sub_group> ENCORE_HOST_DEVICE static SubGroup make_sub_group(const encore::work_item& it) {
         return SubGroup(it);
     }
-    template <int D> ENCORE_HOST_DEVICE static h_item<D> make_h_item(const encore::work_item& it) {
-        return h_item<D>(item<D, false>(to_id<D>(it.global_id), to_range<D>(it.global_range), id<D>()),
-                         item<D, false>(to_id<D>(it.local_id), to_range<D>(it.local_range), id<D>()));
+    // The h_item of logical local id `logical` in `logical_range`, run by the launch's item at `physical` of the
+    // group `g`.
+    template <int D>
+    ENCORE_HOST_DEVICE static h_item<D> make_h_item(const group<D>& g, id<D> logical, range<D> logical_range,
+                                                    id<D> physical) {
+        const range<D> local = g.get_local_range();
+        id<D> global;
+        for (int d = 0; d < D; ++d)
+            global[d] = g.get_group_id(d) * local[d] + physical[d];
+        return h_item<D>(item<D, false>(global, local * g.get_group_range(), id<D>()),
+                         item<D, false>(logical, logical_range, id<D>()), item<D, false>(physical, local, id<D>()));
     }
 };
 } // namespace detail
+
+template <int Dimensions>
+template <typename F>
+ENCORE_HOST_DEVICE void group<Dimensions>::parallel_for_work_item(range<Dimensions> logical_range, F f) const {
+    const range<Dimensions> local = get_local_range();
+    const std::size_t physical_count = local.size(), count = logical_range.size();
+#if defined(__CUDA_ARCH__)
+    __syncthreads();
+    const std::size_t me = get_local_linear_id();
+    for (std::size_t l = me; l < count; l += physical_count)
+        f(detail::item_factory::make_h_item<Dimensions>(*this, detail::delinearize<Dimensions>(l, logical_range),
+                                                        logical_range, get_local_id()));
+    __syncthreads();
+#else
+    for (std::size_t l = 0; l < count; ++l)
+        f(detail::item_factory::make_h_item<Dimensions>(
+            *this, detail::delinearize<Dimensions>(l, logical_range), logical_range,
+            detail::delinearize<Dimensions>(l % physical_count, local)));
+#endif
+}
 
 } // namespace _V1
 } // namespace sycl

@@ -49,5 +49,17 @@ id(std::size_t) -> id<1>;
 id(std::size_t, std::size_t) -> id<2>;
 id(std::size_t, std::size_t, std::size_t) -> id<3>;
 
+namespace detail {
+// The id of linear index `linear` in `r` (detail::linearize's inverse: the last dimension varies fastest).
+template <int Dimensions> ENCORE_HOST_DEVICE constexpr id<Dimensions> delinearize(std::size_t linear, const range<Dimensions>& r) {
+    id<Dimensions> index;
+    for (int d = Dimensions - 1; d >= 0; --d) {
+        index[d] = linear % r[d];
+        linear /= r[d];
+    }
+    return index;
+}
+} // namespace detail
+
 } // namespace _V1
 } // namespace sycl

@@ -30,6 +30,7 @@
 #include "kernel.hpp"
 #include "kernel_bundle.hpp"
 #include "multi_ptr.hpp"
+#include "private_memory.hpp"
 #include "properties/all_properties.hpp"
 #include "property_list.hpp"
 #include "queue.hpp"

@@ -42,10 +42,24 @@ template <typename Group> inline constexpr bool is_sub_group_v = std::is_same_v<
 namespace group_exchange {
 
 #if defined(__CUDACC__)
-__device__ inline unsigned cuda_linear_thread() {
+// The work-item's dimensions are a constant where its entry built it (make_work_item<D>), so a 1-D kernel reads
+// threadIdx.x and blockDim.x only.
+__device__ inline unsigned cuda_linear_thread(const ::encore::work_item& w) {
+    if (w.dimensions == 1) return threadIdx.x;
+    if (w.dimensions == 2) return threadIdx.x + blockDim.x * threadIdx.y;
     return threadIdx.x + blockDim.x * (threadIdx.y + blockDim.y * threadIdx.z);
 }
-__device__ inline unsigned cuda_block_threads() { return blockDim.x * blockDim.y * blockDim.z; }
+__device__ inline unsigned cuda_block_threads(const ::encore::work_item& w) {
+    if (w.dimensions == 1) return blockDim.x;
+    if (w.dimensions == 2) return blockDim.x * blockDim.y;
+    return blockDim.x * blockDim.y * blockDim.z;
+}
+// The lane: a warp is 32 consecutive threads of the block's linear order.
+__device__ inline unsigned cuda_lane() {
+    unsigned lane;
+    asm("mov.u32 %0, %%laneid;" : "=r"(lane));
+    return lane;
+}
 #endif
 
 constexpr std::size_t width = ::encore::sub_group_width;
@@ -53,22 +67,27 @@ constexpr std::size_t width = ::encore::sub_group_width;
 // The item's place in its work-group and sub-group.
 ENCORE_HOST_DEVICE inline std::size_t local_linear_of(const ::encore::work_item& w) {
 #if defined(__CUDA_ARCH__)
-    static_cast<void>(w);
-    return cuda_linear_thread();
+    return cuda_linear_thread(w);
 #else
     return (w.local_id[0] * w.local_range[1] + w.local_id[1]) * w.local_range[2] + w.local_id[2];
 #endif
 }
 ENCORE_HOST_DEVICE inline std::size_t local_count_of(const ::encore::work_item& w) {
 #if defined(__CUDA_ARCH__)
-    static_cast<void>(w);
-    return cuda_block_threads();
+    return cuda_block_threads(w);
 #else
     return w.local_range[0] * w.local_range[1] * w.local_range[2];
 #endif
 }
 ENCORE_HOST_DEVICE inline std::size_t sub_group_of(const ::encore::work_item& w) { return local_linear_of(w) / width; }
-ENCORE_HOST_DEVICE inline std::size_t lane_of(const ::encore::work_item& w) { return local_linear_of(w) % width; }
+ENCORE_HOST_DEVICE inline std::size_t lane_of(const ::encore::work_item& w) {
+#if defined(__CUDA_ARCH__)
+    static_cast<void>(w);
+    return cuda_lane();
+#else
+    return local_linear_of(w) % width;
+#endif
+}
 ENCORE_HOST_DEVICE inline std::size_t sub_groups_of(const ::encore::work_item& w) {
     return (local_count_of(w) + width - 1) / width;
 }
@@ -122,17 +141,16 @@ template <typename Group, typename T, typename Use> decltype(auto) host_all_valu
 // ---- CUDA: warps and shared memory ------------------------------------------------------------------------------
 
 #if defined(__CUDACC__)
-__device__ inline unsigned cuda_lane() { return cuda_linear_thread() % 32; }
-__device__ inline unsigned cuda_warp() { return cuda_linear_thread() / 32; }
-__device__ inline unsigned cuda_warp_size() {
-    const unsigned rest = cuda_block_threads() - cuda_warp() * 32;
+__device__ inline unsigned cuda_warp(const ::encore::work_item& w) { return cuda_linear_thread(w) / 32; }
+__device__ inline unsigned cuda_warp_size(const ::encore::work_item& w) {
+    const unsigned rest = cuda_block_threads(w) - (cuda_linear_thread(w) & ~31u);
     return rest < 32 ? rest : 32;
 }
-__device__ inline unsigned cuda_warp_mask() {
-    const unsigned n = cuda_warp_size();
+__device__ inline unsigned cuda_warp_mask(const ::encore::work_item& w) {
+    const unsigned n = cuda_warp_size(w);
     return n == 32 ? 0xffffffffu : (1u << n) - 1;
 }
-__device__ inline unsigned cuda_warps() { return (cuda_block_threads() + 31) / 32; }
+__device__ inline unsigned cuda_warps(const ::encore::work_item& w) { return (cuda_block_threads(w) + 31) / 32; }
 
 // A shuffle of any trivially copyable T, 32 bits at a time (Shfl: the word-wise shuffle, one call per word).
 template <typename T, typename Shfl> __device__ T cuda_shuffle_words(const T& x, Shfl&& shfl) {
@@ -161,15 +179,15 @@ template <typename T> __device__ T cuda_shuffle_up(unsigned mask, const T& x, un
     return cuda_shuffle_words(x, [&](auto v) { return __shfl_up_sync(mask, v, delta); });
 }
 
-template <typename T, typename Op> __device__ T cuda_warp_reduce(T x, Op op) {
-    const unsigned n = cuda_warp_size(), mask = cuda_warp_mask();
+template <typename T, typename Op> __device__ T cuda_warp_reduce(const ::encore::work_item& w, T x, Op op) {
+    const unsigned n = cuda_warp_size(w);
     if (n == 32) { // a butterfly: every lane ends with the whole result
 #pragma unroll
         for (unsigned o = 16; o > 0; o >>= 1)
-            x = op(x, cuda_shuffle_xor(mask, x, o));
+            x = op(x, cuda_shuffle_xor(0xffffffffu, x, o));
         return x;
     }
-    const unsigned lane = cuda_lane();
+    const unsigned lane = cuda_lane(), mask = (1u << n) - 1;
     for (unsigned o = 16; o > 0; o >>= 1) {
         const unsigned from = lane + o < n ? lane + o : lane;
         const T y = cuda_shuffle(mask, x, from);
@@ -177,8 +195,8 @@ template <typename T, typename Op> __device__ T cuda_warp_reduce(T x, Op op) {
     }
     return cuda_shuffle(mask, x, 0);
 }
-template <typename T, typename Op> __device__ T cuda_warp_inclusive_scan(T x, Op op) {
-    const unsigned n = cuda_warp_size(), mask = cuda_warp_mask(), lane = cuda_lane();
+template <typename T, typename Op> __device__ T cuda_warp_inclusive_scan(const ::encore::work_item& w, T x, Op op) {
+    const unsigned n = cuda_warp_size(w), mask = cuda_warp_mask(w), lane = cuda_lane();
     for (unsigned o = 1; o < n; o <<= 1) {
         const T y = cuda_shuffle_up(mask, x, o);
         if (lane >= o) x = op(y, x);
@@ -206,11 +224,12 @@ template <typename T> __device__ T cuda_get(const unsigned char* slots, unsigned
 // x of the member at `index` of g (a lane of a sub-group, a local linear id of a work-group).
 template <typename Group, typename T> ENCORE_HOST_DEVICE T broadcast(const Group& g, const T& x, std::size_t index) {
 #if defined(__CUDA_ARCH__)
+    const ::encore::work_item& w = group_access::item_of(g);
     if constexpr (is_sub_group_v<Group>) {
-        return cuda_shuffle(cuda_warp_mask(), x, static_cast<unsigned>(index));
+        return cuda_shuffle(cuda_warp_mask(w), x, static_cast<unsigned>(index));
     } else {
         unsigned char* slot = cuda_warp_slots<T>();
-        if (cuda_linear_thread() == index) cuda_put(slot, 0, x);
+        if (cuda_linear_thread(w) == index) cuda_put(slot, 0, x);
         __syncthreads();
         const T r = cuda_get<T>(slot, 0);
         __syncthreads();
@@ -227,9 +246,8 @@ template <typename Group, typename T> ENCORE_HOST_DEVICE T broadcast(const Group
 template <typename T>
 ENCORE_HOST_DEVICE T select_in_sub_group(const ::encore::work_item& w, const T& x, std::size_t lane) {
 #if defined(__CUDA_ARCH__)
-    static_cast<void>(w);
-    const unsigned from = lane < cuda_warp_size() ? static_cast<unsigned>(lane) : cuda_lane();
-    return cuda_shuffle(cuda_warp_mask(), x, from);
+    const unsigned from = lane < cuda_warp_size(w) ? static_cast<unsigned>(lane) : cuda_lane();
+    return cuda_shuffle(cuda_warp_mask(w), x, from);
 #else
     const host_scope<sub_group> s(w);
     const std::byte* block = host_exchange(w, s.scope, &x, sizeof(T));
@@ -239,8 +257,7 @@ ENCORE_HOST_DEVICE T select_in_sub_group(const ::encore::work_item& w, const T& 
 
 ENCORE_HOST_DEVICE inline void sub_group_barrier(const ::encore::work_item& w) {
 #if defined(__CUDA_ARCH__)
-    static_cast<void>(w);
-    __syncwarp(cuda_warp_mask());
+    __syncwarp(cuda_warp_mask(w));
 #else
     host_exchange(w, sub_group_of(w), nullptr, 0);
 #endif
@@ -249,12 +266,13 @@ ENCORE_HOST_DEVICE inline void sub_group_barrier(const ::encore::work_item& w) {
 // op over every member's x, in member order (every member gets it).
 template <typename Group, typename T, typename Op> ENCORE_HOST_DEVICE T reduce(const Group& g, const T& x, Op op) {
 #if defined(__CUDA_ARCH__)
-    T r = cuda_warp_reduce(x, op);
+    const ::encore::work_item& w = group_access::item_of(g);
+    T r = cuda_warp_reduce(w, x, op);
     if constexpr (!is_sub_group_v<Group>) {
-        const unsigned warps = cuda_warps();
+        const unsigned warps = cuda_warps(w);
         if (warps > 1) {
             unsigned char* slots = cuda_warp_slots<T>();
-            if (cuda_lane() == 0) cuda_put(slots, cuda_warp(), r);
+            if (cuda_lane() == 0) cuda_put(slots, cuda_warp(w), r);
             __syncthreads();
             r = cuda_get<T>(slots, 0);
             for (unsigned k = 1; k < warps; ++k)
@@ -277,17 +295,18 @@ template <typename Group, typename T, typename Op> ENCORE_HOST_DEVICE T reduce(c
 template <typename Group, typename T, typename Op>
 ENCORE_HOST_DEVICE T scan(const Group& g, const T& x, Op op, bool inclusive, const T* init) {
 #if defined(__CUDA_ARCH__)
-    const T in_warp = cuda_warp_inclusive_scan(x, op);
+    const ::encore::work_item& w = group_access::item_of(g);
+    const T in_warp = cuda_warp_inclusive_scan(w, x, op);
     // What comes before this warp: init, then the totals of the block's earlier warps.
     bool has_carry = init != nullptr;
     T carry = init ? *init : x;
     if constexpr (!is_sub_group_v<Group>) {
-        const unsigned warps = cuda_warps();
+        const unsigned warps = cuda_warps(w);
         if (warps > 1) {
             unsigned char* slots = cuda_warp_slots<T>();
-            if (cuda_lane() == cuda_warp_size() - 1) cuda_put(slots, cuda_warp(), in_warp);
+            if (cuda_lane() == cuda_warp_size(w) - 1) cuda_put(slots, cuda_warp(w), in_warp);
             __syncthreads();
-            for (unsigned k = 0; k < cuda_warp(); ++k) {
+            for (unsigned k = 0; k < cuda_warp(w); ++k) {
                 const T total = cuda_get<T>(slots, k);
                 carry = has_carry ? op(carry, total) : total;
                 has_carry = true;
@@ -296,7 +315,7 @@ ENCORE_HOST_DEVICE T scan(const Group& g, const T& x, Op op, bool inclusive, con
         }
     }
     if (inclusive) return has_carry ? op(carry, in_warp) : in_warp;
-    const T before = cuda_shuffle_up(cuda_warp_mask(), in_warp, 1);
+    const T before = cuda_shuffle_up(cuda_warp_mask(w), in_warp, 1);
     if (cuda_lane() == 0) return carry; // has_carry: exclusive scans always have an init
     return has_carry ? op(carry, before) : before;
 #else
@@ -318,7 +337,7 @@ ENCORE_HOST_DEVICE T scan(const Group& g, const T& x, Op op, bool inclusive, con
 template <typename Group> ENCORE_HOST_DEVICE bool any(const Group& g, bool flag) {
 #if defined(__CUDA_ARCH__)
     static_cast<void>(g);
-    if constexpr (is_sub_group_v<Group>) return __any_sync(cuda_warp_mask(), flag);
+    if constexpr (is_sub_group_v<Group>) return __any_sync(cuda_warp_mask(group_access::item_of(g)), flag);
     else return __syncthreads_or(flag) != 0;
 #else
     return host_all_values(g, flag, [&](const std::byte* block, const host_scope<Group>& s) {
@@ -331,7 +350,7 @@ template <typename Group> ENCORE_HOST_DEVICE bool any(const Group& g, bool flag)
 template <typename Group> ENCORE_HOST_DEVICE bool all(const Group& g, bool flag) {
 #if defined(__CUDA_ARCH__)
     static_cast<void>(g);
-    if constexpr (is_sub_group_v<Group>) return __all_sync(cuda_warp_mask(), flag);
+    if constexpr (is_sub_group_v<Group>) return __all_sync(cuda_warp_mask(group_access::item_of(g)), flag);
     else return __syncthreads_and(flag) != 0;
 #else
     return host_all_values(g, flag, [&](const std::byte* block, const host_scope<Group>& s) {

@@ -67,7 +67,8 @@ template <typename Name, typename Kernel> std::string kernel_name() {
     }
 }
 
-enum class launch { single_task, range, nd_range };
+// work_group: a hierarchical launch (handler::parallel_for_work_group), an nd_range whose kernel takes the group.
+enum class launch { single_task, range, nd_range, work_group };
 
 // Calls `k` for one work-item with the item type its launch gives it, and `extra` after it (reducers).
 template <launch Launch, int D, typename K, typename... Extra>
@@ -81,6 +82,16 @@ ENCORE_HOST_DEVICE void call_kernel(const K& k, const encore::work_item& w, Extr
                       "parallel_for(nd_range): the kernel must take a sycl::nd_item of the range's dimensions "
                       "(and its operator() must be const)");
         k(item_factory::make_nd_item<D>(w), extra...);
+    } else if constexpr (Launch == launch::work_group) {
+        static_assert(std::is_invocable_v<const K&, group<D>>,
+                      "parallel_for_work_group: the kernel must take a sycl::group of the range's dimensions (and its "
+                      "operator() must be const)");
+        const group<D> g = item_factory::make_group<D>(w);
+#if defined(__CUDA_ARCH__)
+        k(g); // every thread runs the work-group scope (group::parallel_for_work_item shares the items out)
+#else
+        if (g.get_local_linear_id() == 0) k(g); // one item per group: parallel_for_work_item loops over the items
+#endif
     } else {
         static_assert(std::is_invocable_v<const K&, item<D>, Extra&...>,
                       "parallel_for(range): the kernel must take a sycl::item or sycl::id of the range's dimensions "
