@@ -1,5 +1,5 @@
 // sycl_ext_oneapi_kernel_properties as Encore takes them: work_group_size (checked against the nd_range, or
-// the work-group size of a range launch), work_group_size_hint and sub_group_size (accepted), device_has
+// the work-group size of a range launch), work_group_size_hint (accepted), sub_group_size (32 only), device_has
 // (checked against the device); given to parallel_for / single_task, the queue shortcuts, launch_config, or
 // by a functor's get(properties_tag). One body built three ways: by g++ (tests/sycl/meson.build; kernels compiled
 // for the host, so the native backend only), by encore++ for the native target and for cuda:sm_90,native
@@ -107,11 +107,16 @@ TEST_CASE("kernel properties from a functor's get(properties_tag), launch_config
         },
         sycl::errc::nd_range, "work_group_size");
 
-    // Accepted without effect: the hint, and the sub-group size (Encore has no sub-groups yet).
+    // Accepted: the hint (without effect), and the sub-group size Encore's sub-groups have (32); another size is
+    // refused (tests/conformance/sub_group.cpp has the functor form).
     q.parallel_for(sycl::nd_range<1>{{32}, {8}},
-                   syclexp::properties{syclexp::work_group_size_hint<8>, syclexp::sub_group_size<8>},
+                   syclexp::properties{syclexp::work_group_size_hint<8>, syclexp::sub_group_size<32>},
                    [=](sycl::nd_item<1> it) { out[it.get_global_id(0)] = 5; })
         .wait();
+    CHECK(out[7] == 5);
+    auto six = [=](sycl::nd_item<1> it) { out[it.get_global_id(0)] = 6; };
+    CHECK_THROWS_WITH_AS(q.parallel_for(sycl::nd_range<1>{{32}, {8}}, syclexp::properties{syclexp::sub_group_size<8>}, six),
+                         doctest::Contains("requires sub-groups of 8"), sycl::exception);
     CHECK(out[7] == 5);
 
     // device_has: the device's own type is accepted, the other refused (the native CPU device is a cpu; a CUDA
