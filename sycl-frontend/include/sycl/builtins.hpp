@@ -30,7 +30,9 @@ namespace sycl {
 inline namespace _V1 {
 namespace detail {
 
-template <typename T> inline constexpr bool is_float_scalar = std::is_same_v<T, float> || std::is_same_v<T, double>;
+// half computes in float (its element functions are float's, rounded once to half).
+template <typename T>
+inline constexpr bool is_float_scalar = std::is_same_v<T, float> || std::is_same_v<T, double> || std::is_same_v<T, half>;
 template <typename T> inline constexpr bool is_int_scalar = std::is_integral_v<T> && !std::is_same_v<T, bool>;
 // genfloat: a float or double, or a vec-like of them; geninteger likewise for integers.
 template <typename T> inline constexpr bool genfloat = is_float_scalar<elem_t<T>>;
@@ -74,8 +76,8 @@ ENCORE_HOST_DEVICE auto map_with_int(F f, Out* out, const Ts&... xs) {
 #if defined(__CUDA_ARCH__)
 #define ENCORE_CMATH(name, T, ...)                                                                                   \
     [&]() -> T {                                                                                                     \
-        if constexpr (std::is_same_v<T, float>)                                                                      \
-            return ::name##f(__VA_ARGS__);                                                                           \
+        if constexpr (std::is_same_v<T, float> || std::is_same_v<T, half>)                                          \
+            return static_cast<T>(::name##f(__VA_ARGS__));                                                           \
         else                                                                                                         \
             return ::name(__VA_ARGS__);                                                                              \
     }()

@@ -27,6 +27,7 @@
 #include <utility>
 
 #include "sycl/detail/host_device.hpp"
+#include "sycl/half_type.hpp"
 #include "sycl/multi_ptr.hpp"
 
 namespace sycl {
@@ -69,6 +70,10 @@ template <typename T> using relational_t = std::conditional_t<
     sizeof(T) == 1, std::int8_t,
     std::conditional_t<sizeof(T) == 2, std::int16_t, std::conditional_t<sizeof(T) == 4, std::int32_t, std::int64_t>>>;
 
+// An element type of vec: an arithmetic type, or sycl::half / bfloat16 (which say so with encore_vec_element).
+template <typename T>
+inline constexpr bool is_vec_scalar = std::is_arithmetic_v<T> || requires { typename T::encore_vec_element; };
+
 // Operands of an element-wise operator: two vec-likes of one element type and size, or one vec-like and an
 // arithmetic scalar (converted to the element type).
 template <typename A, typename B> constexpr bool vec_operands() {
@@ -79,9 +84,9 @@ template <typename A, typename B> constexpr bool vec_operands() {
                (vec_traits<a_t>::size == vec_traits<b_t>::size || vec_traits<b_t>::size == 1 ||
                 vec_traits<a_t>::size == 1);
     else if constexpr (is_vec_like<a_t>)
-        return std::is_arithmetic_v<b_t> && std::is_convertible_v<b_t, typename vec_traits<a_t>::element>;
+        return is_vec_scalar<b_t> && std::is_convertible_v<b_t, typename vec_traits<a_t>::element>;
     else if constexpr (is_vec_like<b_t>)
-        return std::is_arithmetic_v<a_t> && std::is_convertible_v<a_t, typename vec_traits<b_t>::element>;
+        return is_vec_scalar<a_t> && std::is_convertible_v<a_t, typename vec_traits<b_t>::element>;
     else
         return false;
 }
@@ -160,7 +165,7 @@ template <typename DataT, int NumElements> class alignas(sizeof(DataT) * (NumEle
     static_assert(NumElements == 1 || NumElements == 2 || NumElements == 3 || NumElements == 4 || NumElements == 8 ||
                       NumElements == 16,
                   "sycl::vec: 1, 2, 3, 4, 8 or 16 elements");
-    static_assert(std::is_arithmetic_v<DataT> || requires { typename DataT::encore_vec_element; },
+    static_assert(detail::is_vec_scalar<DataT>,
                   "sycl::vec: the element type must be a scalar type of device code");
     static constexpr int stored = NumElements == 3 ? 4 : NumElements;
 
@@ -606,6 +611,7 @@ ENCORE_VEC_ALIASES(longlong, std::int64_t)
 ENCORE_VEC_ALIASES(ulonglong, std::uint64_t)
 ENCORE_VEC_ALIASES(float, float)
 ENCORE_VEC_ALIASES(double, double)
+ENCORE_VEC_ALIASES(half, half)
 #undef ENCORE_VEC_ALIASES
 
 } // namespace _V1
