@@ -57,7 +57,7 @@ ENCORE_HOST_DEVICE auto map_with_int(F f, Out* out, const Ts&... xs) {
         constexpr int n = shape_width<Ts...>();
         int k = 0;
         using R = decltype(f(lane(xs, 0)..., k));
-        vec<R, n> results{};
+        shaped_t<R, n, Ts...> results{};
         for (int i = 0; i < n; ++i) {
             results[i] = f(lane(xs, i)..., k);
             (*out)[i] = k;
@@ -715,19 +715,19 @@ ENCORE_HOST_DEVICE auto fast_normalize(const T& p) {
 }
 
 // ---- Relational functions (4.17.9) --------------------------------------------------------------------------------
-// On scalars a bool; on vecs a vec of the element's size in signed integers, -1 where true, 0 where false.
+// On scalars a bool; on vecs a vec of the element's size in signed integers, -1 where true, 0 where false; on
+// marrays a marray of bool.
 
 namespace detail {
 template <typename T, typename F> ENCORE_HOST_DEVICE auto relational(F f, const T& x) {
     if constexpr (is_vec_like<T>)
-        return map([f](auto a) { return f(a) ? relational_t<decltype(a)>(-1) : relational_t<decltype(a)>(0); }, x);
+        return map([f](auto a) { return truth<decltype(a), T>(f(a)); }, x);
     else
         return static_cast<bool>(f(x));
 }
 template <typename T1, typename T2, typename F> ENCORE_HOST_DEVICE auto relational(F f, const T1& x, const T2& y) {
     if constexpr (is_vec_like<T1>)
-        return map([f](auto a, auto b) { return f(a, b) ? relational_t<decltype(a)>(-1) : relational_t<decltype(a)>(0); },
-                   x, y);
+        return map([f](auto a, auto b) { return truth<decltype(a), T1>(f(a, b)); }, x, y);
     else
         return static_cast<bool>(f(x, y));
 }
@@ -776,6 +776,28 @@ ENCORE_HOST_DEVICE bool all(const T& x) {
     for (int i = 0; i < detail::width_of<T>(); ++i)
         if (!(detail::lane(x, i) < 0)) return false;
     return true;
+}
+// On a marray of bool (what marray relations answer): whether any / every element is true; select picks b where
+// c's element is true.
+template <typename T>
+    requires(detail::is_vec_like<T> && detail::vec_traits<T>::bool_relations && std::is_same_v<detail::elem_t<T>, bool>)
+ENCORE_HOST_DEVICE bool any(const T& x) {
+    for (int i = 0; i < detail::width_of<T>(); ++i)
+        if (detail::lane(x, i)) return true;
+    return false;
+}
+template <typename T>
+    requires(detail::is_vec_like<T> && detail::vec_traits<T>::bool_relations && std::is_same_v<detail::elem_t<T>, bool>)
+ENCORE_HOST_DEVICE bool all(const T& x) {
+    for (int i = 0; i < detail::width_of<T>(); ++i)
+        if (!detail::lane(x, i)) return false;
+    return true;
+}
+template <typename T, typename C>
+    requires(detail::is_vec_like<T> && detail::vec_traits<T>::bool_relations && detail::is_vec_like<C> &&
+             std::is_same_v<detail::elem_t<C>, bool> && detail::width_of<T>() == detail::width_of<C>())
+ENCORE_HOST_DEVICE auto select(const T& a, const T& b, const C& c) {
+    return detail::map([](auto x, auto y, bool z) { return z ? y : x; }, a, b, c);
 }
 // Each bit from b where c's bit is set, else from a (floating-point types bit by bit).
 template <typename T>

@@ -31,6 +31,7 @@
 #include "item.hpp"
 #include "kernel.hpp"
 #include "kernel_bundle.hpp"
+#include "marray.hpp"
 #include "multi_ptr.hpp"
 #include "private_memory.hpp"
 #include "properties/all_properties.hpp"

@@ -53,15 +53,22 @@ namespace detail {
 template <typename T> struct vec_traits {
     static constexpr bool is_vec = false;
 };
+// A vec-like (vec, a swizzle, sycl::marray): its element type and size, the type an element-wise result of R takes
+// (`with<R, N>`: a vec for vec and swizzles, a marray for marray), and whether its relations answer bool (marray)
+// or -1 / 0 in a signed integer of the element's size (vec).
 template <typename T, int N> struct vec_traits<vec<T, N>> {
     static constexpr bool is_vec = true;
     using element = T;
     static constexpr int size = N;
+    template <typename R, int M> using with = vec<R, M>;
+    static constexpr bool bool_relations = false;
 };
 template <typename T, int N, bool C, int... I> struct vec_traits<__swizzled_vec__<T, N, C, I...>> {
     static constexpr bool is_vec = true;
     using element = T;
     static constexpr int size = static_cast<int>(sizeof...(I));
+    template <typename R, int M> using with = vec<R, M>;
+    static constexpr bool bool_relations = false;
 };
 template <typename T> inline constexpr bool is_vec_like = vec_traits<std::remove_cvref_t<T>>::is_vec;
 
@@ -81,6 +88,7 @@ template <typename A, typename B> constexpr bool vec_operands() {
     using b_t = std::remove_cvref_t<B>;
     if constexpr (is_vec_like<a_t> && is_vec_like<b_t>)
         return std::is_same_v<typename vec_traits<a_t>::element, typename vec_traits<b_t>::element> &&
+               vec_traits<a_t>::bool_relations == vec_traits<b_t>::bool_relations && // no vec beside a marray
                (vec_traits<a_t>::size == vec_traits<b_t>::size || vec_traits<b_t>::size == 1 ||
                 vec_traits<a_t>::size == 1);
     else if constexpr (is_vec_like<a_t>)
@@ -119,6 +127,23 @@ template <typename... Ts> constexpr int shape_width() {
     return n;
 }
 template <typename... Ts> inline constexpr bool any_vec = (is_vec_like<Ts> || ...);
+// The traits of the first vec-like of Ts: what an element-wise result over them is made of.
+template <typename... Ts> struct first_vec_like {
+    using type = void;
+};
+template <typename T, typename... Ts> struct first_vec_like<T, Ts...> {
+    using type = typename std::conditional_t<is_vec_like<T>, std::type_identity<vec_traits<std::remove_cvref_t<T>>>,
+                                             first_vec_like<Ts...>>::type;
+};
+template <typename R, int N, typename... Ts>
+using shaped_t = typename first_vec_like<Ts...>::type::template with<R, N>;
+// What a relation answers for elements of type E among Ts: true / false for marray, -1 / 0 for vec.
+template <typename E, typename... Ts> ENCORE_HOST_DEVICE constexpr auto truth(bool b) {
+    if constexpr (first_vec_like<Ts...>::type::bool_relations)
+        return b;
+    else
+        return b ? relational_t<E>(-1) : relational_t<E>(0);
+}
 template <typename T> ENCORE_HOST_DEVICE constexpr auto lane(const T& x, int i) {
     if constexpr (is_vec_like<T>)
         return static_cast<elem_t<T>>(x[vec_traits<std::remove_cvref_t<T>>::size == 1 ? 0 : i]);
@@ -130,7 +155,7 @@ template <typename F, typename... Ts> ENCORE_HOST_DEVICE constexpr auto map(F f,
     if constexpr (any_vec<Ts...>) {
         constexpr int n = shape_width<Ts...>();
         using R = decltype(f(lane(xs, 0)...));
-        vec<R, n> out{};
+        shaped_t<R, n, Ts...> out{};
         for (int i = 0; i < n; ++i)
             out[i] = f(lane(xs, i)...);
         return out;
@@ -522,14 +547,14 @@ ENCORE_VEC_BINARY(<<, ENCORE_VEC_INTEGRAL)
 ENCORE_VEC_BINARY(>>, ENCORE_VEC_INTEGRAL)
 #undef ENCORE_VEC_BINARY
 
-// Relational and logical operators: a vec of the element's size in signed integers, -1 where true, 0 where false.
+// Relational and logical operators: a vec of the element's size in signed integers, -1 where true, 0 where false
+// (a marray of bool for marray).
 #define ENCORE_VEC_RELATIONAL(op)                                                                                    \
     template <typename A, typename B>                                                                                \
         requires(detail::vec_operands<A, B>())                                                                       \
     ENCORE_HOST_DEVICE constexpr auto operator op(const A& a, const B& b) {                                          \
         using E = detail::vec_element_t<A, B>;                                                                       \
-        using R = detail::relational_t<E>;                                                                           \
-        return detail::map([](E x, E y) { return (x op y) ? R(-1) : R(0); }, a, b);                                  \
+        return detail::map([](E x, E y) { return detail::truth<E, A, B>(x op y); }, a, b);                           \
     }
 ENCORE_VEC_RELATIONAL(==)
 ENCORE_VEC_RELATIONAL(!=)
@@ -545,7 +570,8 @@ ENCORE_VEC_RELATIONAL(||)
 template <typename V>
     requires detail::is_vec_like<V>
 ENCORE_HOST_DEVICE constexpr auto operator+(const V& v) {
-    return vec<typename detail::vec_traits<V>::element, detail::vec_traits<V>::size>(v);
+    using E = detail::elem_t<V>;
+    return detail::map([](E x) { return x; }, v);
 }
 template <typename V>
     requires detail::is_vec_like<V>
@@ -562,8 +588,8 @@ ENCORE_HOST_DEVICE constexpr auto operator~(const V& v) {
 template <typename V>
     requires detail::is_vec_like<V>
 ENCORE_HOST_DEVICE constexpr auto operator!(const V& v) {
-    using R = detail::relational_t<detail::elem_t<V>>;
-    return detail::map([](detail::elem_t<V> x) { return !x ? R(-1) : R(0); }, v);
+    using E = detail::elem_t<V>;
+    return detail::map([](E x) { return detail::truth<E, V>(!x); }, v);
 }
 // ++ and -- on a vec (or a writable swizzle): every element.
 template <typename V>
@@ -579,14 +605,14 @@ ENCORE_HOST_DEVICE constexpr decltype(auto) operator--(V&& v) {
 template <typename V>
     requires detail::is_vec_like<V>
 ENCORE_HOST_DEVICE constexpr auto operator++(V& v, int) {
-    vec<typename detail::vec_traits<V>::element, detail::vec_traits<V>::size> old = v;
+    detail::shaped_t<detail::elem_t<V>, detail::width_of<V>(), V> old = v;
     v += 1;
     return old;
 }
 template <typename V>
     requires detail::is_vec_like<V>
 ENCORE_HOST_DEVICE constexpr auto operator--(V& v, int) {
-    vec<typename detail::vec_traits<V>::element, detail::vec_traits<V>::size> old = v;
+    detail::shaped_t<detail::elem_t<V>, detail::width_of<V>(), V> old = v;
     v -= 1;
     return old;
 }
