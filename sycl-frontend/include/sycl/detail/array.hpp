@@ -22,7 +22,13 @@ public:
     ENCORE_HOST_DEVICE constexpr std::size_t& operator[](int dimension) { return values_[dimension]; }
     ENCORE_HOST_DEVICE constexpr std::size_t operator[](int dimension) const { return values_[dimension]; }
 
-    friend ENCORE_HOST_DEVICE constexpr bool operator==(const Derived& a, const Derived& b) { return a.values_ == b.values_; }
+    // Element by element: std::array's operator== compares with __builtin_memcmp, which answered wrongly in CUDA
+    // device code (found by tests/conformance/hierarchical.cpp on an H100).
+    friend ENCORE_HOST_DEVICE constexpr bool operator==(const Derived& a, const Derived& b) {
+        for (int d = 0; d < Dimensions; ++d)
+            if (a.values_[d] != b.values_[d]) return false;
+        return true;
+    }
     friend ENCORE_HOST_DEVICE constexpr bool operator!=(const Derived& a, const Derived& b) { return !(a == b); }
 
 #define ENCORE_SYCL_ARRAY_OPERATOR(op)                                                                                 \
