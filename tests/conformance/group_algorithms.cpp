@@ -11,13 +11,9 @@
 
 #include <sycl/sycl.hpp>
 
+#include "shared_array.hpp"
+
 namespace {
-template <typename T> T* shared_array(sycl::queue& q, std::size_t n) {
-    T* p = sycl::malloc_shared<T>(n, q);
-    REQUIRE(p != nullptr);
-    std::fill(p, p + n, T{});
-    return p;
-}
 int value_of(std::size_t i) { return static_cast<int>((i * 37) % 101) - 50; }
 
 // The members of the scope (work-group or sub-group) of global item i, as global ids, in member order.

@@ -13,16 +13,10 @@
 
 #include <sycl/sycl.hpp>
 
+#include "shared_array.hpp"
+
 using sycl::half;
 using sycl::ext::oneapi::bfloat16;
-
-namespace {
-template <typename T> T* shared_array(sycl::queue& q, std::size_t n) {
-    T* p = sycl::malloc_shared<T>(n, q);
-    REQUIRE(p != nullptr);
-    return p;
-}
-} // namespace
 
 TEST_CASE("half: conversions round to nearest even, with subnormals, overflow, infinities and NaN") {
     static_assert(sizeof(half) == 2 && sizeof(bfloat16) == 2);

@@ -12,14 +12,7 @@
 
 #include <sycl/sycl.hpp>
 
-namespace {
-template <typename T> T* shared_array(sycl::queue& q, std::size_t n) {
-    T* p = sycl::malloc_shared<T>(n, q);
-    REQUIRE(p != nullptr);
-    std::fill(p, p + n, T{});
-    return p;
-}
-} // namespace
+#include "shared_array.hpp"
 
 TEST_CASE("hierarchical: parallel_for_work_item visits every item of every group once, with its ids") {
     sycl::queue q;

@@ -13,6 +13,8 @@
 
 #include <sycl/sycl.hpp>
 
+#include "shared_array.hpp"
+
 namespace {
 constexpr std::size_t width = 32;
 
@@ -25,12 +27,6 @@ placement place(std::size_t local, std::size_t local_count) {
     return {k, local % width, std::min(width, local_count - k * width), (local_count + width - 1) / width};
 }
 
-template <typename T> T* shared_array(sycl::queue& q, std::size_t n) {
-    T* p = sycl::malloc_shared<T>(n, q);
-    REQUIRE(p != nullptr);
-    std::fill(p, p + n, T{});
-    return p;
-}
 } // namespace
 
 TEST_CASE("sub_group: the queries follow 32-item sub-groups in local linear order, in 1 and 2 dimensions") {
