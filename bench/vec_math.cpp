@@ -9,8 +9,8 @@
 // For the n-body step the same SYCL kernel is also timed written with plain floats: the difference between it and
 // the plain loop is what a work-item costs the native backend, not vec or the built-ins.
 //
-// Kernels: an n-body-like step (float4 positions, dot, rsqrt, multiply-add), and an element-wise transcendental
-// mix (sin, exp, clamp on float4). Each figure is the median of the repetitions; the work is checked equal between
+// Kernels: an n-body-like step (float4 positions, dot, rsqrt, multiply-add), an element-wise transcendental mix
+// (sin, exp, clamp on float4), and sub-group sums (reduce_over_group; measured, not under the target). Each figure is the median of the repetitions; the work is checked equal between
 // the two forms so that neither does less.
 #include <sycl/sycl.hpp>
 
@@ -158,6 +158,44 @@ int main(int argc, char** argv) {
                 return 1;
             }
         results.push_back({"sin_exp_clamp_float4", sycl_ns / items, plain_ns / items, -1});
+    }
+
+    // 3. Sub-group sums (not under the 1.2x target: a measurement of what a collective costs here). Each sub-group of
+    // 32 adds its items' values with reduce_over_group and its leader writes the sum; the plain loop sums each run
+    // of 32. On the native backend a work-group's items are fibers of one thread, and a collective parks each item
+    // once (backends/native/work_group.hpp): this row is that switch's price per item.
+    {
+        auto* values = sycl::malloc_shared<int>(items, q);
+        auto* sums = sycl::malloc_shared<int>(items / 32, q);
+        std::vector<int> plain_values(items), plain_sums(items / 32);
+        for (std::size_t i = 0; i < items; ++i)
+            values[i] = plain_values[i] = static_cast<int>(i % 7);
+        const double sycl_ns = median_ns(repetitions, [&] {
+            q.parallel_for(sycl::nd_range<1>{items, 256}, [=](sycl::nd_item<1> it) {
+                 const sycl::sub_group sg = it.get_sub_group();
+                 const int s = sycl::reduce_over_group(sg, values[it.get_global_id(0)], sycl::plus<int>());
+                 if (sg.leader()) sums[it.get_global_id(0) / 32] = s;
+             }).wait();
+        });
+        const double plain_ns = median_ns(repetitions, [&] {
+            tbb::parallel_for(tbb::blocked_range<std::size_t>(0, items / 32),
+                              [&](const tbb::blocked_range<std::size_t>& b) {
+                                  for (std::size_t k = b.begin(); k != b.end(); ++k) {
+                                      int s = 0;
+                                      for (std::size_t j = 0; j < 32; ++j)
+                                          s += plain_values[k * 32 + j];
+                                      plain_sums[k] = s;
+                                  }
+                              });
+        });
+        for (std::size_t k = 0; k < items / 32; k += 1021)
+            if (sums[k] != plain_sums[k]) {
+                std::fprintf(stderr, "vec_math: the sub-group sums disagree at %zu\n", k);
+                return 1;
+            }
+        results.push_back({"sub_group_sum", sycl_ns / items, plain_ns / items, -1});
+        sycl::free(values, q);
+        sycl::free(sums, q);
     }
 
     sycl::free(pos, q);

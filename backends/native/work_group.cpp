@@ -61,10 +61,7 @@ void work_group_runner::run(std::size_t linear_group) {
     scheduler_identity_.tsan_fiber = detail::tsan_current_fiber();
     for (std::size_t k = 0; k < sub_groups_; ++k)
         sub_group_live_[k] = sub_group_size(k);
-    if (exchanged_) {
-        std::fill(exchange_counts_.begin(), exchange_counts_.end(), 0);
-        exchanged_ = false;
-    }
+    exchanged_ = false; // the group's first exchange zeroes the counts
 
     // Start items; each fiber runs items until one parks it at a barrier, then the next fiber takes over.
     while (next_item_ < shape_.local_count && !cancelled_)

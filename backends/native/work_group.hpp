@@ -81,7 +81,7 @@ private:
     // the group's, then each sub-group's) and each item's count of exchanges per scope (its block's parity).
     std::size_t sub_groups_ = 1;
     std::vector<std::size_t> sub_group_live_, sub_group_waiting_;
-    bool exchanged_ = false; // whether this group's items exchanged (the counts need resetting)
+    bool exchanged_ = false; // whether this group's items have exchanged yet (its first exchange zeroes the counts)
     std::vector<std::vector<std::byte>> exchange_blocks_;
     std::vector<std::uint32_t> exchange_counts_; // [2 * local linear id + (sub-group ? 1 : 0)]
 
