@@ -5,7 +5,8 @@
 //   has given one, then reads them all (backends/native/work_group.hpp); a scope is the work-group or one
 //   sub-group.
 // - CUDA: a sub-group is a warp. Shuffles move values (any trivially copyable type, 32 bits at a time); sub-group
-//   reductions are a butterfly of __shfl_xor_sync over a full warp, scans a Kogge-Stone of __shfl_up_sync; a
+//   reductions of 32-bit integers under +, min, max, &, |, ^ are one redux.sync (sm_80 on), others a butterfly of
+//   __shfl_xor_sync over a full warp; scans are a Kogge-Stone of __shfl_up_sync; a
 //   work-group combines its warps' results through 32 slots of shared memory between two __syncthreads.
 //
 // Every function here takes the Group (sycl::group<D> or sycl::sub_group) it works over; the public spellings are in
@@ -18,6 +19,7 @@
 #include <type_traits>
 
 #include "../exception.hpp"
+#include "../functional.hpp"
 #include "../item.hpp"
 #include "encore/graph/kernel.hpp"
 #include "host_device.hpp"
@@ -179,7 +181,34 @@ template <typename T> __device__ T cuda_shuffle_up(unsigned mask, const T& x, un
     return cuda_shuffle_words(x, [&](auto v) { return __shfl_up_sync(mask, v, delta); });
 }
 
+// The warp-reduce instruction (redux.sync, sm_80 on) for 32-bit integers under +, min, max, &, |, ^: one
+// instruction over the sub-group's lanes, whole warp or not; 0 where it does not apply.
+template <typename T, typename Op> constexpr int cuda_redux_kind() {
+    if constexpr (!(std::is_integral_v<T> && sizeof(T) == 4 && !std::is_same_v<T, bool>)) return 0;
+    else if constexpr (op_is<Op, T, plus>) return 1;
+    else if constexpr (op_is<Op, T, minimum>) return 2;
+    else if constexpr (op_is<Op, T, maximum>) return 3;
+    else if constexpr (op_is<Op, T, bit_and>) return 4;
+    else if constexpr (op_is<Op, T, bit_or>) return 5;
+    else if constexpr (op_is<Op, T, bit_xor>) return 6;
+    else return 0;
+}
+
 template <typename T, typename Op> __device__ T cuda_warp_reduce(const ::encore::work_item& w, T x, Op op) {
+#if __CUDA_ARCH__ >= 800
+    if constexpr (cuda_redux_kind<T, Op>() != 0) {
+        using U = std::conditional_t<std::is_signed_v<T>, int, unsigned>;
+        const unsigned mask = cuda_warp_mask(w);
+        const U v = static_cast<U>(x);
+        constexpr int kind = cuda_redux_kind<T, Op>();
+        if constexpr (kind == 1) return static_cast<T>(__reduce_add_sync(mask, v));
+        else if constexpr (kind == 2) return static_cast<T>(__reduce_min_sync(mask, v));
+        else if constexpr (kind == 3) return static_cast<T>(__reduce_max_sync(mask, v));
+        else if constexpr (kind == 4) return static_cast<T>(__reduce_and_sync(mask, static_cast<unsigned>(v)));
+        else if constexpr (kind == 5) return static_cast<T>(__reduce_or_sync(mask, static_cast<unsigned>(v)));
+        else return static_cast<T>(__reduce_xor_sync(mask, static_cast<unsigned>(v)));
+    }
+#endif
     const unsigned n = cuda_warp_size(w);
     if (n == 32) { // a butterfly: every lane ends with the whole result
 #pragma unroll
