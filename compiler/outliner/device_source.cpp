@@ -339,10 +339,17 @@ std::string device_source(clang::ASTContext& context, clang::Rewriter& rewriter,
 
             std::string parameters = "()";
             if (const clang::TypeSourceInfo* info = written->getTypeSourceInfo())
-                if (auto fn = info->getTypeLoc().getAsAdjusted<clang::FunctionTypeLoc>();
-                    fn && fn.getLParenLoc().isValid() && !fn.getLParenLoc().isMacroID())
-                    parameters =
-                        edited_text(sources, options, {fn.getLParenLoc(), fn.getRParenLoc()}, fixer.edits);
+                if (auto fn = info->getTypeLoc().getAsAdjusted<clang::FunctionTypeLoc>()) {
+                    clang::SourceLocation open = fn.getLParenLoc(), close = fn.getRParenLoc();
+                    // A lambda written in a macro's argument (CHECK(q.submit(...))): its text is the argument's.
+                    if (open.isMacroID() && close.isMacroID() && sources.isMacroArgExpansion(open) &&
+                        sources.isMacroArgExpansion(close)) {
+                        open = sources.getSpellingLoc(open);
+                        close = sources.getSpellingLoc(close);
+                    }
+                    if (open.isValid() && !open.isMacroID())
+                        parameters = edited_text(sources, options, {open, close}, fixer.edits);
+                }
             const std::string body =
                 edited_text(sources, options, written->getBody()->getSourceRange(), fixer.edits);
 
@@ -385,6 +392,8 @@ std::string device_source(clang::ASTContext& context, clang::Rewriter& rewriter,
              << k.name << "' has another alignment on the device\");\n"
              // -fsycl-device-code-split=per_kernel: encore++ compiles this file once per kernel, keeping one entry.
              << "#if !defined(ENCORE_DEVICE_KERNELS_SELECTED) || defined(ENCORE_DEVICE_KERNEL_" << hash << ")\n";
+        // A kernel taking a kernel_handler gets its launch's specialization constants after its object.
+        if (k.takes_handler) type = "::sycl::detail::specialized<" + type + ">";
         const bool has_local = takes_local_layout(k);
         const std::string launch =
             std::string("::sycl::detail::launch::") + launch_enumerator(k.launch) + ", " + std::to_string(k.dimensions);

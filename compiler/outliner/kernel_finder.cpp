@@ -227,11 +227,19 @@ found_kernels find_kernels(clang::ASTContext& context) {
             names[args->get(1).getAsType().getCanonicalType().getTypePtr()] = name;
         }
 
-    auto reducers_of = [](const clang::TemplateArgument& pack) {
-        std::vector<clang::QualType> types;
-        for (const clang::TemplateArgument& a : pack.pack_elements())
-            types.push_back(a.getAsType().getCanonicalType());
-        return types;
+    // call_kernel's Extra: the kernel's reducers, then a sycl::kernel_handler when it takes one.
+    auto extras_of = [](const clang::TemplateArgumentList* args, bool& handler) {
+        std::vector<clang::QualType> reducers;
+        handler = false;
+        if (args->size() <= 3 || args->get(3).getKind() != clang::TemplateArgument::Pack) return reducers;
+        for (const clang::TemplateArgument& a : args->get(3).pack_elements()) {
+            const clang::QualType t = a.getAsType().getCanonicalType();
+            if (is_sycl_entity(t->getAsCXXRecordDecl(), "kernel_handler"))
+                handler = true;
+            else
+                reducers.push_back(t);
+        }
+        return reducers;
     };
     std::map<const clang::Type*, std::size_t> by_type;
     for (const clang::FunctionDecl* f : templates.call_kernel->specializations()) {
@@ -240,17 +248,19 @@ found_kernels find_kernels(clang::ASTContext& context) {
         clang::QualType k = args->get(2).getAsType().getCanonicalType();
         const clang::CXXRecordDecl* record = k->getAsCXXRecordDecl();
         if (!record || k->isDependentType()) continue;
-        const bool extra = args->size() > 3 && args->get(3).getKind() == clang::TemplateArgument::Pack &&
-                           args->get(3).pack_size() > 0;
+        bool handler = false;
+        std::vector<clang::QualType> reducers = extras_of(args, handler);
+        const bool extra = !reducers.empty();
         auto [at, inserted] = by_type.emplace(k.getTypePtr(), result.kernels.size());
         if (!inserted) {
             // The same kernel type launched again (or with reductions): one kernel, flagged if any has them.
             kernel_info& known = result.kernels[at->second];
             if (extra != known.has_reduction) known.also_without_reduction = true;
             known.has_reduction = known.has_reduction || extra;
+            known.takes_handler = known.takes_handler || handler;
             if (extra) {
                 known.call_kernel = f;
-                known.reducers = reducers_of(args->get(3));
+                known.reducers = std::move(reducers);
             }
             continue;
         }
@@ -260,7 +270,8 @@ found_kernels find_kernels(clang::ASTContext& context) {
         kernel.launch = static_cast<int>(args->get(0).getAsIntegral().getExtValue());
         kernel.dimensions = static_cast<int>(args->get(1).getAsIntegral().getExtValue());
         kernel.has_reduction = extra;
-        if (extra) kernel.reducers = reducers_of(args->get(3));
+        kernel.takes_handler = handler;
+        kernel.reducers = std::move(reducers);
         kernel.is_lambda = record->isLambda();
         kernel.type_name = type_name_of(context, k);
         auto name = names.find(k.getTypePtr());

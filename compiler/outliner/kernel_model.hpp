@@ -45,6 +45,9 @@ struct kernel_info {
     bool has_reduction = false;
     bool also_without_reduction = false; // the same kernel type is launched with and without reductions
     std::vector<clang::QualType> reducers; // with reductions: the sycl::reducer<T, Op> types it is called with
+    // The kernel takes a sycl::kernel_handler: its entry takes sycl::detail::specialized<K> (the kernel object and
+    // its launch's specialization constants) instead of K.
+    bool takes_handler = false;
     bool is_lambda = false;
     std::uint64_t size = 0;
     std::uint64_t align = 0;

@@ -174,6 +174,10 @@ void handler::set_lambda_kernel(std::shared_ptr<const encore::kernel> k, encore:
 }
 
 void handler::set_kernel_object(const kernel& k, encore::nd_range r) {
+    if (dynamic_cast<const detail::lambda_kernel_reference*>(k.engine().get()))
+        throw exception(errc::invalid, "kernel '" + k.engine()->name() +
+                                           "' is a lambda or function-object kernel: its arguments are its captures, "
+                                           "so it is launched as one (bind its bundle with use_kernel_bundle)");
     const auto count = k.engine()->argument_count();
     if (count && arguments_.size() > *count) {
         const auto last = arguments_.size() - 1; // the highest index set (store_argument grows to it)
@@ -194,6 +198,35 @@ void handler::set_kernel_object(const kernel& k, encore::nd_range r) {
     if (const auto* typed = dynamic_cast<const detail::typed_kernel*>(k.engine().get()))
         typed->check_arguments(arguments);
     set_kernel(k.engine(), r, std::move(arguments));
+}
+
+void handler::use_kernel_bundle(const kernel_bundle<bundle_state::executable>& bundle) {
+    if (spec_set_)
+        throw exception(errc::invalid, "handler::use_kernel_bundle: this command group set specialization constants; "
+                                       "set them on the (input) bundle instead");
+    if (!(bundle.get_context() == context_))
+        throw exception(errc::invalid, "handler::use_kernel_bundle: the bundle's context is not the queue's");
+    const auto devices = bundle.get_devices();
+    if (std::find(devices.begin(), devices.end(), device_) == devices.end())
+        throw exception(errc::invalid, "handler::use_kernel_bundle: the bundle is not for the queue's device '" +
+                                           device_.engine().properties().name + "'");
+    bundle_ = bundle.ext_encore_impl();
+    spec_values_ = bundle.ext_encore_values();
+}
+
+void handler::check_bundle(const kernel_id& id) const {
+    if (!detail::bundle_has_kernel(*bundle_, id, &device_))
+        throw exception(errc::kernel_not_supported,
+                        std::string("kernel '") + id.get_name() +
+                            "' is not in the kernel bundle bound to the command group (use_kernel_bundle)" +
+                            (detail::bundle_has_kernel(*bundle_, id, nullptr) ? " for the queue's device" : ""));
+}
+
+void handler::check_no_bundle(const char* call) const {
+    if (bundle_)
+        throw exception(errc::invalid, std::string("handler::") + call +
+                                           ": a kernel bundle is bound to this command group (use_kernel_bundle): "
+                                           "its specialization constants are the group's");
 }
 
 void handler::check_usm(const void* pointer, std::size_t bytes, const char* call, const char* what) const {

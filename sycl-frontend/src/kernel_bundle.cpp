@@ -2,7 +2,10 @@
 // from source through the backends' build_program (sycl/ext/oneapi/experimental/kernel_compiler.hpp).
 #include "sycl/kernel_bundle.hpp"
 
+#include <cxxabi.h>
+
 #include <algorithm>
+#include <map>
 #include <cstring>
 #include <mutex>
 #include <optional>
@@ -57,13 +60,82 @@ bool runs_on_any(const kernel_id& id, const std::vector<device>& devices) {
 
 } // namespace
 
-void register_kernel(const registered_kernel& k) {
+const registered_kernel& register_kernel(const registered_kernel& k) {
     auto& r = registry();
     std::lock_guard guard(r.lock);
-    // The same function's registration in two shared objects of one program: one id.
-    for (const auto* known : r.kernels)
-        if (std::strcmp(known->name, k.name) == 0) return;
+    // The same kernel's registration in two shared objects of one program: one id. Lambda kernels are known by
+    // their name's type (two local classes of one name in different functions are two kernels), free functions by
+    // their name.
+    for (const auto* known : r.kernels) {
+        const bool same = k.name_type ? known->name_type && std::strcmp(known->name_type, k.name_type) == 0
+                                      : !known->name_type && std::strcmp(known->name, k.name) == 0;
+        if (same) return *known;
+    }
     r.kernels.push_back(&k);
+    return k;
+}
+
+kernel_id lambda_kernel_id(const char* name_type, const std::string& readable) {
+    {
+        auto& r = registry();
+        std::lock_guard guard(r.lock);
+        for (const auto* known : r.kernels)
+            if (known->name_type && std::strcmp(known->name_type, name_type) == 0) return kernel_id(*known);
+    }
+    std::string name = readable;
+    int status = 0;
+    if (char* text = abi::__cxa_demangle(readable.c_str(), nullptr, nullptr, &status); text && status == 0) {
+        name = text;
+        if (!name.empty() && name.back() == '*') name.pop_back();
+    }
+    throw exception(errc::invalid, "get_kernel_id<" + name +
+                                       ">: the program launches no kernel of that name (a lambda kernel is named by "
+                                       "parallel_for<Name>, a function object by its type)");
+}
+
+bool bundle_takes_handler(const kernel_bundle_impl& b) noexcept {
+    return std::any_of(b.ids.begin(), b.ids.end(), [](const kernel_id& id) { return id.ext_encore_entry().takes_handler; });
+}
+
+void check_spec_key(std::uint64_t key, const void* address, const char* signature) {
+    // The specialization_id's name, from the signature of spec_signature<S>() (sycl/specialization_id.hpp).
+    std::string name = signature;
+    if (const auto at = name.find("EncoreSpecName"); at != std::string::npos) {
+        name.erase(0, name.find('=', at) + 1);
+        while (!name.empty() && name.front() == ' ')
+            name.erase(0, 1);
+        if (!name.empty() && name.back() == ']') name.pop_back();
+    }
+    static std::mutex lock;
+    static std::map<std::uint64_t, const void*> known; // key -> the specialization_id that has it
+    std::lock_guard guard(lock);
+    const auto [at, added] = known.emplace(key, address);
+    if (!added && at->second != address)
+        throw exception(errc::invalid,
+                        "set_specialization_constant: two specialization_ids of the program are named '" + name +
+                            "' (in two anonymous namespaces?): kernels know a specialization_id by its qualified "
+                            "name, so give them different names");
+}
+
+void set_spec_value(specialization_values& values, std::uint64_t key, const void* value, std::size_t size,
+                    const char* call) {
+    if (!values.assign(key, value, size))
+        throw exception(errc::invalid, std::string(call) + ": the specialization constants set take more than " +
+                                           std::to_string(specialization_values::capacity) +
+                                           " bytes (each takes its size rounded up to 4, and 12 more), the most one "
+                                           "launch carries");
+}
+
+void merge_spec_values(specialization_values& into, const specialization_values& from, const char* call) {
+    for (std::uint32_t at = 0; at + specialization_values::header <= from.used;) {
+        std::uint32_t h[3];
+        std::memcpy(h, from.records + at, sizeof h);
+        const std::uint64_t key = h[0] | std::uint64_t{h[1]} << 32;
+        std::vector<unsigned char> probe(h[2]);
+        if (!into.find(key, probe.data(), probe.size()))
+            set_spec_value(into, key, from.records + at + specialization_values::header, h[2], call);
+        at += static_cast<std::uint32_t>(specialization_values::record_bytes(h[2]));
+    }
 }
 
 bool runs_on(const ::encore::kernel& k, const device& d) {

@@ -22,12 +22,15 @@
 #include "device.hpp"
 #include "detail/engine_range.hpp"
 #include "detail/kernel_wrapper.hpp"
+#include "detail/lambda_kernel_id.hpp"
 #include "event.hpp"
 #include "ext/oneapi/experimental/raw_kernel_arg.hpp"
 #include "ext/oneapi/kernel_properties/properties.hpp"
 #include "encore/graph/command.hpp"
 #include "kernel.hpp"
+#include "kernel_bundle.hpp"
 #include "reduction.hpp"
+#include "specialization_id.hpp"
 
 namespace sycl {
 inline namespace _V1 {
@@ -57,6 +60,9 @@ struct requirement {
     buffer_state* buffer;
     access_mode mode;
 };
+// parallel_for(range, const kernel&) is its own overload (Clang finds the variadic one as good a match).
+template <typename... Rest>
+inline constexpr bool is_kernel_object = sizeof...(Rest) == 1 && (std::is_same_v<std::remove_cvref_t<Rest>, kernel> && ...);
 template <typename T> inline constexpr bool is_event_list_v =
     std::is_same_v<std::remove_cvref_t<T>, event> || std::is_same_v<std::remove_cvref_t<T>, std::vector<event>>;
 } // namespace detail
@@ -116,17 +122,21 @@ public:
                                             kernel_name_of<KernelName>(k), extras_);
         }
         detail::capture_scope capturing(*this);
-        set_lambda_kernel(std::make_shared<detail::lambda_kernel<detail::launch::single_task, 1, K>>(
-                              detail::kernel_name<KernelName, K>(), k),
-                          encore::nd_range{});
+        set_lambda_kernel(make_lambda_kernel<KernelName, detail::launch::single_task, 1>(k), encore::nd_range{});
     }
-    template <typename KernelName = detail::auto_name, typename... Rest> void parallel_for(range<1> r, Rest&&... rest) {
+    template <typename KernelName = detail::auto_name, typename... Rest>
+        requires(!detail::is_kernel_object<Rest...>)
+    void parallel_for(range<1> r, Rest&&... rest) {
         parallel_for_range<KernelName>(r, std::forward<Rest>(rest)...);
     }
-    template <typename KernelName = detail::auto_name, typename... Rest> void parallel_for(range<2> r, Rest&&... rest) {
+    template <typename KernelName = detail::auto_name, typename... Rest>
+        requires(!detail::is_kernel_object<Rest...>)
+    void parallel_for(range<2> r, Rest&&... rest) {
         parallel_for_range<KernelName>(r, std::forward<Rest>(rest)...);
     }
-    template <typename KernelName = detail::auto_name, typename... Rest> void parallel_for(range<3> r, Rest&&... rest) {
+    template <typename KernelName = detail::auto_name, typename... Rest>
+        requires(!detail::is_kernel_object<Rest...>)
+    void parallel_for(range<3> r, Rest&&... rest) {
         parallel_for_range<KernelName>(r, std::forward<Rest>(rest)...);
     }
     template <typename KernelName = detail::auto_name, int D, typename... Rest>
@@ -138,6 +148,25 @@ public:
     [[deprecated("SYCL 2020 deprecates the offset")]] void parallel_for(range<D> r, id<D> offset, const K& k) {
         parallel_for_offset<KernelName>(r, offset, k);
     }
+
+    // Specialization constants (sycl/specialization_id.hpp): what this group's kernel reads through its
+    // kernel_handler. Both throw errc::invalid when a kernel bundle is bound (use_kernel_bundle: the bundle's
+    // values are the group's then); set throws errc::invalid also when the group's values exceed
+    // detail::specialization_values::capacity bytes.
+    template <auto& S> void set_specialization_constant(const detail::spec_value_t<S>& value) {
+        check_no_bundle("set_specialization_constant");
+        detail::set_spec_constant<S>(spec_values_, value, "handler::set_specialization_constant");
+        spec_set_ = true;
+    }
+    // The value set for S, else S's default.
+    template <auto& S> detail::spec_value_t<S> get_specialization_constant() {
+        check_no_bundle("get_specialization_constant");
+        return detail::get_spec_constant<S>(spec_values_);
+    }
+    // The group's kernel comes from `bundle` with its specialization constants. Throws errc::invalid when the
+    // bundle's context is not the group's, its devices lack the group's device, or specialization constants were
+    // set on this handler; the launch throws errc::kernel_not_supported when the bundle lacks the kernel.
+    void use_kernel_bundle(const kernel_bundle<bundle_state::executable>& bundle);
 
     // Kernel objects, with the arguments given by set_arg(s).
     void single_task(const kernel& k) { set_kernel_object(k, encore::nd_range{}); }
@@ -319,8 +348,7 @@ public:
             set_kernel_object(k, r);
         } else if constexpr (last == 0) {
             detail::capture_scope capturing(*this);
-            set_lambda_kernel(
-                std::make_shared<detail::lambda_kernel<Launch, D, K>>(detail::kernel_name<KernelName, K>(), k), r);
+            set_lambda_kernel(make_lambda_kernel<KernelName, Launch, D>(k), r);
         } else {
             make_reduction_kernel<KernelName, Launch, D, K>(r, k, all, std::make_index_sequence<last>());
         }
@@ -329,12 +357,26 @@ public:
     void make_reduction_kernel(const encore::nd_range& r, const K& k, const Tuple& all, std::index_sequence<I...>) {
         static_assert((detail::is_reduction<std::decay_t<std::tuple_element_t<I, Tuple>>>::value && ...),
                       "parallel_for: every argument between the range and the kernel must be a sycl::reduction");
+        using kernel_type = detail::reduction_kernel<Launch, D, K, std::decay_t<std::tuple_element_t<I, Tuple>>...>;
+        register_lambda<detail::lambda_registration<KernelName, K, kernel_type::takes_handler>>();
         detail::capture_scope capturing(*this);
-        set_lambda_kernel(
-            std::make_shared<detail::reduction_kernel<Launch, D, K, std::decay_t<std::tuple_element_t<I, Tuple>>...>>(
-                detail::kernel_name<KernelName, K>(), k, std::get<I>(all)...),
-            r);
+        set_lambda_kernel(std::make_shared<kernel_type>(detail::kernel_name<KernelName, K>(), k, &spec_values_,
+                                                        std::get<I>(all)...),
+                          r);
     }
+    // The engine kernel of lambda or function object `k`, with the command group's specialization constants; its
+    // kernel_id registered before main. Throws errc::kernel_not_supported when a bound bundle lacks it.
+    template <typename KernelName, detail::launch Launch, int D, typename K>
+    std::shared_ptr<const encore::kernel> make_lambda_kernel(const K& k) {
+        register_lambda<detail::lambda_registration<KernelName, K, detail::takes_kernel_handler<Launch, D, K>>>();
+        return std::make_shared<detail::lambda_kernel<Launch, D, K>>(detail::kernel_name<KernelName, K>(), k,
+                                                                     &spec_values_);
+    }
+    template <typename Registration> void register_lambda() {
+        static_cast<void>(Registration::registered); // before main, so that bundles know the kernel
+        if (bundle_) check_bundle(Registration::id());
+    }
+    void check_bundle(const kernel_id& id) const;
 
     template <typename T, int D, access_mode M, target Tg, access::placeholder P>
     static T* contiguous(const accessor<T, D, M, Tg, P>& a, const char* call) {
@@ -397,6 +439,10 @@ public:
     std::vector<encore::kernel_argument> locals_;                    // local_accessors of a lambda kernel
     detail::launch_extras extras_; // what the launch's properties asked beyond its range
     std::vector<std::optional<encore::kernel_argument>> arguments_; // set_arg
+    detail::specialization_values spec_values_;                     // set_specialization_constant, or the bundle's
+    bool spec_set_ = false;
+    std::shared_ptr<const detail::kernel_bundle_impl> bundle_; // use_kernel_bundle
+    void check_no_bundle(const char* call) const;
 };
 
 } // namespace _V1

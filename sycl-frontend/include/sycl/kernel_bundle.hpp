@@ -3,23 +3,31 @@
 // time.
 //
 // What a bundle holds in Encore:
-// - the application's kernels that have an id: free-function kernels
-// (sycl/ext/oneapi/free_function_kernels.hpp),
-//   each compatible with the devices that can run it (the native backend runs every one; a GPU those that
-//   carry its device code). Named lambda kernels have no `kernel_id` yet (the language issue).
+// - the application's kernels: free-function kernels (sycl/ext/oneapi/free_function_kernels.hpp) and the lambda
+//   and function-object kernels the program launches (each registered before main by the launch's template:
+//   get_kernel_id<Name>() finds a named one), each compatible with the devices that can run it (the native backend
+//   runs every one; a GPU those that carry its device code). A lambda kernel's `sycl::kernel` names it but cannot
+//   be launched by itself (its arguments are its captures): bind the bundle with handler::use_kernel_bundle and
+//   launch the lambda.
 // - or a program built from source by a backend (`create_kernel_bundle_from_source` and `build` in
 //   sycl/ext/oneapi/experimental/kernel_compiler.hpp): its kernels by name (`ext_oneapi_get_kernel`).
 // Encore's kernels are compiled when the program is (or when the source bundle is built), so `compile`,
 // `link` and `build` of an application bundle change its state only, and every state holds the same kernels.
-// Specialization constants are not built (no bundle contains any).
+// Specialization constants set on an input bundle (sycl/specialization_id.hpp) go with it through those steps
+// and reach the kernels launched with the bundle bound; they are emulated (native_specialization_constant() is
+// false): their values travel with each launch.
 //
-//     auto bundle = sycl::get_kernel_bundle<sycl::bundle_state::executable>(q.get_context());
-//     sycl::kernel k = bundle.get_kernel(syclexp::get_kernel_id<iota>());
-//     q.submit([&](sycl::handler& h) { h.set_args(1.f, data); h.parallel_for(sycl::nd_range<1>{n, 64}, k);
-//     });
+//     auto bundle = sycl::get_kernel_bundle<sycl::bundle_state::input>(q.get_context());
+//     bundle.set_specialization_constant<width>(32);
+//     auto exe = sycl::build(bundle);
+//     q.submit([&](sycl::handler& h) { h.use_kernel_bundle(exe);
+//                                      h.parallel_for<class fill>(r, [=](sycl::item<1> i, sycl::kernel_handler kh) {
+//                                          p[i] = kh.get_specialization_constant<width>(); }); });
 #pragma once
 
 #include <cstddef>
+#include <cstring>
+#include <typeinfo>
 #include <memory>
 #include <string>
 #include <vector>
@@ -28,6 +36,7 @@
 #include "sycl/device.hpp"
 #include "sycl/exception.hpp"
 #include "sycl/kernel.hpp"
+#include "sycl/specialization_id.hpp"
 
 namespace encore {
 class source_program;
@@ -44,8 +53,14 @@ namespace detail {
 struct registered_kernel {
     const char* name;
     std::shared_ptr<const ::encore::kernel> (*engine)();
+    // Lambda and function-object kernels: typeid(Name*).name() of the kernel's name (its own type when it has none),
+    // and whether it takes a kernel_handler (reads specialization constants). Free-function kernels: null, false.
+    const char* name_type = nullptr;
+    bool takes_handler = false;
 };
-void register_kernel(const registered_kernel& k); // keeps the address: `k` lives as long as the program
+// Keeps the address: `k` lives as long as the program. Returns the entry the program's ids use: `k`, or the one
+// registered first for the same kernel (by another shared object of the program).
+const registered_kernel& register_kernel(const registered_kernel& k);
 struct kernel_bundle_impl;
 } // namespace detail
 
@@ -82,7 +97,43 @@ std::shared_ptr<const kernel_bundle_impl>
 join_bundles(const std::vector<std::shared_ptr<const kernel_bundle_impl>>& b);
 bool runs_on(const ::encore::kernel& k, const device& d);
 template <auto* F> kernel_id free_function_id(); // sycl/ext/oneapi/experimental/free_function_kernels.hpp
+// The id of the lambda or function-object kernel named by the type whose typeid(Name*).name() is `name_type`.
+// Throws errc::invalid naming `readable` when the program launches no such kernel.
+kernel_id lambda_kernel_id(const char* name_type, const std::string& readable);
+bool bundle_takes_handler(const kernel_bundle_impl& b) noexcept; // a kernel of it takes a kernel_handler
+// The specialization constant of `key` (at `address`; `signature`: spec_signature's, which names it): throws
+// errc::invalid when another specialization_id of the program has the same key (the same qualified name in two
+// anonymous namespaces).
+void check_spec_key(std::uint64_t key, const void* address, const char* signature);
+// Sets `key` in `values`; throws errc::invalid (naming `call`) when the values would exceed their capacity.
+void set_spec_value(specialization_values& values, std::uint64_t key, const void* value, std::size_t size,
+                    const char* call);
+// The records of `from` whose keys `into` does not have, added to it.
+void merge_spec_values(specialization_values& into, const specialization_values& from, const char* call);
+template <auto& S> void set_spec_constant(specialization_values& values, const spec_value_t<S>& value,
+                                          const char* call) {
+    static_assert(std::is_trivially_copyable_v<spec_value_t<S>>,
+                  "a specialization constant's type must be trivially copyable");
+    check_spec_key(spec_key<S>(), &S, spec_signature<S>());
+    set_spec_value(values, spec_key<S>(), &value, sizeof(value), call);
+}
+template <auto& S> spec_value_t<S> get_spec_constant(const specialization_values& values) {
+    using T = spec_value_t<S>;
+    alignas(T) unsigned char bytes[sizeof(T)];
+    if (values.find(spec_key<S>(), bytes, sizeof(T))) {
+        T value;
+        std::memcpy(static_cast<void*>(&value), bytes, sizeof(T));
+        return value;
+    }
+    return S.ext_encore_default();
+}
 } // namespace detail
+
+// The id of the kernel named KernelName (parallel_for<KernelName>, or a function-object kernel's own type). Throws
+// errc::invalid when the program launches no kernel of that name.
+template <typename KernelName> kernel_id get_kernel_id() {
+    return detail::lambda_kernel_id(typeid(KernelName*).name(), typeid(KernelName*).name());
+}
 
 template <bundle_state State> class kernel_bundle {
     static constexpr bool source = State == bundle_state::ext_oneapi_source;
@@ -110,8 +161,23 @@ public:
     kernel get_kernel(const kernel_id& id) const requires(State == bundle_state::executable) {
         return detail::bundle_get_kernel(*impl_, id);
     }
-    bool contains_specialization_constants() const noexcept requires(!source) { return false; }
+    // Specialization constants (sycl/specialization_id.hpp). Encore does not track which constants a kernel reads:
+    // a bundle "uses" every one when one of its kernels takes a kernel_handler.
+    bool contains_specialization_constants() const noexcept requires(!source) {
+        return detail::bundle_takes_handler(*impl_);
+    }
     bool native_specialization_constant() const noexcept requires(!source) { return false; }
+    template <auto& S> bool has_specialization_constant() const noexcept requires(!source) {
+        return contains_specialization_constants();
+    }
+    template <auto& S>
+    void set_specialization_constant(const detail::spec_value_t<S>& value) requires(State == bundle_state::input) {
+        detail::set_spec_constant<S>(*values_, value, "kernel_bundle::set_specialization_constant");
+    }
+    // The value set on this bundle (or the one it was built from), else S's default.
+    template <auto& S> detail::spec_value_t<S> get_specialization_constant() const requires(!source) {
+        return detail::get_spec_constant<S>(*values_);
+    }
     device_image_iterator begin() const noexcept requires(!source) { return nullptr; }
     device_image_iterator end() const noexcept requires(!source) { return nullptr; }
 
@@ -141,14 +207,18 @@ public:
         return a.impl_ == b.impl_;
     }
 
-    // Encore: what the bundle is.
-    explicit kernel_bundle(std::shared_ptr<const detail::kernel_bundle_impl> impl) : impl_(std::move(impl)) {}
+    // Encore: what the bundle is, and the specialization constants set on it (shared by its copies).
+    explicit kernel_bundle(std::shared_ptr<const detail::kernel_bundle_impl> impl,
+                           const detail::specialization_values& values = {})
+        : impl_(std::move(impl)), values_(std::make_shared<detail::specialization_values>(values)) {}
     const std::shared_ptr<const detail::kernel_bundle_impl>& ext_encore_impl() const noexcept {
         return impl_;
     }
+    const detail::specialization_values& ext_encore_values() const noexcept { return *values_; }
 
 private:
     std::shared_ptr<const detail::kernel_bundle_impl> impl_;
+    std::shared_ptr<detail::specialization_values> values_;
 };
 
 // The application's kernels compatible with at least one of `devices` (all of the context's by default), or
@@ -198,35 +268,46 @@ requires(State != bundle_state::ext_oneapi_source) bool has_kernel_bundle(const 
     return !devices.empty();
 }
 
+namespace detail {
+template <bundle_state State>
+std::vector<std::shared_ptr<const kernel_bundle_impl>> impls_of(const std::vector<kernel_bundle<State>>& bundles) {
+    std::vector<std::shared_ptr<const kernel_bundle_impl>> impls;
+    for (const auto& b : bundles)
+        impls.push_back(b.ext_encore_impl());
+    return impls;
+}
+// The specialization constants of joined bundles: each constant's value from the first bundle that sets it.
+template <bundle_state State>
+specialization_values values_of(const std::vector<kernel_bundle<State>>& bundles, const char* call) {
+    specialization_values values;
+    for (const auto& b : bundles)
+        merge_spec_values(values, b.ext_encore_values(), call);
+    return values;
+}
+} // namespace detail
+
 // State changes: Encore's kernels are already compiled (see the top of this file).
 inline kernel_bundle<bundle_state::object> compile(const kernel_bundle<bundle_state::input>& b) {
-    return kernel_bundle<bundle_state::object>(b.ext_encore_impl());
+    return kernel_bundle<bundle_state::object>(b.ext_encore_impl(), b.ext_encore_values());
 }
 inline kernel_bundle<bundle_state::executable>
 link(const std::vector<kernel_bundle<bundle_state::object>>& bundles) {
     if (bundles.empty()) throw exception(errc::invalid, "link: no bundle given");
-    std::vector<std::shared_ptr<const detail::kernel_bundle_impl>> impls;
-    for (const auto& b : bundles)
-        impls.push_back(b.ext_encore_impl());
-    return kernel_bundle<bundle_state::executable>(
-        detail::join_bundles(impls));
+    return kernel_bundle<bundle_state::executable>(detail::join_bundles(detail::impls_of(bundles)),
+                                                   detail::values_of(bundles, "link"));
 }
 inline kernel_bundle<bundle_state::executable> link(const kernel_bundle<bundle_state::object>& b) {
     return link(std::vector{b});
 }
 inline kernel_bundle<bundle_state::executable> build(const kernel_bundle<bundle_state::input>& b) {
-    return kernel_bundle<bundle_state::executable>(
-        b.ext_encore_impl());
+    return kernel_bundle<bundle_state::executable>(b.ext_encore_impl(), b.ext_encore_values());
 }
 // Throws errc::invalid when the bundles have different contexts.
 template <bundle_state State>
 requires(State != bundle_state::ext_oneapi_source)
     kernel_bundle<State> join(const std::vector<kernel_bundle<State>>& bundles) {
     if (bundles.empty()) throw exception(errc::invalid, "join: no bundle given");
-    std::vector<std::shared_ptr<const detail::kernel_bundle_impl>> impls;
-    for (const auto& b : bundles)
-        impls.push_back(b.ext_encore_impl());
-    return kernel_bundle<State>(detail::join_bundles(impls));
+    return kernel_bundle<State>(detail::join_bundles(detail::impls_of(bundles)), detail::values_of(bundles, "join"));
 }
 
 } // namespace _V1

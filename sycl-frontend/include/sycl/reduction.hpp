@@ -276,8 +276,13 @@ template <typename T, typename Op> struct is_reduction<reduction_descriptor<T, O
 // the device (detail/device_reduction.hpp).
 template <launch Launch, int D, typename K, typename... Descriptors> class reduction_kernel final : public encore::kernel {
 public:
-    reduction_kernel(std::string name, K k, const Descriptors&... ds)
-        : encore::kernel(std::move(name)), call_{std::move(k), make_reduction_list(to_device(ds)...)},
+    static constexpr bool takes_handler =
+        takes_kernel_handler<Launch, D, K, reducer<typename Descriptors::value_type, typename Descriptors::operation>...>;
+
+    // `values`: the command group's specialization constants, for a kernel that takes a kernel_handler.
+    reduction_kernel(std::string name, K k, const specialization_values* values, const Descriptors&... ds)
+        : encore::kernel(std::move(name)),
+          call_{make_kernel_object<takes_handler>(std::move(k), values), make_reduction_list(to_device(ds)...)},
           states_(std::make_shared<reduction_state<typename Descriptors::value_type, typename Descriptors::operation>>(
               ds.result, ds.identity, ds.op, ds.initialize)...),
           descriptors_(ds...) {
@@ -312,13 +317,17 @@ private:
     template <std::size_t... I> void run_with(const encore::work_item& w, std::index_sequence<I...>) const {
         std::tuple<reducer<typename Descriptors::value_type, typename Descriptors::operation>...> reducers(
             std::get<I>(descriptors_)...);
-        call_kernel<Launch, D>(call_.k, w, std::get<I>(reducers)...);
+        if constexpr (takes_handler) {
+            kernel_handler h = call_.k.handler();
+            call_kernel<Launch, D>(call_.k.k, w, std::get<I>(reducers)..., h);
+        } else {
+            call_kernel<Launch, D>(call_.k, w, std::get<I>(reducers)...);
+        }
         const std::size_t items = w.global_range[0] * w.global_range[1] * w.global_range[2];
         (std::get<I>(states_)->fold(std::get<I>(reducers).partial(), items), ...);
     }
 
-    using call_type =
-        reduction_call<K, device_reduction<typename Descriptors::value_type, typename Descriptors::operation>...>;
+    using call_type = reduction_call<kernel_object<takes_handler, K>, device_reduction<typename Descriptors::value_type, typename Descriptors::operation>...>;
     template <typename Descriptor> void add_zero_first(const Descriptor& d) {
         if (d.initialize) zero_first_[zero_first_count_++] = {d.result, sizeof(*d.result)};
     }

@@ -39,6 +39,7 @@
 #include "queue.hpp"
 #include "range.hpp"
 #include "reduction.hpp"
+#include "specialization_id.hpp"
 #include "sub_group.hpp"
 #include "usm.hpp"
 #include "vector.hpp"

@@ -31,6 +31,7 @@
 #include "sycl/accessor.hpp"
 #include "sycl/detail/host_device.hpp"
 #include "sycl/item.hpp"
+#include "sycl/specialization_id.hpp"
 
 #if defined(__CUDACC__)
 #include "encore/backends/cuda/single_source.hpp"
@@ -70,27 +71,29 @@ template <typename Name, typename Kernel> std::string kernel_name() {
 // work_group: a hierarchical launch (handler::parallel_for_work_group), an nd_range whose kernel takes the group.
 enum class launch { single_task, range, nd_range, work_group };
 
-// Calls `k` for one work-item with the item type its launch gives it, and `extra` after it (reducers).
+// Calls `k` for one work-item with the item type its launch gives it, and `extra` after it (reducers, then a
+// kernel_handler when the kernel takes one).
 template <launch Launch, int D, typename K, typename... Extra>
 ENCORE_HOST_DEVICE void call_kernel(const K& k, const encore::work_item& w, Extra&... extra) {
     if constexpr (Launch == launch::single_task) {
-        static_assert(std::is_invocable_v<const K&>, "single_task: the kernel must be callable with no arguments "
-                                                     "(and its operator() must be const)");
-        k();
+        static_assert(std::is_invocable_v<const K&, Extra&...>,
+                      "single_task: the kernel must be callable with no arguments, or a kernel_handler (and its "
+                      "operator() must be const)");
+        k(extra...);
     } else if constexpr (Launch == launch::nd_range) {
         static_assert(std::is_invocable_v<const K&, nd_item<D>, Extra&...>,
                       "parallel_for(nd_range): the kernel must take a sycl::nd_item of the range's dimensions "
                       "(and its operator() must be const)");
         k(item_factory::make_nd_item<D>(w), extra...);
     } else if constexpr (Launch == launch::work_group) {
-        static_assert(std::is_invocable_v<const K&, group<D>>,
+        static_assert(std::is_invocable_v<const K&, group<D>, Extra&...>,
                       "parallel_for_work_group: the kernel must take a sycl::group of the range's dimensions (and its "
                       "operator() must be const)");
         const group<D> g = item_factory::make_group<D>(w);
 #if defined(__CUDA_ARCH__)
-        k(g); // every thread runs the work-group scope (group::parallel_for_work_item shares the items out)
+        k(g, extra...); // every thread runs the work-group scope (group::parallel_for_work_item shares the items out)
 #else
-        if (g.get_local_linear_id() == 0) k(g); // one item per group: parallel_for_work_item loops over the items
+        if (g.get_local_linear_id() == 0) k(g, extra...); // one item per group: parallel_for_work_item loops over them
 #endif
     } else {
         static_assert(std::is_invocable_v<const K&, item<D>, Extra&...>,
@@ -99,6 +102,31 @@ ENCORE_HOST_DEVICE void call_kernel(const K& k, const encore::work_item& w, Extr
         k(item_factory::make_item<D, true>(w), extra...);
     }
 }
+
+// Whether kernel K of a launch takes a kernel_handler after its item and `Extra` (its reducers): the launch then
+// gives it one, which reads the command group's specialization constants (sycl/specialization_id.hpp).
+template <launch Launch, int D> struct launch_item {
+    using type = std::conditional_t<Launch == launch::nd_range, nd_item<D>,
+                                    std::conditional_t<Launch == launch::work_group, group<D>, item<D>>>;
+};
+template <launch Launch, int D, typename K, typename... Extra>
+inline constexpr bool takes_kernel_handler = [] {
+    if constexpr (Launch == launch::single_task)
+        return std::is_invocable_v<const K&, kernel_handler&>;
+    else
+        return std::is_invocable_v<const K&, typename launch_item<Launch, D>::type, Extra&..., kernel_handler&>;
+}();
+// What a launch keeps of kernel K: K itself, or K and the values of its specialization constants.
+template <bool Handler, typename K> using kernel_object = std::conditional_t<Handler, specialized<K>, K>;
+template <bool Handler, typename K>
+kernel_object<Handler, K> make_kernel_object(K k, const specialization_values* values) {
+    if constexpr (Handler)
+        return specialized<K>{std::move(k), values ? *values : specialization_values{}};
+    else
+        return k;
+}
+template <typename K> const K& kernel_of(const K& k) { return k; }
+template <typename K> const K& kernel_of(const specialized<K>& s) { return s.k; }
 
 // The device entry encore++ outlined for kernel type K (compiler/kernel_descriptor.hpp), found once per type:
 // the image of K's translation unit for `backend` and the entry's name, or nothing (a program not built by
@@ -191,33 +219,47 @@ inline constexpr std::size_t accessor_pointer_offset = 0;
 
 template <launch Launch, int D, typename K>
 class host_lambda_kernel final : public encore::kernel, public lambda_arguments {
+    static constexpr bool handler = takes_kernel_handler<Launch, D, K>;
+
 public:
-    host_lambda_kernel(std::string name, K k) : encore::kernel(std::move(name)), k_(std::move(k)) {
-        if (const outlined_entry& e = cuda_outlined_entry<K>(); e.entry) cuda_ = outlined_code(e, D, &k_, sizeof(K));
+    // `values`: the command group's specialization constants, for a kernel that takes a kernel_handler.
+    host_lambda_kernel(std::string name, K k, const specialization_values* values = nullptr)
+        : encore::kernel(std::move(name)), k_(make_kernel_object<handler>(std::move(k), values)) {
+        // The entry's first parameter is the kernel object, with the values after it when it takes them.
+        if (const outlined_entry& e = cuda_outlined_entry<K>(); e.entry) cuda_ = outlined_code(e, D, &k_, sizeof(k_));
     }
     void run(const encore::work_item& w, std::span<const encore::kernel_argument>) const override {
         current_local_memory = w.local_memory;
-        call_kernel<Launch, D>(k_, w);
+        if constexpr (handler) {
+            kernel_handler h = k_.handler();
+            call_kernel<Launch, D>(k_.k, w, h);
+        } else {
+            call_kernel<Launch, D>(k_, w);
+        }
     }
     const void* device_code(std::string_view backend) const noexcept override {
         return backend == "cuda" && cuda_.entry ? &cuda_ : nullptr;
     }
     std::shared_ptr<const encore::kernel> recaptured() const override {
-        return std::make_shared<host_lambda_kernel>(name(), k_);
+        return std::make_shared<host_lambda_kernel>(*this);
     }
     std::shared_ptr<const encore::kernel> with_argument(int index,
                                                         const encore::kernel_argument& value) const override {
         const auto* described = encore::compiler::find_kernel(typeid(K).name());
         const auto at = lambda_capture(name(), described, sizeof(K), index, value);
-        auto copy = std::make_shared<host_lambda_kernel>(name(), k_);
+        auto copy = std::make_shared<host_lambda_kernel>(*this);
         // The closure's other captures stay as they are; these bytes are the value's (a pointer, or a std-layout
         // value, whose bytes are all it is).
-        std::memcpy(reinterpret_cast<std::byte*>(std::addressof(copy->k_)) + at.offset, value.bytes.data(), at.size);
+        std::memcpy(reinterpret_cast<std::byte*>(const_cast<K*>(std::addressof(kernel_of(copy->k_)))) + at.offset,
+                    value.bytes.data(), at.size);
         return copy;
+    }
+    host_lambda_kernel(const host_lambda_kernel& other) : encore::kernel(other.name()), k_(other.k_) {
+        if (other.cuda_.entry) cuda_ = outlined_code(cuda_outlined_entry<K>(), D, &k_, sizeof(k_));
     }
 
 private:
-    K k_;
+    kernel_object<handler, K> k_;
     encore::gpu::device_code cuda_;
 };
 
@@ -234,9 +276,12 @@ template <launch Launch, int D, typename K> struct device_call {
 
 // A kernel of an nvcc translation unit that runs on the host (native backend) and on CUDA devices.
 template <launch Launch, int D, typename K> class cuda_lambda_kernel final : public encore::kernel {
+    static constexpr bool handler = takes_kernel_handler<Launch, D, K>;
+
 public:
-    cuda_lambda_kernel(std::string name, K k)
-        : encore::kernel(std::move(name)), call_{std::move(k)}, code_(encore::cuda::detail::work_item_code(&call_)) {}
+    cuda_lambda_kernel(std::string name, K k, const specialization_values* values = nullptr)
+        : encore::kernel(std::move(name)), call_{make_kernel_object<handler>(std::move(k), values)},
+          code_(encore::cuda::detail::work_item_code(&call_)) {}
     void run(const encore::work_item& w, std::span<const encore::kernel_argument>) const override {
         if constexpr (encore::cuda::is_device_only_lambda<K>)
             throw encore::error(encore::errc::kernel_not_supported,
@@ -252,7 +297,7 @@ public:
     }
 
 private:
-    device_call<Launch, D, K> call_;
+    device_call<Launch, D, kernel_object<handler, K>> call_; // specialized<K> calls K with the handler
     encore::cuda::device_code code_;
 };
 
