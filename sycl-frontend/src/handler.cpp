@@ -222,6 +222,12 @@ void handler::check_bundle(const kernel_id& id) const {
                             (detail::bundle_has_kernel(*bundle_, id, nullptr) ? " for the queue's device" : ""));
 }
 
+bool handler::ext_encore_in_graph() const {
+    if (!queue_) return true;
+    std::lock_guard guard(queue_->mutex);
+    return queue_->recording != nullptr;
+}
+
 void handler::check_no_bundle(const char* call) const {
     if (bundle_)
         throw exception(errc::invalid, std::string("handler::") + call +

@@ -5,6 +5,7 @@
 #include <cxxabi.h>
 
 #include <algorithm>
+#include <cstdlib>
 #include <map>
 #include <cstring>
 #include <mutex>
@@ -84,8 +85,9 @@ kernel_id lambda_kernel_id(const char* name_type, const std::string& readable) {
     }
     std::string name = readable;
     int status = 0;
-    if (char* text = abi::__cxa_demangle(readable.c_str(), nullptr, nullptr, &status); text && status == 0) {
-        name = text;
+    if (char* text = abi::__cxa_demangle(readable.c_str(), nullptr, nullptr, &status)) {
+        if (status == 0) name = text;
+        std::free(text);
         if (!name.empty() && name.back() == '*') name.pop_back();
     }
     throw exception(errc::invalid, "get_kernel_id<" + name +

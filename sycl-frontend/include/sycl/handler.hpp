@@ -297,6 +297,8 @@ public:
     handler(device d, context c, std::shared_ptr<detail::queue_impl> queue);
     const device& encore_device() const noexcept { return device_; }
     const context& encore_context() const noexcept { return context_; }
+    // Encore: the group goes into a graph (its add(), or a queue that records) rather than running eagerly.
+    bool ext_encore_in_graph() const;
     // Encore: makes this command group an allocation or a free (async_alloc.hpp); it then holds nothing else.
     void set_async(std::shared_ptr<detail::async_block> allocation, void* freed, bool frees);
 

@@ -40,6 +40,7 @@
 #include "range.hpp"
 #include "reduction.hpp"
 #include "specialization_id.hpp"
+#include "stream.hpp"
 #include "sub_group.hpp"
 #include "usm.hpp"
 #include "vector.hpp"
