@@ -16,6 +16,7 @@
 #pragma once
 
 #include <cstddef>
+#include <cmath>
 #include <cstdint>
 #include <cstdio>
 #include <type_traits>
@@ -188,18 +189,78 @@ private:
 
 // Formatting on the device (CUDA has no snprintf there): digits from integers scaled by exact powers of ten. The
 // host formats with snprintf instead.
-ENCORE_HOST_DEVICE inline double power_of_ten(int n) {
-    double p = 1.0, step = 10.0;
-    for (unsigned k = static_cast<unsigned>(n < 0 ? -n : n); k; k >>= 1, step *= step)
-        if (k & 1) p *= step;
+// A value as the sum hi + lo of two doubles (about 106 bits): scaling by powers of ten keeps enough of the exact
+// product for printf's rounding of up to 17 significant digits.
+struct wide {
+    double hi, lo;
+};
+ENCORE_HOST_DEVICE inline double fused_multiply_add(double a, double b, double c) {
+#if defined(__CUDA_ARCH__)
+    return ::fma(a, b, c);
+#else
+    return std::fma(a, b, c);
+#endif
+}
+ENCORE_HOST_DEVICE inline wide wide_sum(double hi, double lo) {
+    const double s = hi + lo;
+    return {s, lo - (s - hi)};
+}
+ENCORE_HOST_DEVICE inline wide wide_times(wide a, wide b) {
+    const double p = a.hi * b.hi;
+    return wide_sum(p, fused_multiply_add(a.hi, b.hi, -p) + (a.hi * b.lo + a.lo * b.hi));
+}
+ENCORE_HOST_DEVICE inline wide wide_divide(wide a, wide d) {
+    const double q = a.hi / d.hi;
+    const wide back = wide_times(d, {q, 0.0});
+    return wide_sum(q, (((a.hi - back.hi) - back.lo) + a.lo) / d.hi);
+}
+// 10^n for 0 <= n <= 300.
+ENCORE_HOST_DEVICE inline wide wide_power_of_ten(int n) {
+    wide p{1.0, 0.0}, step{10.0, 0.0};
+    for (unsigned k = static_cast<unsigned>(n); k; k >>= 1, step = wide_times(step, step))
+        if (k & 1) p = wide_times(p, step);
     return p;
 }
-// `value` (>= 0) rounded to an integer, ties to even (as printf rounds exact ties).
-ENCORE_HOST_DEVICE inline unsigned long long round_half_even(double value) {
-    const double whole = static_cast<double>(static_cast<unsigned long long>(value));
-    const double fraction = value - whole;
-    unsigned long long r = static_cast<unsigned long long>(whole);
-    if (fraction > 0.5 || (fraction == 0.5 && (r & 1))) ++r;
+// x * 10^k without overflowing on the way (|k| up to 600: a denormal's digits, a huge value's).
+ENCORE_HOST_DEVICE inline wide times_power_of_ten(wide x, int k) {
+    if (k > 300) return times_power_of_ten(wide_times(x, wide_power_of_ten(300)), k - 300);
+    if (k < -300) return times_power_of_ten(wide_divide(x, wide_power_of_ten(300)), k + 300);
+    return k >= 0 ? wide_times(x, wide_power_of_ten(k)) : wide_divide(x, wide_power_of_ten(-k));
+}
+// The decimal exponent of x > 0: 10^e <= x < 10^(e+1).
+ENCORE_HOST_DEVICE inline int decimal_exponent(double x) {
+    unsigned long long bits = 0;
+    for (unsigned i = 0; i < sizeof bits; ++i)
+        reinterpret_cast<unsigned char*>(&bits)[i] = reinterpret_cast<const unsigned char*>(&x)[i];
+    int binary = static_cast<int>((bits >> 52) & 0x7ff) - 1023;
+    if (binary == -1023) { // a denormal: its highest mantissa bit
+        binary = -1075;
+        for (unsigned long long m = bits & ((1ull << 52) - 1); m; m >>= 1)
+            ++binary;
+    }
+    int e = binary >= 0 ? binary * 30103 / 100000 : -((-binary * 30103 + 99999) / 100000);
+    auto at_least = [](wide v, double bound) { return v.hi > bound || (v.hi == bound && v.lo >= 0); };
+    while (at_least(times_power_of_ten({x, 0.0}, -e), 10.0))
+        ++e;
+    while (!at_least(times_power_of_ten({x, 0.0}, -e), 1.0))
+        --e;
+    return e;
+}
+// `value` (>= 0, below 2^63) rounded to an integer, ties to even (as printf rounds exact ties): the low part
+// decides a value whose high part is a tie or an integer.
+ENCORE_HOST_DEVICE inline unsigned long long round_half_even(wide value) {
+    unsigned long long r = static_cast<unsigned long long>(value.hi);
+    double fraction = value.hi - static_cast<double>(r); // exact
+    double low = value.lo;
+    const long long whole_low = static_cast<long long>(low); // above 2^53 the low part holds units too
+    r += static_cast<unsigned long long>(whole_low);
+    low -= static_cast<double>(whole_low);
+    if (fraction == 0 && low < 0) { // just below r
+        --r;
+        fraction = 1;
+    }
+    const double above_half = (fraction - 0.5) + low; // fraction - 0.5 is exact where low can tip it
+    if (above_half > 0 || (above_half == 0 && (r & 1))) ++r;
     return r;
 }
 // Writes the `digits` lowest decimal digits of `v` (with leading zeros) into `out`; returns the count written.
@@ -244,30 +305,26 @@ ENCORE_HOST_DEVICE inline void stream_statement::write_unsigned(unsigned long lo
     put_field(digits, n);
 }
 
-ENCORE_HOST_DEVICE inline void stream_statement::write_floating(double v) {
-    char text[400];
+// `v` as printf formats it with "%.*g" (defaultfloat), "%.*f" (fixed), "%.*e" (scientific) or "%a" (hexfloat),
+// with a '+' when `showpos`, into `text` (400 bytes); returns the length. What device code formats with (CUDA has no
+// snprintf there): digits from integers scaled by powers of ten, so values of up to 17 significant digits come out
+// as printf's; beyond 17 the digits are zeros. tests/sycl/stream_format_test.cpp compares it with printf.
+ENCORE_HOST_DEVICE inline int format_floating(char* text, double v, stream_manipulator mode, int precision,
+                                              bool showpos) {
     int n = 0;
-#if !defined(__CUDA_ARCH__)
-    const char* format = float_mode_ == stream_manipulator::fixed        ? (showpos_ ? "%+.*f" : "%.*f")
-                         : float_mode_ == stream_manipulator::scientific ? (showpos_ ? "%+.*e" : "%.*e")
-                         : float_mode_ == stream_manipulator::hexfloat   ? (showpos_ ? "%+a" : "%a")
-                                                                         : (showpos_ ? "%+.*g" : "%.*g");
-    n = float_mode_ == stream_manipulator::hexfloat ? std::snprintf(text, sizeof text, format, v)
-                                                    : std::snprintf(text, sizeof text, format, precision_, v);
-    if (n > static_cast<int>(sizeof text) - 1) n = static_cast<int>(sizeof text) - 1;
-#else
     const bool negative = v < 0 || (v == 0 && 1 / v < 0);
     double a = negative ? -v : v;
     if (negative)
         text[n++] = '-';
-    else if (showpos_)
+    else if (showpos)
         text[n++] = '+';
     if (a != a || a > 1.7976931348623157e308) {
         for (const char* s = a != a ? "nan" : "inf"; *s; ++s)
             text[n++] = *s;
-    } else if (float_mode_ == stream_manipulator::hexfloat) {
+    } else if (mode == stream_manipulator::hexfloat) {
         unsigned long long bits;
-        memcpy(&bits, &a, sizeof bits);
+        for (unsigned i = 0; i < sizeof bits; ++i)
+            reinterpret_cast<unsigned char*>(&bits)[i] = reinterpret_cast<const unsigned char*>(&a)[i];
         int exponent = static_cast<int>((bits >> 52) & 0x7ff);
         unsigned long long mantissa = bits & ((1ull << 52) - 1);
         const bool zero = exponent == 0 && mantissa == 0;
@@ -292,18 +349,12 @@ ENCORE_HOST_DEVICE inline void stream_statement::write_floating(double v) {
         const int digits = count_digits(static_cast<unsigned long long>(exponent < 0 ? -exponent : exponent));
         n += decimal_digits(static_cast<unsigned long long>(exponent < 0 ? -exponent : exponent), digits, text + n);
     } else {
-        const int p = precision_ > 17 ? 17 : precision_;
+        const int p = precision > 17 ? 17 : precision;
         // The decimal exponent of a, after rounding to `significant` digits.
         auto exponent_of = [](double x, int significant, unsigned long long& digits) {
-            int e = 0;
-            if (x != 0) {
-                while (x >= power_of_ten(e + 1)) ++e;
-                while (x < power_of_ten(e)) --e;
-            }
-            const double scaled = e >= significant - 1 ? x / power_of_ten(e - (significant - 1))
-                                                       : x * power_of_ten((significant - 1) - e);
-            digits = round_half_even(scaled);
-            if (digits >= static_cast<unsigned long long>(power_of_ten(significant))) {
+            int e = x != 0 ? decimal_exponent(x) : 0;
+            digits = round_half_even(times_power_of_ten({x, 0.0}, (significant - 1) - e));
+            if (digits >= static_cast<unsigned long long>(wide_power_of_ten(significant).hi)) {
                 digits /= 10;
                 ++e;
             }
@@ -342,9 +393,20 @@ ENCORE_HOST_DEVICE inline void stream_statement::write_floating(double v) {
                 return;
             }
             const int shown = decimals > 17 ? 17 : decimals;
-            const unsigned long long scaled = round_half_even(a * power_of_ten(shown));
-            const unsigned long long unit = static_cast<unsigned long long>(power_of_ten(shown));
-            const unsigned long long whole = scaled / unit, fraction = scaled % unit;
+            // The whole part and the fraction apart (a < 1e17: both exact), the fraction rounded to `shown` digits.
+            unsigned long long whole = static_cast<unsigned long long>(a);
+            const double part = a - static_cast<double>(whole);
+            unsigned long long fraction = 0;
+            const unsigned long long unit = static_cast<unsigned long long>(wide_power_of_ten(shown).hi);
+            if (shown == 0) { // the whole part takes the rounding
+                if (part > 0.5 || (part == 0.5 && (whole & 1))) ++whole;
+            } else {
+                fraction = round_half_even(wide_times({part, 0.0}, wide_power_of_ten(shown)));
+                if (fraction >= unit) { // rounded up into the whole part
+                    fraction -= unit;
+                    ++whole;
+                }
+            }
             n += decimal_digits(whole, count_digits(whole), text + n);
             char f[24];
             decimal_digits(fraction, shown, f);
@@ -358,9 +420,9 @@ ENCORE_HOST_DEVICE inline void stream_statement::write_floating(double v) {
                 for (int i = shown; i < decimals && n < 398; ++i)
                     text[n++] = '0';
         };
-        if (float_mode_ == stream_manipulator::fixed) {
-            put_fixed(precision_, false);
-        } else if (float_mode_ == stream_manipulator::scientific) {
+        if (mode == stream_manipulator::fixed) {
+            put_fixed(precision, false);
+        } else if (mode == stream_manipulator::scientific) {
             unsigned long long digits;
             const int e = exponent_of(a, p + 1, digits);
             put_scientific(digits, p + 1, e, false);
@@ -368,12 +430,44 @@ ENCORE_HOST_DEVICE inline void stream_statement::write_floating(double v) {
             const int significant = p == 0 ? 1 : p;
             unsigned long long digits;
             const int e = a == 0 ? 0 : exponent_of(a, significant, digits);
-            if (a != 0 && (e < -4 || e >= significant))
+            if (a == 0) {
+                text[n++] = '0';
+            } else if (e < -4 || e >= significant) {
                 put_scientific(digits, significant, e, true);
-            else
-                put_fixed(significant - 1 - e, true);
+            } else { // the same significant digits with the point inside them, trailing zeros dropped
+                char d[24];
+                decimal_digits(digits, significant, d);
+                int last = significant - 1;
+                while (last > e && last > 0 && d[last] == '0')
+                    --last;
+                if (e < 0) {
+                    text[n++] = '0';
+                    text[n++] = '.';
+                    for (int i = 0; i < -e - 1; ++i)
+                        text[n++] = '0';
+                }
+                for (int i = 0; i <= last; ++i) {
+                    text[n++] = d[i];
+                    if (i == e && i < last) text[n++] = '.';
+                }
+            }
         }
     }
+    return n;
+}
+
+ENCORE_HOST_DEVICE inline void stream_statement::write_floating(double v) {
+    char text[400];
+#if !defined(__CUDA_ARCH__)
+    const char* format = float_mode_ == stream_manipulator::fixed        ? (showpos_ ? "%+.*f" : "%.*f")
+                         : float_mode_ == stream_manipulator::scientific ? (showpos_ ? "%+.*e" : "%.*e")
+                         : float_mode_ == stream_manipulator::hexfloat   ? (showpos_ ? "%+a" : "%a")
+                                                                         : (showpos_ ? "%+.*g" : "%.*g");
+    int n = float_mode_ == stream_manipulator::hexfloat ? std::snprintf(text, sizeof text, format, v)
+                                                        : std::snprintf(text, sizeof text, format, precision_, v);
+    if (n > static_cast<int>(sizeof text) - 1) n = static_cast<int>(sizeof text) - 1;
+#else
+    const int n = format_floating(text, v, float_mode_, precision_, showpos_);
 #endif
     put_field(text, n);
 }
