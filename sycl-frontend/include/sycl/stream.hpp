@@ -221,10 +221,13 @@ ENCORE_HOST_DEVICE inline wide wide_power_of_ten(int n) {
         if (k & 1) p = wide_times(p, step);
     return p;
 }
-// x * 10^k without overflowing on the way (|k| up to 600: a denormal's digits, a huge value's).
+// x * 10^k without overflowing on the way (|k| up to 600: a denormal's digits, a huge value's). No recursion
+// anywhere here: the GPU's stack size must be known when the kernel is compiled.
 ENCORE_HOST_DEVICE inline wide times_power_of_ten(wide x, int k) {
-    if (k > 300) return times_power_of_ten(wide_times(x, wide_power_of_ten(300)), k - 300);
-    if (k < -300) return times_power_of_ten(wide_divide(x, wide_power_of_ten(300)), k + 300);
+    for (; k > 300; k -= 300)
+        x = wide_times(x, wide_power_of_ten(300));
+    for (; k < -300; k += 300)
+        x = wide_divide(x, wide_power_of_ten(300));
     return k >= 0 ? wide_times(x, wide_power_of_ten(k)) : wide_divide(x, wide_power_of_ten(-k));
 }
 // The decimal exponent of x > 0: 10^e <= x < 10^(e+1).
