@@ -88,28 +88,20 @@ TEST_CASE("kernel bundle: lambda and function-object kernels have kernel ids bef
 
 TEST_CASE("kernel bundle: the errors the specification gives") {
     sycl::queue q;
-    auto code_of = [&](auto&& f) {
-        try {
-            f();
-        } catch (const sycl::exception& e) {
-            return e.code();
-        }
-        return std::error_code{};
-    };
     // A name no launch of the program has.
-    CHECK(code_of([] { static_cast<void>(sycl::get_kernel_id<bundle_never_launched>()); }) == sycl::errc::invalid);
+    CHECK(errc_of([] { static_cast<void>(sycl::get_kernel_id<bundle_never_launched>()); }) == sycl::errc::invalid);
     // A lambda kernel's sycl::kernel names it; its arguments are its captures, so it is not launched by itself.
     auto bundle = sycl::get_kernel_bundle<sycl::bundle_state::executable>(q.get_context());
     const sycl::kernel k = bundle.get_kernel(sycl::get_kernel_id<bundle_fill>());
-    CHECK(code_of([&] { q.submit([&](sycl::handler& h) { h.parallel_for(sycl::range<1>{4}, k); }); }) ==
+    CHECK(errc_of([&] { q.submit([&](sycl::handler& h) { h.parallel_for(sycl::range<1>{4}, k); }); }) ==
           sycl::errc::invalid);
     // A bundle without the kernel launched.
     auto only_fill = sycl::get_kernel_bundle<sycl::bundle_state::executable>(q.get_context(),
                                                                              {sycl::get_kernel_id<bundle_fill>()});
     CHECK_FALSE(only_fill.has_kernel(sycl::get_kernel_id<bundle_twice>()));
-    CHECK(code_of([&] { only_fill.get_kernel(sycl::get_kernel_id<bundle_twice>()); }) == sycl::errc::invalid);
+    CHECK(errc_of([&] { only_fill.get_kernel(sycl::get_kernel_id<bundle_twice>()); }) == sycl::errc::invalid);
     int* out = shared_array<int>(q, 4);
-    CHECK(code_of([&] {
+    CHECK(errc_of([&] {
               q.submit([&](sycl::handler& h) {
                   h.use_kernel_bundle(only_fill);
                   twice(h, out, 4);
@@ -118,6 +110,6 @@ TEST_CASE("kernel bundle: the errors the specification gives") {
     // A bundle of another context.
     sycl::context other{q.get_device()};
     auto foreign = sycl::get_kernel_bundle<sycl::bundle_state::executable>(other);
-    CHECK(code_of([&] { q.submit([&](sycl::handler& h) { h.use_kernel_bundle(foreign); }); }) == sycl::errc::invalid);
+    CHECK(errc_of([&] { q.submit([&](sycl::handler& h) { h.use_kernel_bundle(foreign); }); }) == sycl::errc::invalid);
     sycl::free(out, q);
 }

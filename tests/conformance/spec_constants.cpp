@@ -207,14 +207,7 @@ TEST_CASE("spec constants: an input bundle's values reach the kernel through use
 TEST_CASE("spec constants: the errors the specification gives") {
     sycl::queue q;
     auto exe = sycl::get_kernel_bundle<sycl::bundle_state::executable>(q.get_context());
-    auto code_of = [&](auto&& cgf) {
-        try {
-            q.submit(cgf);
-        } catch (const sycl::exception& e) {
-            return e.code();
-        }
-        return std::error_code{};
-    };
+    auto code_of = [&](auto&& cgf) { return errc_of([&] { q.submit(cgf); }); };
     // A bound bundle's values are the group's: setting or reading the group's own is an error.
     CHECK(code_of([&](sycl::handler& h) {
               h.use_kernel_bundle(exe);

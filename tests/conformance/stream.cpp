@@ -1,9 +1,9 @@
 // SYCL 2020 section 4.16 (stream): kernels write statements to the standard output; each work-item's statement
 // arrives whole; integers in every base with showbase/showpos/setw, characters, booleans, strings, floating-point
 // values in defaultfloat, fixed, scientific and hexfloat with setprecision (compared with the host's printf), vec,
-// id and range; a statement longer than its buffer; the queries and the errors (a stream in a graph). The program's
-// standard output is captured into a file around each kernel. One body built three ways
-// (tests/conformance/meson.build, tests/compiler/meson.build).
+// id, range, item, nd_item, group, h_item and nd_range; a statement longer than its buffer; the queries and the
+// errors (a stream in a graph). The program's standard output is captured into a file around each kernel. One body
+// built three ways (tests/conformance/meson.build, tests/compiler/meson.build).
 #include <doctest/doctest.h>
 
 #include <unistd.h>
@@ -14,6 +14,8 @@
 #include <vector>
 
 #include <sycl/sycl.hpp>
+
+#include "shared_array.hpp"
 
 namespace {
 
@@ -96,6 +98,42 @@ TEST_CASE("stream: integers, characters, booleans, strings and manipulators") {
                                                      "1, -2, 3 {4, 5} {6, 7}"});
 }
 
+TEST_CASE("stream: items, nd_items, groups, h_items and nd_ranges print their ids and ranges") {
+    sycl::queue q;
+    const sycl::nd_range<1> launch{sycl::range<1>{64}, sycl::range<1>{16}};
+    const std::string text = captured_stdout([&] {
+        q.submit([&](sycl::handler& h) {
+             sycl::stream out(4096, 256, h);
+             h.parallel_for(sycl::nd_range<2>{{4, 8}, {2, 4}}, [=](sycl::nd_item<2> it) {
+                 if (it.get_global_linear_id() == 13) {
+                     out << it << sycl::endl;
+                     out << it.get_group() << sycl::endl;
+                 }
+             });
+         }).wait();
+        q.submit([&](sycl::handler& h) {
+             sycl::stream out(4096, 256, h);
+             h.parallel_for(sycl::range<1>{3}, [=](sycl::item<1> it) {
+                 if (it[0] == 2) out << it << " " << launch << sycl::endl;
+             });
+         }).wait();
+        q.submit([&](sycl::handler& h) {
+             sycl::stream out(4096, 256, h);
+             h.parallel_for_work_group(sycl::range<1>{2}, sycl::range<1>{4}, [=](sycl::group<1> g) {
+                 g.parallel_for_work_item([&](sycl::h_item<1> it) {
+                     if (it.get_global_id(0) == 5) out << it << sycl::endl;
+                 });
+             });
+         }).wait();
+    });
+    // Global item 13 of {4, 8}: {1, 5}; its group {0, 1} of {2, 2}, local id {1, 1}.
+    CHECK(lines_of(text) == std::vector<std::string>{
+                                "nd_item(global_id: {1, 5}, local_id: {1, 1})",
+                                "group(id: {0, 1}, local_range: {2, 4}, group_range: {2, 2})",
+                                "item(range: {3}, id: {2}) nd_range(global_range: {64}, local_range: {16})",
+                                "h_item(global_id: {5}, logical_local_id: {1}, physical_local_id: {1})"});
+}
+
 TEST_CASE("stream: floating-point values print as printf prints them") {
     sycl::queue q;
     const std::string text = captured_stdout([&] {
@@ -154,19 +192,11 @@ TEST_CASE("stream: queries, and the errors the specification gives") {
          const sycl::stream copy = out;
          CHECK(copy == out);
      }).wait();
-    auto code_of = [&](auto&& f) {
-        try {
-            f();
-        } catch (const sycl::exception& e) {
-            return e.code();
-        }
-        return std::error_code{};
-    };
-    CHECK(code_of([&] { q.submit([&](sycl::handler& h) { sycl::stream out(0, 0, h); }); }) == sycl::errc::invalid);
-    CHECK(code_of([&] { q.submit([&](sycl::handler& h) { sycl::stream out(64, 128, h); }); }) == sycl::errc::invalid);
+    CHECK(errc_of([&] { q.submit([&](sycl::handler& h) { sycl::stream out(0, 0, h); }); }) == sycl::errc::invalid);
+    CHECK(errc_of([&] { q.submit([&](sycl::handler& h) { sycl::stream out(64, 128, h); }); }) == sycl::errc::invalid);
     sycl::ext::oneapi::experimental::command_graph g{q.get_context(), q.get_device()};
-    CHECK(code_of([&] { g.add([&](sycl::handler& h) { sycl::stream out(1024, 64, h); }); }) == sycl::errc::invalid);
+    CHECK(errc_of([&] { g.add([&](sycl::handler& h) { sycl::stream out(1024, 64, h); }); }) == sycl::errc::invalid);
     g.begin_recording(q);
-    CHECK(code_of([&] { q.submit([&](sycl::handler& h) { sycl::stream out(1024, 64, h); }); }) == sycl::errc::invalid);
+    CHECK(errc_of([&] { q.submit([&](sycl::handler& h) { sycl::stream out(1024, 64, h); }); }) == sycl::errc::invalid);
     g.end_recording();
 }

@@ -528,48 +528,34 @@ template <typename T> ENCORE_HOST_DEVICE void stream_write(stream_statement& s, 
         static_assert(sizeof(T) == 0, "sycl::stream: no operator<< for this type");
     }
 }
+// "name(label: {..}, label: {..})": an index-space object by its ranges and ids.
+template <int D, typename... A>
+ENCORE_HOST_DEVICE void stream_write_fields(stream_statement& s, const char* name,
+                                            const char* const (&labels)[sizeof...(A)], const A&... arrays) {
+    s.put(name);
+    s.put('(');
+    int field = 0;
+    ((s.put(field ? ", " : ""), s.put(labels[field++]), s.put(": "), stream_write_array<D>(s, arrays)), ...);
+    s.put(')');
+}
 template <int D> ENCORE_HOST_DEVICE void stream_write(stream_statement& s, const id<D>& v) { stream_write_array<D>(s, v); }
 template <int D> ENCORE_HOST_DEVICE void stream_write(stream_statement& s, const range<D>& v) { stream_write_array<D>(s, v); }
 template <int D, bool O> ENCORE_HOST_DEVICE void stream_write(stream_statement& s, const item<D, O>& v) {
-    s.put("item(range: ");
-    stream_write_array<D>(s, v.get_range());
-    s.put(", id: ");
-    stream_write_array<D>(s, v.get_id());
-    s.put(")");
+    stream_write_fields<D>(s, "item", {"range", "id"}, v.get_range(), v.get_id());
 }
 template <int D> ENCORE_HOST_DEVICE void stream_write(stream_statement& s, const nd_item<D>& v) {
-    s.put("nd_item(global_id: ");
-    stream_write_array<D>(s, v.get_global_id());
-    s.put(", local_id: ");
-    stream_write_array<D>(s, v.get_local_id());
-    s.put(")");
+    stream_write_fields<D>(s, "nd_item", {"global_id", "local_id"}, v.get_global_id(), v.get_local_id());
 }
 template <int D> ENCORE_HOST_DEVICE void stream_write(stream_statement& s, const group<D>& v) {
-    s.put("group(id: ");
-    stream_write_array<D>(s, v.get_group_id());
-    s.put(", global_range: ");
-    stream_write_array<D>(s, v.get_global_range());
-    s.put(", local_range: ");
-    stream_write_array<D>(s, v.get_local_range());
-    s.put(", group_range: ");
-    stream_write_array<D>(s, v.get_group_range());
-    s.put(")");
+    stream_write_fields<D>(s, "group", {"id", "local_range", "group_range"}, v.get_group_id(), v.get_local_range(),
+                           v.get_group_range());
 }
 template <int D> ENCORE_HOST_DEVICE void stream_write(stream_statement& s, const h_item<D>& v) {
-    s.put("h_item(global_id: ");
-    stream_write_array<D>(s, v.get_global_id());
-    s.put(", logical_local_id: ");
-    stream_write_array<D>(s, v.get_logical_local_id());
-    s.put(", physical_local_id: ");
-    stream_write_array<D>(s, v.get_physical_local_id());
-    s.put(")");
+    stream_write_fields<D>(s, "h_item", {"global_id", "logical_local_id", "physical_local_id"}, v.get_global_id(),
+                           v.get_logical_local_id(), v.get_physical_local_id());
 }
 template <int D> ENCORE_HOST_DEVICE void stream_write(stream_statement& s, const nd_range<D>& v) {
-    s.put("nd_range(global_range: ");
-    stream_write_array<D>(s, v.get_global_range());
-    s.put(", local_range: ");
-    stream_write_array<D>(s, v.get_local_range());
-    s.put(")");
+    stream_write_fields<D>(s, "nd_range", {"global_range", "local_range"}, v.get_global_range(), v.get_local_range());
 }
 
 template <typename T> ENCORE_HOST_DEVICE stream_statement::stream_statement(const T& first) {
