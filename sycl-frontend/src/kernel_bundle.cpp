@@ -96,7 +96,8 @@ kernel_id lambda_kernel_id(const char* name_type, const std::string& readable) {
 }
 
 bool bundle_takes_handler(const kernel_bundle_impl& b) noexcept {
-    return std::any_of(b.ids.begin(), b.ids.end(), [](const kernel_id& id) { return id.ext_encore_entry().takes_handler; });
+    return std::any_of(b.ids.begin(), b.ids.end(),
+                       [](const kernel_id& id) { return id.ext_encore_entry().takes_handler; });
 }
 
 void check_spec_key(std::uint64_t key, const void* address, const char* signature) {

@@ -91,7 +91,8 @@ TEST_CASE("spec constants: struct values, bools, and a new value for each launch
     auto* out = shared_array<float>(q, n * launches);
     auto launch = [&](std::size_t round) {
         q.submit([&](sycl::handler& h) {
-             if (round > 0) h.set_specialization_constant<coeffs>(coefficients{2.f * round, int(round), {4, 5, short(round)}});
+             if (round > 0)
+                 h.set_specialization_constant<coeffs>(coefficients{2.f * round, int(round), {4, 5, short(round)}});
              h.set_specialization_constant<enabled>(round != 2);
              h.parallel_for(sycl::range<1>{n}, [=](sycl::id<1> i, sycl::kernel_handler kh) {
                  const coefficients c = kh.get_specialization_constant<coeffs>();
@@ -127,7 +128,9 @@ TEST_CASE("spec constants: nd_range kernels, single_task and kernels with reduct
      }).wait();
     q.submit([&](sycl::handler& h) {
          h.set_specialization_constant<tuning::limits::depth>(-11);
-         h.single_task([=](sycl::kernel_handler kh) { out[n] = kh.get_specialization_constant<tuning::limits::depth>(); });
+         h.single_task([=](sycl::kernel_handler kh) {
+             out[n] = kh.get_specialization_constant<tuning::limits::depth>();
+         });
      }).wait();
     q.submit([&](sycl::handler& h) {
          h.set_specialization_constant<width>(5);
@@ -232,7 +235,8 @@ TEST_CASE("spec constants: the errors the specification gives") {
     int* out = shared_array<int>(q, 1);
     CHECK(code_of([&](sycl::handler& h) {
               h.use_kernel_bundle(other);
-              h.single_task<spec_missing_kernel>([=](sycl::kernel_handler kh) { *out = kh.get_specialization_constant<width>(); });
+              h.single_task<spec_missing_kernel>(
+                  [=](sycl::kernel_handler kh) { *out = kh.get_specialization_constant<width>(); });
           }) == sycl::errc::kernel_not_supported);
     q.submit([&](sycl::handler& h) { h.single_task<spec_other_kernel>([=] { *out = 1; }); }).wait();
     CHECK(*out == 1);

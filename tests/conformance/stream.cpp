@@ -1,9 +1,9 @@
 // SYCL 2020 section 4.16 (stream): kernels write statements to the standard output; each work-item's statement
 // arrives whole; integers in every base with showbase/showpos/setw, characters, booleans, strings, floating-point
 // values in defaultfloat, fixed, scientific and hexfloat with setprecision (compared with the host's printf), vec,
-// id, range, item, nd_item, group, h_item and nd_range; a statement longer than its buffer; the queries and the
-// errors (a stream in a graph). The program's standard output is captured into a file around each kernel. One body
-// built three ways (tests/conformance/meson.build, tests/compiler/meson.build).
+// marray, id, range, item, nd_item, group, h_item and nd_range; a statement longer than its buffer; the queries and
+// the errors (a stream in a graph). The program's standard output is captured into a file around each kernel. One
+// body built three ways (tests/conformance/meson.build, tests/compiler/meson.build).
 #include <doctest/doctest.h>
 
 #include <unistd.h>
@@ -89,13 +89,13 @@ TEST_CASE("stream: integers, characters, booleans, strings and manipulators") {
                  out << 'c' << " " << true << " " << false << " " << "text" << " " << 18446744073709551615ull
                      << " " << static_cast<short>(-7) << sycl::endl;
                  out << sycl::vec<int, 3>{1, -2, 3} << " " << sycl::id<2>{4, 5} << " " << sycl::range<2>{6, 7}
-                     << sycl::endl;
+                     << " " << sycl::marray<short, 2>{9, -10} << sycl::endl;
              });
          }).wait();
     });
     CHECK(lines_of(text) == std::vector<std::string>{"255 ff 0xff 010 -2147483648", "+5 -5     42|  x|",
                                                      "c true false text 18446744073709551615 -7",
-                                                     "1, -2, 3 {4, 5} {6, 7}"});
+                                                     "1, -2, 3 {4, 5} {6, 7} 9, -10"});
 }
 
 TEST_CASE("stream: items, nd_items, groups, h_items and nd_ranges print their ids and ranges") {

@@ -519,10 +519,10 @@ template <typename T> ENCORE_HOST_DEVICE void stream_write(stream_statement& s, 
         }
     } else if constexpr (std::is_array_v<T>) { // a string literal
         stream_write(s, static_cast<const std::remove_extent_t<T>*>(v));
-    } else if constexpr (requires { typename T::element_type; v.size(); v[0]; }) { // vec, marray
+    } else if constexpr (requires { typename T::value_type; v.size(); v[0]; }) { // vec, marray
         for (std::size_t i = 0; i < v.size(); ++i) {
             if (i) s.put(", ");
-            stream_write(s, static_cast<typename T::element_type>(v[i]));
+            stream_write(s, static_cast<typename T::value_type>(v[i]));
         }
     } else {
         static_assert(sizeof(T) == 0, "sycl::stream: no operator<< for this type");
