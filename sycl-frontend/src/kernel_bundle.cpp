@@ -116,8 +116,9 @@ void check_spec_key(std::uint64_t key, const void* address, const char* signatur
     if (!added && at->second != address)
         throw exception(errc::invalid,
                         "set_specialization_constant: two specialization_ids of the program are named '" + name +
-                            "' (in two anonymous namespaces?): kernels know a specialization_id by its qualified "
-                            "name, so give them different names");
+                            "': kernels know a specialization_id by its qualified name. A `constexpr` one in a "
+                            "header gives each file a copy of its own: declare it `inline constexpr` there; two in "
+                            "anonymous namespaces need different names");
 }
 
 void set_spec_value(specialization_values& values, std::uint64_t key, const void* value, std::size_t size,
