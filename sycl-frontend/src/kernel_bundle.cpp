@@ -131,15 +131,12 @@ void set_spec_value(specialization_values& values, std::uint64_t key, const void
 }
 
 void merge_spec_values(specialization_values& into, const specialization_values& from, const char* call) {
-    for (std::uint32_t at = 0; at + specialization_values::header <= from.used;) {
-        std::uint32_t h[3];
-        std::memcpy(h, from.records + at, sizeof h);
-        const std::uint64_t key = h[0] | std::uint64_t{h[1]} << 32;
-        std::vector<unsigned char> probe(h[2]);
-        if (!into.find(key, probe.data(), probe.size()))
-            set_spec_value(into, key, from.records + at + specialization_values::header, h[2], call);
-        at += static_cast<std::uint32_t>(specialization_values::record_bytes(h[2]));
-    }
+    from.for_each_record([&](const specialization_values::record& r) {
+        std::vector<unsigned char> probe(r.size);
+        if (!into.find(r.key, probe.data(), probe.size()))
+            set_spec_value(into, r.key, from.records + r.at + specialization_values::header, r.size, call);
+        return false;
+    });
 }
 
 bool runs_on(const ::encore::kernel& k, const device& d) {

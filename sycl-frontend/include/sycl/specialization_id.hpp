@@ -19,6 +19,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <cstring>
 #include <type_traits>
 #include <utility>
 
@@ -104,44 +105,51 @@ struct specialization_values {
     static constexpr std::size_t header = 12;
     static constexpr std::size_t record_bytes(std::size_t value) { return header + (value + 3) / 4 * 4; }
 
-    // The value of `key`, copied to `out` (`size` bytes); false when none is set.
-    ENCORE_HOST_DEVICE bool find(std::uint64_t key, void* out, std::size_t size) const {
+    // One record as the walk sees it: its key, its value's size and where the record starts in `records`.
+    struct record {
+        std::uint64_t key;
+        std::uint32_t size;
+        std::uint32_t at;
+        ENCORE_HOST_DEVICE std::uint32_t bytes() const { return static_cast<std::uint32_t>(record_bytes(size)); }
+    };
+    // Calls `visit(record)` for each record in order until it returns true; returns whether one did.
+    template <typename Visit> ENCORE_HOST_DEVICE bool for_each_record(Visit visit) const {
         for (std::uint32_t at = 0; at + header <= used;) {
-            const std::uint32_t* h = reinterpret_cast<const std::uint32_t*>(records + at);
-            const std::uint64_t k = h[0] | std::uint64_t{h[1]} << 32;
-            if (k == key && h[2] == size) {
-                auto* to = static_cast<unsigned char*>(out);
-                for (std::size_t i = 0; i < size; ++i)
-                    to[i] = records[at + header + i];
-                return true;
-            }
-            at += static_cast<std::uint32_t>(record_bytes(h[2]));
+            std::uint32_t h[3];
+            for (std::size_t i = 0; i < sizeof h; ++i)
+                reinterpret_cast<unsigned char*>(h)[i] = records[at + i];
+            const record r{h[0] | std::uint64_t{h[1]} << 32, h[2], at};
+            if (visit(r)) return true;
+            at += r.bytes();
         }
         return false;
     }
+
+    // The value of `key`, copied to `out` (`size` bytes); false when none is set.
+    ENCORE_HOST_DEVICE bool find(std::uint64_t key, void* out, std::size_t size) const {
+        return for_each_record([&](const record& r) {
+            if (r.key != key || r.size != size) return false;
+            auto* to = static_cast<unsigned char*>(out);
+            for (std::size_t i = 0; i < size; ++i)
+                to[i] = records[r.at + header + i];
+            return true;
+        });
+    }
     // Sets (or replaces) the value of `key`; false when the records would not fit in `capacity` bytes.
     bool assign(std::uint64_t key, const void* value, std::size_t size) {
-        for (std::uint32_t at = 0; at + header <= used;) {
-            auto* h = reinterpret_cast<std::uint32_t*>(records + at);
-            const std::uint64_t k = h[0] | std::uint64_t{h[1]} << 32;
-            const std::uint32_t bytes = static_cast<std::uint32_t>(record_bytes(h[2]));
-            if (k == key) { // remove the old record: the sizes may differ
-                for (std::uint32_t i = at; i + bytes < used; ++i)
-                    records[i] = records[i + bytes];
-                used -= bytes;
-                --count;
-                break;
-            }
-            at += bytes;
-        }
+        for_each_record([&](const record& r) {
+            if (r.key != key) return false;
+            for (std::uint32_t i = r.at; i + r.bytes() < used; ++i) // remove the old record: the sizes may differ
+                records[i] = records[i + r.bytes()];
+            used -= r.bytes();
+            --count;
+            return true;
+        });
         if (used + record_bytes(size) > capacity) return false;
-        auto* h = reinterpret_cast<std::uint32_t*>(records + used);
-        h[0] = static_cast<std::uint32_t>(key);
-        h[1] = static_cast<std::uint32_t>(key >> 32);
-        h[2] = static_cast<std::uint32_t>(size);
-        const auto* from = static_cast<const unsigned char*>(value);
-        for (std::size_t i = 0; i < size; ++i)
-            records[used + header + i] = from[i];
+        const std::uint32_t h[3] = {static_cast<std::uint32_t>(key), static_cast<std::uint32_t>(key >> 32),
+                                    static_cast<std::uint32_t>(size)};
+        std::memcpy(records + used, h, sizeof h);
+        std::memcpy(records + used + header, value, size);
         used += static_cast<std::uint32_t>(record_bytes(size));
         ++count;
         return true;
