@@ -43,7 +43,7 @@
 namespace encore {
 
 // Bumped whenever a virtual function below changes; a plugin built for another version is not loaded.
-inline constexpr std::uint32_t backend_interface_version = 7;
+inline constexpr std::uint32_t backend_interface_version = 8;
 
 // SYCL's usm::alloc: device memory is for the device only, host memory is pinned host memory the device can
 // read, shared memory migrates between both.
@@ -217,6 +217,14 @@ public:
     virtual std::shared_ptr<const source_program> build_program(std::uint32_t device, source_language language,
                                                                 std::span<const std::byte> source,
                                                                 std::span<const std::string> options);
+
+    // The address a pointer variable `symbol` of a device image holds on `device` (encore-outliner's
+    // `__encore_global_<n>`, which holds a device_global's instance: compiler/outliner/device_globals.hpp). `code`
+    // names the image as kernel::device_code does for this backend (gpu::device_code for CUDA and HIP); the image
+    // is loaded as the first launch of one of its kernels would load it, once per image and device, so its kernels
+    // see what is written there. Throws invalid_argument when the image has no such symbol; the default throws
+    // feature_not_supported.
+    virtual void* global_address(std::uint32_t device, const void* code, const char* symbol);
 };
 
 // The plugin entry point's argument. In: the interface version the runtime speaks. Out: a backend, or the

@@ -6,6 +6,11 @@
 
 namespace encore {
 
+void* backend::global_address(std::uint32_t, const void*, const char* symbol) {
+    throw error(errc::feature_not_supported, std::string(name()) + " backend: device images hold no variables here ('" +
+                                                 (symbol ? symbol : "") + "')");
+}
+
 std::unique_ptr<backend_recording> backend::begin_recording(std::uint32_t) {
     throw error(errc::feature_not_supported,
                 "native recording: the " + std::string(name()) + " backend cannot capture commands natively");

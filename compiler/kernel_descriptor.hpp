@@ -100,10 +100,32 @@ void register_image(const char* backend, const void* data, std::size_t size, con
 // The image for `backend` of the translation unit that registered `kernel`, or nullptr.
 const device_image* find_image(std::string_view backend, const kernel_descriptor& kernel) noexcept;
 
+// The image for `backend` holding all the kernels of `translation_unit` (not a per_kernel image), or nullptr.
+const device_image* find_image(std::string_view backend, std::string_view translation_unit) noexcept;
+
+// A device_global of a translation unit built for a device: its host object, and the symbol of the unit's device
+// images that holds the address of its instance there (compiler/outliner/device_globals.hpp). Registered after
+// the source, one per variable the unit's kernels use.
+struct device_global_symbol {
+    const void* host_object = nullptr;
+    const char* translation_unit = "";
+    const char* symbol = "";
+};
+void register_device_global(const void* host_object, const char* translation_unit, const char* symbol);
+// The registrations of `host_object` (one per unit whose kernels use it), in registration order.
+std::vector<device_global_symbol> find_device_globals(const void* host_object);
+
 // What an integration header declares once: registers its table during static initialization.
 struct registration {
     registration(std::span<const kernel_descriptor> kernels, const char* translation_unit) {
         register_kernels(kernels, translation_unit);
+    }
+};
+
+// What encore-outliner's registrations after the source declare, one per device_global.
+struct device_global_registration {
+    device_global_registration(const void* host_object, const char* translation_unit, const char* symbol) {
+        register_device_global(host_object, translation_unit, symbol);
     }
 };
 

@@ -23,6 +23,7 @@ struct registry {
     std::unordered_map<const kernel_descriptor*, std::string_view> unit_of;
     std::vector<const kernel_descriptor*> in_order;
     std::deque<device_image> images; // a deque: found images stay where they are
+    std::vector<device_global_symbol> globals;
 };
 
 // A function-local static: integration headers register from other translation units' static initializers,
@@ -72,6 +73,29 @@ const device_image* find_image(std::string_view backend, const kernel_descriptor
             else if (kernel.entry && std::string_view(image.entry) == kernel.entry) return &image;
         }
     return whole_unit;
+}
+
+const device_image* find_image(std::string_view backend, std::string_view translation_unit) noexcept {
+    registry& r = the_registry();
+    std::lock_guard lock(r.mutex);
+    for (const device_image& image : r.images)
+        if (image.backend == backend && image.translation_unit == translation_unit && !image.entry) return &image;
+    return nullptr;
+}
+
+void register_device_global(const void* host_object, const char* translation_unit, const char* symbol) {
+    registry& r = the_registry();
+    std::lock_guard lock(r.mutex);
+    r.globals.push_back({host_object, translation_unit, symbol});
+}
+
+std::vector<device_global_symbol> find_device_globals(const void* host_object) {
+    registry& r = the_registry();
+    std::lock_guard lock(r.mutex);
+    std::vector<device_global_symbol> found;
+    for (const device_global_symbol& g : r.globals)
+        if (g.host_object == host_object) found.push_back(g);
+    return found;
 }
 
 const kernel_descriptor* find_kernel(std::string_view type_name) noexcept {

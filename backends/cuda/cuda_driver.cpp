@@ -294,6 +294,14 @@ public:
         return as<gpu::driver_module>(m);
     }
     void unload_module(gpu::driver_module m) noexcept override { static_cast<void>(cuModuleUnload(as<CUmodule>(m))); }
+    void* module_global(gpu::driver_module m, const char* name, std::size_t* bytes, const std::string& what) override {
+        CUdeviceptr p = 0;
+        check(cuModuleGetGlobal(&p, bytes, as<CUmodule>(m), name), "cuModuleGetGlobal", what);
+        return reinterpret_cast<void*>(p);
+    }
+    void read(void* host, const void* device_memory, std::size_t bytes) override {
+        check(cuMemcpyDtoH(host, address(device_memory), bytes), "cuMemcpyDtoH");
+    }
     gpu::driver_function get_function(gpu::driver_module m, const char* entry, const std::string& what) override {
         CUfunction f = nullptr;
         check(cuModuleGetFunction(&f, as<CUmodule>(m), entry), "cuModuleGetFunction", what);

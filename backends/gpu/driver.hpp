@@ -119,6 +119,10 @@ public:
     // kernel/program cache keeps). HIP has none: feature_not_supported.
     virtual std::string compile_portable(const void* code, std::size_t bytes, const std::string& what) = 0;
     virtual void unload_module(driver_module m) noexcept = 0;
+    // The device address and size of the variable `name` of a loaded module (cuModuleGetGlobal).
+    virtual void* module_global(driver_module m, const char* name, std::size_t* bytes, const std::string& what) = 0;
+    // Copies `bytes` from device memory to the host, blocking until done.
+    virtual void read(void* host, const void* device_memory, std::size_t bytes) = 0;
     virtual driver_function get_function(driver_module m, const char* entry, const std::string& what) = 0;
     // The built-in fill kernel's module (gpu_kernel_launch.hpp's prepare_fill_launch; entry "encore_fill").
     virtual driver_module load_fill_module() = 0;

@@ -213,9 +213,14 @@ bool lists(const char* list, const std::string& architecture) {
 
 driver_function gpu_backend::load_entry(std::uint32_t device, const kernel& k, const device_code& code,
                                         const char* entry) {
+    driver_module m = module_of(device, code, "kernel '" + k.name() + "'");
+    return api_->get_function(m, entry,
+                              "no kernel named '" + std::string(entry) + "' in the module of kernel '" + k.name() + "'");
+}
+
+driver_module gpu_backend::module_of(std::uint32_t device, const device_code& code, const std::string& what) {
     auto loaded = modules_.find({code.image_id, device});
     if (loaded == modules_.end()) {
-        const std::string what = "kernel '" + k.name() + "'";
         const device_properties& p = devices_[device].properties;
         driver_module m = nullptr;
         if (code.portable && code.architectures && !lists(code.architectures, p.architecture)) {
@@ -240,8 +245,29 @@ driver_function gpu_backend::load_entry(std::uint32_t device, const kernel& k, c
         }
         loaded = modules_.emplace(std::pair{code.image_id, device}, module_handle(*api_, m)).first;
     }
-    return api_->get_function(loaded->second.get(), entry,
-                              "no kernel named '" + std::string(entry) + "' in the module of kernel '" + k.name() + "'");
+    return loaded->second.get();
+}
+
+void* gpu_backend::global_address(std::uint32_t device, const void* code_record, const char* symbol) {
+    check_device(device);
+    const auto* code = static_cast<const device_code*>(code_record);
+    if (!code || !code->image || !symbol)
+        throw error(errc::invalid_argument, std::string(name()) + " backend: global_address needs an image and a symbol");
+    const auto key = std::tuple(code->image_id, std::string(symbol), device);
+    std::lock_guard lock(functions_mutex_);
+    if (auto it = globals_.find(key); it != globals_.end()) return it->second;
+    context_scope scope(*api_, devices_[device].context);
+    const std::string what = "the device image holding '" + std::string(symbol) + "'";
+    driver_module m = module_of(device, *code, what);
+    std::size_t bytes = 0;
+    void* variable = api_->module_global(m, symbol, &bytes, what);
+    if (bytes != sizeof(void*))
+        throw error(errc::invalid_argument, std::string(name()) + " backend: '" + symbol + "' holds " +
+                                                std::to_string(bytes) + " bytes, not a pointer");
+    void* address = nullptr;
+    api_->read(&address, variable, sizeof address);
+    globals_.emplace(key, address);
+    return address;
 }
 
 driver_function gpu_backend::image_entry(std::uint32_t device, const kernel& k, const device_code& code,

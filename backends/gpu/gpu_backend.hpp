@@ -54,6 +54,7 @@ public:
                                               const partition& p) override;
     std::unique_ptr<backend_recording> begin_recording(std::uint32_t device) override; // gpu_recording.hpp
     bool builds(source_language language) const noexcept override { return api_->runtime_language() == language; }
+    void* global_address(std::uint32_t device, const void* code, const char* symbol) override;
     std::shared_ptr<const source_program> build_program(std::uint32_t device, source_language language,
                                                         std::span<const std::byte> source,
                                                         std::span<const std::string> options) override;
@@ -83,6 +84,9 @@ private:
     // Loads `entry` from the image of `code` on `device` (the module once per image and device); the caller holds
     // functions_mutex_ with the device's context current.
     driver_function load_entry(std::uint32_t device, const kernel& k, const device_code& code, const char* entry);
+    // The module of the image of `code` on `device`, loaded on first use (`what` names it in errors); the same
+    // caller's conditions.
+    driver_module module_of(std::uint32_t device, const device_code& code, const std::string& what);
     struct device_state {
         gpu::driver_context context = nullptr; // the primary context, retained
         device_properties properties;
@@ -104,6 +108,8 @@ private:
     // (image id or resolver address, entry name, device) -> function
     std::map<std::tuple<std::uintptr_t, std::string, std::uint32_t>, driver_function, std::less<>> functions_;
     std::vector<driver_function> fill_functions_; // per device, loaded on first use
+    // (image id, symbol, device) -> the address global_address found
+    std::map<std::tuple<std::uint64_t, std::string, std::uint32_t>, void*, std::less<>> globals_;
     std::vector<module_handle> fill_modules_;
 };
 

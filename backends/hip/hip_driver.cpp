@@ -44,7 +44,7 @@ namespace {
     X(hipGraphMemsetNodeSetParams) X(hipGraphExecMemsetNodeSetParams) X(hipGraphHostNodeSetParams)                    \
     X(hipGraphExecHostNodeSetParams) X(hipGraphInstantiate) X(hipGraphExecDestroy) X(hipGraphExecUpdate)              \
     X(hipGraphLaunch) X(hipStreamBeginCapture) X(hipStreamEndCapture) X(hipStreamUpdateCaptureDependencies)           \
-    X(hipStreamGetCaptureInfo_v2)
+    X(hipStreamGetCaptureInfo_v2) X(hipModuleGetGlobal) X(hipMemcpyDtoH)
 #define ENCORE_HIP_RTC(X)                                                                                             \
     X(hiprtcGetErrorString) X(hiprtcCreateProgram) X(hiprtcDestroyProgram) X(hiprtcCompileProgram)                    \
     X(hiprtcGetProgramLogSize) X(hiprtcGetProgramLog) X(hiprtcGetCodeSize) X(hiprtcGetCode)
@@ -336,6 +336,15 @@ public:
     }
     void unload_module(gpu::driver_module m) noexcept override {
         static_cast<void>(api_->hipModuleUnload(as<hipModule_t>(m)));
+    }
+    void* module_global(gpu::driver_module m, const char* name, std::size_t* bytes, const std::string& what) override {
+        hipDeviceptr_t p = nullptr;
+        check(api_->hipModuleGetGlobal(&p, bytes, as<hipModule_t>(m), name), "hipModuleGetGlobal", what);
+        return reinterpret_cast<void*>(p);
+    }
+    void read(void* host, const void* device_memory, std::size_t bytes) override {
+        check(api_->hipMemcpyDtoH(host, reinterpret_cast<hipDeviceptr_t>(const_cast<void*>(device_memory)), bytes),
+              "hipMemcpyDtoH");
     }
     gpu::driver_function get_function(gpu::driver_module m, const char* entry, const std::string& what) override {
         hipFunction_t f = nullptr;

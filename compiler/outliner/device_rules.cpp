@@ -76,6 +76,8 @@ public:
                       "cannot use thread_local variable '" + v->getNameAsString() + "' in device code");
         } else if (is_work_group_static(v->getType())) {
             if (reported_vars_.insert(v).second) work_group_static_variable(v, v->getLocation());
+        } else if (is_device_global(v->getType())) {
+            if (reported_vars_.insert(v).second) device_global_variable(v, v->getLocation());
         } else if (v->isStaticLocal() && !constant(v)) {
             if (reported_vars_.insert(v).second)
                 error(v->getLocation(),
@@ -124,6 +126,15 @@ private:
         return r && r->getDeclName().isIdentifier() && r->getName() == "work_group_static" &&
                sycl_extension_namespace(r->getDeclContext(), "experimental");
     }
+    // Whether `type` is sycl::ext::oneapi::experimental::device_global<T, Properties> (or an array of them).
+    static bool is_device_global(clang::QualType type) {
+        type = type.getCanonicalType();
+        while (const clang::ArrayType* array = type->getAsArrayTypeUnsafe())
+            type = array->getElementType().getCanonicalType();
+        const clang::CXXRecordDecl* r = type->getAsCXXRecordDecl();
+        return r && r->getDeclName().isIdentifier() && r->getName() == "device_global" &&
+               sycl_extension_namespace(r->getDeclContext(), "experimental");
+    }
     // Whether `f` is sycl::ext::oneapi[::experimental]::<name>.
     static bool is_oneapi_function(const clang::FunctionDecl* f, llvm::StringRef name) {
         return f->getDeclName().isIdentifier() && f->getName() == name &&
@@ -158,6 +169,34 @@ private:
         rules_.shared_.insert(v->getCanonicalDecl());
     }
 
+    // A device_global the kernel uses: __device__ in the device source, its instance found by the host through the
+    // image (device_source.cpp, the registration after the source).
+    void device_global_variable(const clang::VarDecl* v, clang::SourceLocation location) {
+        if (v->isLocalVarDecl()) {
+            error(location, "declares device_global '" + v->getNameAsString() +
+                                "' in a function (declare it at namespace scope)");
+            return;
+        }
+        if (v->getType()->isArrayType()) {
+            error(location, "uses '" + v->getQualifiedNameAsString() +
+                                "', an array of device_globals (declare a device_global of an array)");
+            return;
+        }
+        if (rules_.origin_of(v->getLocation()) != origin::main_file) {
+            error(location, "uses device_global '" + v->getQualifiedNameAsString() +
+                                "', declared in another file (declare it in the source that launches the kernels "
+                                "using it, where the device code can make it __device__)");
+            return;
+        }
+        if (v->isStaticDataMember()) {
+            error(location, "uses device_global '" + v->getQualifiedNameAsString() +
+                                "', a static data member: CUDA has no __device__ data members (declare it at "
+                                "namespace scope)");
+            return;
+        }
+        rules_.globals_.insert(v->getCanonicalDecl());
+    }
+
     // group_local_memory<T>(g, args...) constructs its T inside the front end, whose bodies the walk does not enter:
     // T's constructors are device code too.
     void constructed_in_library(const clang::FunctionDecl* f, clang::SourceLocation location) {
@@ -185,6 +224,11 @@ private:
         if (is_work_group_static(v->getType())) {
             reported_vars_.insert(v);
             work_group_static_variable(v, location);
+            return;
+        }
+        if (is_device_global(v->getType())) {
+            reported_vars_.insert(v);
+            device_global_variable(v, location);
             return;
         }
         if (rules_.origin_of(v->getLocation()) == origin::library && constant(v)) return;

@@ -43,6 +43,9 @@ public:
     // (group_local_memory<T>(g) in the main file: where `, ::sycl::detail::call_site<N>` goes, before the `>`).
     const std::set<const clang::VarDecl*>& shared_variables() const { return shared_; }
     const std::set<unsigned>& call_sites() const { return call_sites_; } // raw source locations
+    // The main file's device_globals the kernels use (canonical declarations), which the device source declares
+    // __device__ and the host registers (device_source.hpp).
+    const std::set<const clang::VarDecl*>& device_globals() const { return globals_; }
     // The number of the call site whose `>` is at `at` (its place among call_sites()), or -1.
     int call_site_number(clang::SourceLocation at) const {
         if (at.isInvalid()) return -1;
@@ -61,6 +64,7 @@ private:
     std::set<std::pair<unsigned, std::string>> reported_;
     std::set<const clang::FunctionDecl*> to_mark_;
     std::set<const clang::VarDecl*> shared_;
+    std::set<const clang::VarDecl*> globals_;
     std::set<unsigned> call_sites_;
 };
 

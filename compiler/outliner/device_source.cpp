@@ -290,6 +290,13 @@ std::string device_source(clang::ASTContext& context, clang::Rewriter& rewriter,
             rewriter.InsertTextBefore(at, "__shared__ ");
         }
     }
+    // __device__ on the device_globals the kernels use (every declaration of the main file: a static member's too).
+    for (const clang::VarDecl* v : rules.device_globals())
+        for (const clang::VarDecl* r : v->redecls()) {
+            const clang::SourceLocation at = r->getTypeSpecStartLoc();
+            if (at.isInvalid() || at.isMacroID() || !sources.isInMainFile(at)) continue;
+            rewriter.InsertTextBefore(at, "__device__ ");
+        }
     for (unsigned raw : rules.call_sites()) {
         const auto at = clang::SourceLocation::getFromRawEncoding(raw);
         rewriter.InsertTextBefore(at, ", ::sycl::detail::call_site<" + std::to_string(rules.call_site_number(at)) + ">");

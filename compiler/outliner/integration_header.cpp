@@ -5,9 +5,7 @@
 #include "kernel_finder.hpp"
 
 namespace encore::outliner {
-namespace {
 
-// A C++ string literal of `text`.
 std::string quoted(const std::string& text) {
     std::string out = "\"";
     for (char c : text) {
@@ -20,6 +18,8 @@ std::string quoted(const std::string& text) {
     }
     return out + "\"";
 }
+
+namespace {
 
 const char* kind_name(param_kind kind) {
     switch (kind) {

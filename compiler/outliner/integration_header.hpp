@@ -11,6 +11,9 @@
 
 namespace encore::outliner {
 
+// A C++ string literal of `text`.
+std::string quoted(const std::string& text);
+
 std::string integration_header(const std::vector<kernel_info>& kernels, const clang::SourceManager& sources,
                                const std::string& source_name);
 

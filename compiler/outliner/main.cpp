@@ -1,8 +1,11 @@
 // encore-outliner: finds the SYCL kernels of one source file and writes what the host and device compiles
 // need (docs/compiler.md).
 //
-//     encore-outliner app.cpp --header app.int.hpp --device app.device.cu [--check-layout app.layout.hpp] \
-//         [--entry-suffix S] -- -std=c++20 -I<front end>/include -I<encore>/include -DNDEBUG
+//     encore-outliner app.cpp --header app.int.hpp --device app.device.cu [--after-source app.after.cpp] \
+//         [--check-layout app.layout.hpp] [--entry-suffix S] -- -std=c++20 -I<front end>/include -DNDEBUG
+//
+// --after-source names a file for what the host compiles after the source, written when there is some (the
+// registrations of the device_globals the kernels use: device_globals.hpp) and removed otherwise.
 //
 // --entry-suffix appends "_S" to every device entry's name: encore++ gives each source its own (a hash of its
 // path) when the program's device code is linked into one image (-fsycl-device-code-split=off), where a kernel
@@ -20,6 +23,7 @@
 #include <clang/Tooling/Tooling.h>
 
 #include <cctype>
+#include <cstdio>
 #include <fstream>
 #include <iostream>
 #include <optional>
@@ -29,6 +33,7 @@
 
 #include "decomposition.hpp"
 #include "device_rules.hpp"
+#include "device_globals.hpp"
 #include "device_source.hpp"
 #include "integration_header.hpp"
 #include "kernel_finder.hpp"
@@ -38,7 +43,7 @@ namespace {
 using namespace encore::outliner;
 
 struct options {
-    std::string source, header, device, check_layout, entry_suffix;
+    std::string source, header, device, check_layout, after_source, entry_suffix;
     std::vector<std::string> compiler_flags;
     // A program built for the native target alone: the integration header describes the kernels (names and
     // decomposed parameters: set_arg on lambda kernels), none gets device code, no device rule applies.
@@ -46,7 +51,7 @@ struct options {
 };
 
 struct outputs {
-    std::string header, device, check_layout;
+    std::string header, device, check_layout, after_source;
     bool written = false;
 };
 
@@ -112,7 +117,8 @@ public:
                              << "\n";
             }
         out_.header = integration_header(found.kernels, context.getSourceManager(), options_.source);
-        out_.device = std::move(device);
+        out_.device = std::move(device) + device_global_pointers(context, rules, options_.entry_suffix);
+        out_.after_source = device_global_registrations(context, rules, options_.source, options_.entry_suffix);
         out_.check_layout = layout_checks(context, found.kernels);
         out_.written = true;
     }
@@ -150,7 +156,8 @@ private:
 int usage(const std::string& problem) {
     std::cerr << "encore-outliner: " << problem << "\n"
               << "usage: encore-outliner <source.cpp> --header <out.hpp> (--device <out.cu> | --host-only) "
-                 "[--check-layout <out.hpp>] [--entry-suffix <identifier>] -- <compiler flags>\n";
+                 "[--after-source <out.cpp>] [--check-layout <out.hpp>] [--entry-suffix <identifier>] -- "
+                 "<compiler flags>\n";
     return 2;
 }
 
@@ -171,9 +178,12 @@ int main(int argc, char** argv) {
             ++i;
             break;
         }
-        if (a == "--header" || a == "--device" || a == "--check-layout") {
+        if (a == "--header" || a == "--device" || a == "--check-layout" || a == "--after-source") {
             if (i + 1 >= argc) return usage(a + " needs a file name");
-            (a == "--header" ? o.header : a == "--device" ? o.device : o.check_layout) = argv[++i];
+            (a == "--header"         ? o.header
+             : a == "--device"       ? o.device
+             : a == "--check-layout" ? o.check_layout
+                                     : o.after_source) = argv[++i];
         } else if (a == "--host-only") {
             o.host_only = true;
         } else if (a == "--entry-suffix") {
@@ -195,8 +205,8 @@ int main(int argc, char** argv) {
     if (o.source.empty()) return usage("no source file");
     if (o.header.empty() || (o.device.empty() && !o.host_only))
         return usage("--header and --device (or --host-only) are required");
-    if (o.host_only && (!o.device.empty() || !o.check_layout.empty()))
-        return usage("--host-only writes the header alone (no --device, no --check-layout)");
+    if (o.host_only && (!o.device.empty() || !o.check_layout.empty() || !o.after_source.empty()))
+        return usage("--host-only writes the header alone (no --device, --check-layout or --after-source)");
 
     std::vector<std::string> flags = o.compiler_flags;
     // Warnings are the host compiler's business; the front end's headers mark device functions for us.
@@ -208,9 +218,11 @@ int main(int argc, char** argv) {
     const int status = tool.run(&factory);
     if (status != 0 || !out.written) return 1;
     if (!write(o.header, out.header) || (!o.host_only && !write(o.device, out.device)) ||
-        (!o.check_layout.empty() && !write(o.check_layout, out.check_layout))) {
+        (!o.check_layout.empty() && !write(o.check_layout, out.check_layout)) ||
+        (!o.after_source.empty() && !out.after_source.empty() && !write(o.after_source, out.after_source))) {
         std::cerr << "encore-outliner: cannot write the outputs\n";
         return 1;
     }
+    if (!o.after_source.empty() && out.after_source.empty()) std::remove(o.after_source.c_str());
     return 0;
 }

@@ -24,6 +24,7 @@
 #include "detail/kernel_wrapper.hpp"
 #include "detail/lambda_kernel_id.hpp"
 #include "event.hpp"
+#include "ext/oneapi/device_global/device_global.hpp"
 #include "ext/oneapi/experimental/raw_kernel_arg.hpp"
 #include "ext/oneapi/kernel_properties/properties.hpp"
 #include "encore/graph/command.hpp"
@@ -197,6 +198,34 @@ public:
 
     // USM.
     void memcpy(void* destination, const void* source, std::size_t bytes);
+
+    // sycl_ext_oneapi_device_global: copies to and from the instance of the handler's device, `bytes` from
+    // `offset` (copy: `count` elements from `start`). errc::invalid when they do not fit in T, or the host pointer
+    // is null, or the device has no instance (device code for it was not built).
+    template <typename T, typename P>
+    void memcpy(ext::oneapi::experimental::device_global<T, P>& destination, const void* source,
+                std::size_t bytes = sizeof(T), std::size_t offset = 0) {
+        device_global_copy(&destination, sizeof(T), nullptr, source, bytes, offset, "memcpy");
+    }
+    template <typename T, typename P>
+    void memcpy(void* destination, const ext::oneapi::experimental::device_global<T, P>& source,
+                std::size_t bytes = sizeof(T), std::size_t offset = 0) {
+        device_global_copy(&source, sizeof(T), destination, nullptr, bytes, offset, "memcpy");
+    }
+    template <typename T, typename P>
+    void copy(const std::remove_all_extents_t<T>* source, ext::oneapi::experimental::device_global<T, P>& destination,
+              std::size_t count = sizeof(T) / sizeof(std::remove_all_extents_t<T>), std::size_t start = 0) {
+        constexpr std::size_t element = sizeof(std::remove_all_extents_t<T>);
+        device_global_copy(&destination, sizeof(T), nullptr, source, checked_bytes(count, element, "copy"),
+                           checked_bytes(start, element, "copy"), "copy");
+    }
+    template <typename T, typename P>
+    void copy(const ext::oneapi::experimental::device_global<T, P>& source, std::remove_all_extents_t<T>* destination,
+              std::size_t count = sizeof(T) / sizeof(std::remove_all_extents_t<T>), std::size_t start = 0) {
+        constexpr std::size_t element = sizeof(std::remove_all_extents_t<T>);
+        device_global_copy(&source, sizeof(T), destination, nullptr, checked_bytes(count, element, "copy"),
+                           checked_bytes(start, element, "copy"), "copy");
+    }
     template <typename T> void copy(const T* source, T* destination, std::size_t count) {
         memcpy(destination, source, count * sizeof(T));
     }
@@ -408,6 +437,17 @@ public:
     // captures (programs built by encore++; refused otherwise).
     void set_lambda_kernel(std::shared_ptr<const encore::kernel> k, encore::nd_range r);
     void copy_bytes(void* destination, const void* source, std::size_t bytes);
+    // A copy between host memory (`to_host` or `from_host`, the other null) and the instance of the device_global
+    // at `object` (sizeof(T) = `object_bytes`) on the handler's device (src/device_global.cpp).
+    void device_global_copy(const void* object, std::size_t object_bytes, void* to_host, const void* from_host,
+                            std::size_t bytes, std::size_t offset, const char* call);
+    // count * element, errc::invalid when it overflows.
+    static std::size_t checked_bytes(std::size_t count, std::size_t element, const char* call) {
+        if (element && count > static_cast<std::size_t>(-1) / element)
+            throw exception(errc::invalid, std::string("handler::") + call + ": " + std::to_string(count) +
+                                               " elements overflow a size");
+        return count * element;
+    }
     void fill_bytes(void* destination, std::vector<std::byte> pattern, std::size_t count);
     void check_usm(const void* pointer, std::size_t bytes, const char* call, const char* what) const;
 

@@ -129,6 +129,62 @@ public:
     event memcpy(void* destination, const void* source, std::size_t bytes, event dep) {
         return memcpy(destination, source, bytes, std::vector<event>{dep});
     }
+    // sycl_ext_oneapi_device_global's copies (handler.hpp), after `deps`.
+    template <typename T, typename P>
+    event memcpy(ext::oneapi::experimental::device_global<T, P>& destination, const void* source,
+                 std::size_t bytes = sizeof(T), std::size_t offset = 0, const std::vector<event>& deps = {}) {
+        return submit([&](handler& h) {
+            h.depends_on(deps);
+            h.memcpy(destination, source, bytes, offset);
+        });
+    }
+    template <typename T, typename P>
+    event memcpy(ext::oneapi::experimental::device_global<T, P>& destination, const void* source, std::size_t bytes,
+                 std::size_t offset, event dep) {
+        return memcpy(destination, source, bytes, offset, std::vector<event>{dep});
+    }
+    template <typename T, typename P>
+    event memcpy(void* destination, const ext::oneapi::experimental::device_global<T, P>& source,
+                 std::size_t bytes = sizeof(T), std::size_t offset = 0, const std::vector<event>& deps = {}) {
+        return submit([&](handler& h) {
+            h.depends_on(deps);
+            h.memcpy(destination, source, bytes, offset);
+        });
+    }
+    template <typename T, typename P>
+    event memcpy(void* destination, const ext::oneapi::experimental::device_global<T, P>& source, std::size_t bytes,
+                 std::size_t offset, event dep) {
+        return memcpy(destination, source, bytes, offset, std::vector<event>{dep});
+    }
+    template <typename T, typename P>
+    event copy(const std::remove_all_extents_t<T>* source, ext::oneapi::experimental::device_global<T, P>& destination,
+               std::size_t count = sizeof(T) / sizeof(std::remove_all_extents_t<T>), std::size_t start = 0,
+               const std::vector<event>& deps = {}) {
+        return submit([&](handler& h) {
+            h.depends_on(deps);
+            h.copy(source, destination, count, start);
+        });
+    }
+    template <typename T, typename P>
+    event copy(const std::remove_all_extents_t<T>* source, ext::oneapi::experimental::device_global<T, P>& destination,
+               std::size_t count, std::size_t start, event dep) {
+        return copy(source, destination, count, start, std::vector<event>{dep});
+    }
+    template <typename T, typename P>
+    event copy(const ext::oneapi::experimental::device_global<T, P>& source, std::remove_all_extents_t<T>* destination,
+               std::size_t count = sizeof(T) / sizeof(std::remove_all_extents_t<T>), std::size_t start = 0,
+               const std::vector<event>& deps = {}) {
+        return submit([&](handler& h) {
+            h.depends_on(deps);
+            h.copy(source, destination, count, start);
+        });
+    }
+    template <typename T, typename P>
+    event copy(const ext::oneapi::experimental::device_global<T, P>& source, std::remove_all_extents_t<T>* destination,
+               std::size_t count, std::size_t start, event dep) {
+        return copy(source, destination, count, start, std::vector<event>{dep});
+    }
+
     template <typename T>
     event copy(const T* source, T* destination, std::size_t count, const std::vector<event>& deps = {}) {
         return memcpy(destination, source, count * sizeof(T), deps);

@@ -19,6 +19,7 @@
 #include "ext/oneapi/experimental/reusable_events.hpp"
 #include "ext/oneapi/experimental/work_group_memory.hpp"
 #include "ext/oneapi/bfloat16.hpp"
+#include "ext/oneapi/device_global/device_global.hpp"
 #include "ext/oneapi/dot_product.hpp"
 #include "ext/oneapi/group_local_memory.hpp"
 #include "ext/oneapi/work_group_scratch_memory.hpp"

@@ -1,7 +1,9 @@
-// A user header for diag_user_header.cpp: one function marked for the device, one not.
+// A user header for diag_user_header.cpp (one function marked for the device, one not) and diag_device_global.cpp.
 #pragma once
 
 #include <sycl/sycl.hpp>
 
 inline int helper(int x) { return x + 1; }
 ENCORE_HOST_DEVICE inline int marked_helper(int x) { return x + 2; }
+// A device_global of another file, for diag_device_global.cpp.
+inline sycl::ext::oneapi::experimental::device_global<int> header_global;
