@@ -160,10 +160,10 @@ private:
                                 "'static')");
             return;
         }
-        if (rules_.origin_of(v->getLocation()) != origin::main_file) {
+        if (!rules_.editable(v->getLocation())) {
             error(location, "uses work_group_static '" + v->getQualifiedNameAsString() +
-                                "', declared in another file (declare it in the source, where the device code can "
-                                "make it __shared__)");
+                                "', declared in a system or library header (declare it in the program's own files, "
+                                "where the device code can make it __shared__)");
             return;
         }
         rules_.shared_.insert(v->getCanonicalDecl());
@@ -213,7 +213,7 @@ private:
     // group_local_memory<T>(g): the call gets a site of its own in the device source (before the `>` of its
     // template arguments). A call that names the site itself keeps it.
     void call_site(const clang::DeclRefExpr* ref) {
-        if (rules_.origin_of(ref->getLocation()) != origin::main_file || ref->getNumTemplateArgs() != 1 ||
+        if (!rules_.editable(ref->getLocation()) || ref->getNumTemplateArgs() != 1 ||
             ref->getRAngleLoc().isMacroID())
             return;
         rules_.call_sites_.insert(ref->getRAngleLoc().getRawEncoding());
@@ -267,13 +267,8 @@ private:
                       "' in device code: it has no visible body (define it in this translation unit)");
             return;
         }
-        if (where == origin::user_header && !device_rules::marked_host_device(f)) {
-            error(location, "cannot call '" + f->getQualifiedNameAsString() +
-                                "' in device code: it is declared in another file without ENCORE_HOST_DEVICE "
-                                "(define it in the source or mark it ENCORE_HOST_DEVICE)");
-            return;
-        }
-        if (where == origin::main_file) {
+        // The program's own functions, in the source or in its headers, become device code.
+        if (where == origin::main_file || where == origin::user_header) {
             const clang::FunctionDecl* pattern = f->getTemplateInstantiationPattern();
             const clang::FunctionDecl* marked = pattern ? pattern : f;
             const auto* method = llvm::dyn_cast<clang::CXXMethodDecl>(marked);
@@ -296,6 +291,11 @@ device_rules::device_rules(clang::ASTContext& context, std::string frontend_root
 }
 
 device_rules::~device_rules() = default;
+
+bool device_rules::editable(clang::SourceLocation location) const {
+    const origin where = origin_of(location);
+    return where == origin::main_file || where == origin::user_header;
+}
 
 origin device_rules::origin_of(clang::SourceLocation location) const {
     const clang::SourceManager& sources = context_.getSourceManager();
@@ -364,17 +364,7 @@ void device_rules::check(kernel_info& kernel) {
     body_walker walker(*this, kernel);
     for (const clang::FunctionDecl* op : kernel.operators) {
         if (!kernel.is_lambda) {
-            const origin where = origin_of(op->getLocation());
-            if (where == origin::user_header && !marked_host_device(op)) {
-                error(kernel, op->getLocation(),
-                      kernel.free_function
-                          ? "is a function declared in another file without ENCORE_HOST_DEVICE (define it in the "
-                            "source or mark it ENCORE_HOST_DEVICE)"
-                          : "has a call operator declared in another file without ENCORE_HOST_DEVICE (define the "
-                            "functor in the source or mark its operator() ENCORE_HOST_DEVICE)");
-                continue;
-            }
-            if (where == origin::main_file && !marked_host_device(op)) {
+            if (editable(op->getLocation()) && !marked_host_device(op)) {
                 const clang::FunctionDecl* pattern = op->getTemplateInstantiationPattern();
                 to_mark_.insert((pattern ? pattern : op)->getCanonicalDecl());
             }

@@ -18,7 +18,7 @@ namespace encore::outliner {
 // Where a declaration comes from, which decides how the walk treats functions declared there.
 enum class origin {
     main_file,   // the source being outlined: its functions are made device-callable
-    user_header, // another user file: its functions must be marked ENCORE_HOST_DEVICE already
+    user_header, // another file of the program (its headers, sources it includes): made device code as the source
     library,     // the front end's and Encore's headers: marked where they can run on the device
     system,      // the standard library, the C library: left to the device compiler (CUDA provides libm)
 };
@@ -29,12 +29,15 @@ public:
     ~device_rules();
 
     origin origin_of(clang::SourceLocation location) const;
+    // Whether the outliner edits the file of `location` for the device compile: the source and the program's own
+    // headers (their copies: device_source.hpp's user_files).
+    bool editable(clang::SourceLocation location) const;
     // Whether `f` (or its template pattern) carries ENCORE_HOST_DEVICE.
     static bool marked_host_device(const clang::FunctionDecl* f);
 
     // Checks one kernel; may set kernel.no_device_code.
     void check(kernel_info& kernel);
-    // Main-file functions reached from kernels (template patterns, not instantiations), to mark
+    // The program's functions reached from kernels (template patterns, not instantiations), to mark
     // ENCORE_HOST_DEVICE.
     const std::set<const clang::FunctionDecl*>& functions_to_mark() const { return to_mark_; }
 

@@ -12,6 +12,7 @@
 #include <sstream>
 
 #include "kernel_finder.hpp"
+#include "local_types.hpp"
 
 namespace encore::outliner {
 namespace {
@@ -24,6 +25,10 @@ clang::PrintingPolicy printing(const clang::ASTContext& context) {
     return policy;
 }
 
+// The function-local types the device source moved out of their functions, and their names there (set while
+// device_source runs: local_types.hpp).
+const std::map<const clang::CXXRecordDecl*, std::string>* moved_types = nullptr;
+
 // `type` spelled so that it names the same type anywhere (e.g. "::sycl::_V1::accessor<int, 1, ...>").
 std::string qualified(const clang::ASTContext& context, clang::QualType type, std::string declarator = "") {
     type = type.getCanonicalType();
@@ -32,6 +37,12 @@ std::string qualified(const clang::ASTContext& context, clang::QualType type, st
     while (const auto* array = llvm::dyn_cast<clang::ConstantArrayType>(type.getTypePtr())) {
         declarator += "[" + llvm::toString(array->getSize(), 10, false) + "]";
         type = array->getElementType().getCanonicalType();
+    }
+    if (const clang::CXXRecordDecl* r = type->getAsCXXRecordDecl(); r && moved_types) {
+        const clang::CXXRecordDecl* definition = r->getDefinition() ? r->getDefinition() : r;
+        if (auto moved = moved_types->find(definition); moved != moved_types->end())
+            return (type.isConstQualified() ? "const " : "") + moved->second +
+                   (declarator.empty() ? "" : " " + declarator);
     }
     clang::QualType full = clang::TypeName::getFullyQualifiedType(type, context, true);
     std::string text;
@@ -64,9 +75,9 @@ std::vector<const clang::NamespaceDecl*> namespaces_of(const clang::DeclContext*
 // errors.
 class body_fixer : public clang::RecursiveASTVisitor<body_fixer> {
 public:
-    body_fixer(clang::ASTContext& context, device_rules& rules, const kernel_info& kernel,
+    body_fixer(clang::ASTContext& context, device_rules& rules, local_types& locals, const kernel_info& kernel,
                const clang::FunctionDecl* op, std::set<const clang::VarDecl*> captured)
-        : context_(context), rules_(rules), kernel_(kernel), op_(op), captured_(std::move(captured)) {}
+        : context_(context), rules_(rules), locals_(locals), kernel_(kernel), op_(op), captured_(std::move(captured)) {}
 
     std::map<unsigned, std::string> edits; // file offset -> text inserted there
     std::vector<std::string> members;
@@ -138,10 +149,16 @@ private:
                                   qualified(context_, alias->getUnderlyingType()) + ";");
                 return;
             }
+            std::string why = "it is not a class";
+            if (const auto* record = llvm::dyn_cast<clang::CXXRecordDecl>(decl))
+                if (const std::string name = locals_.name_of(record, why); !name.empty()) {
+                    members.push_back("using " + decl->getNameAsString() + " = " + name + ";");
+                    return;
+                }
             rules_.error(kernel_, at,
                          "uses '" + decl->getNameAsString() + "', a type local to function '" +
-                             f->getQualifiedNameAsString() +
-                             "' that the outlined kernel cannot name (move it to namespace scope)");
+                             f->getQualifiedNameAsString() + "' that the outlined kernel cannot name: " + why +
+                             " (move it to namespace scope)");
             return;
         }
         qualify_member(decl, at);
@@ -161,6 +178,7 @@ private:
 
     clang::ASTContext& context_;
     device_rules& rules_;
+    local_types& locals_;
     const kernel_info& kernel_;
     const clang::FunctionDecl* op_;
     std::set<const clang::VarDecl*> captured_;
@@ -265,28 +283,31 @@ std::string device_source(clang::ASTContext& context, clang::Rewriter& rewriter,
                           const std::vector<kernel_info>& kernels, device_rules& rules) {
     const clang::SourceManager& sources = context.getSourceManager();
     const clang::LangOptions& options = context.getLangOpts();
+    local_types locals(context, rewriter, rules);
+    moved_types = &locals.names();
 
-    // ENCORE_HOST_DEVICE on every declaration of the main file's functions the kernels reach.
+    // ENCORE_HOST_DEVICE on every declaration, in the source and the program's headers, of the functions the kernels
+    // reach.
     std::set<unsigned> marked;
     for (const clang::FunctionDecl* f : rules.functions_to_mark())
         for (const clang::FunctionDecl* r : f->redecls()) {
             clang::SourceLocation at = r->getInnerLocStart();
             // A declaration that starts with a macro (SYCL_EXT_ONEAPI_FUNCTION_PROPERTY(...)): marked before its type.
             if (at.isMacroID()) at = r->getTypeSpecStartLoc();
-            if (at.isInvalid() || at.isMacroID() || !sources.isInMainFile(at) ||
+            if (at.isInvalid() || at.isMacroID() || !rules.editable(at) ||
                 !marked.insert(at.getRawEncoding()).second)
                 continue;
             rewriter.InsertTextBefore(at, "ENCORE_HOST_DEVICE ");
         }
-    // __shared__ on the work_group_static variables the kernels use, at namespace or class scope and in the main
-    // file's functions (those in lambda bodies are the outlined copies', body_fixer), and a site of its own for
+    // __shared__ on the work_group_static variables the kernels use, at namespace or class scope and in the
+    // program's functions (those in lambda bodies are the outlined copies', body_fixer), and a site of its own for
     // each group_local_memory call (sycl/ext/oneapi/group_local_memory.hpp).
     for (const clang::VarDecl* v : rules.shared_variables()) {
         const auto* method = llvm::dyn_cast<clang::CXXMethodDecl>(v->getDeclContext());
         if (method && method->getParent()->isLambda()) continue;
         for (const clang::VarDecl* r : v->redecls()) {
             const clang::SourceLocation at = r->getTypeSpecStartLoc();
-            if (at.isInvalid() || at.isMacroID() || !sources.isInMainFile(at)) continue;
+            if (at.isInvalid() || at.isMacroID() || !rules.editable(at)) continue;
             rewriter.InsertTextBefore(at, "__shared__ ");
         }
     }
@@ -294,7 +315,7 @@ std::string device_source(clang::ASTContext& context, clang::Rewriter& rewriter,
     for (const clang::VarDecl* v : rules.device_globals())
         for (const clang::VarDecl* r : v->redecls()) {
             const clang::SourceLocation at = r->getTypeSpecStartLoc();
-            if (at.isInvalid() || at.isMacroID() || !sources.isInMainFile(at)) continue;
+            if (at.isInvalid() || at.isMacroID() || !rules.editable(at)) continue;
             rewriter.InsertTextBefore(at, "__device__ ");
         }
     for (unsigned raw : rules.call_sites()) {
@@ -329,16 +350,18 @@ std::string device_source(clang::ASTContext& context, clang::Rewriter& rewriter,
                 clang::QualType t = f.field->getType().getCanonicalType();
                 while (const auto* array = context.getAsArrayType(t))
                     t = array->getElementType().getCanonicalType();
-                if (const clang::CXXRecordDecl* r = t->getAsCXXRecordDecl(); r && local_to(r)) {
-                    rules.error(
-                        k, k.location,
-                        "captures '" + f.name + "' of type '" + r->getNameAsString() +
-                            "', local to function '" + local_to(r)->getQualifiedNameAsString() +
-                            "': the outlined kernel cannot name it (move the type to namespace scope)");
+                std::string why;
+                if (const clang::CXXRecordDecl* r = t->getAsCXXRecordDecl();
+                    r && local_to(r) && locals.name_of(r, why).empty()) {
+                    rules.error(k, k.location,
+                                "captures '" + f.name + "' of type '" + r->getNameAsString() +
+                                    "', local to function '" + local_to(r)->getQualifiedNameAsString() +
+                                    "': the outlined kernel cannot name it: " + why +
+                                    " (move the type to namespace scope)");
                     fields_ok = false;
                 }
             }
-            body_fixer fixer(context, rules, k, op, captured);
+            body_fixer fixer(context, rules, locals, k, op, captured);
             fixer.TraverseStmt(op->getBody());
             if (const clang::TypeSourceInfo* info = written->getTypeSourceInfo())
                 fixer.TraverseTypeLoc(info->getTypeLoc());
@@ -385,10 +408,11 @@ std::string device_source(clang::ASTContext& context, clang::Rewriter& rewriter,
                 tail << "} // namespace " << (*ns)->getName().str() << "\n";
             type = prefix + outlined;
         } else {
-            if (const clang::FunctionDecl* f = local_to(k.type)) {
+            std::string why;
+            if (const clang::FunctionDecl* f = local_to(k.type); f && locals.name_of(k.type, why).empty()) {
                 rules.error(k, k.location,
                             "is a functor type local to function '" + f->getQualifiedNameAsString() +
-                                "': its device entry cannot name it (move it to namespace scope)");
+                                "': its device entry cannot name it: " + why + " (move it to namespace scope)");
                 continue;
             }
             type = qualified(context, context.getRecordType(k.type));
@@ -441,6 +465,8 @@ std::string device_source(clang::ASTContext& context, clang::Rewriter& rewriter,
         tail << "#endif\n";
     }
 
+    locals.apply();
+    moved_types = nullptr;
     const clang::FileID main = sources.getMainFileID();
     const std::string path = sources.getFileEntryForID(main)->tryGetRealPathName().str();
     rewriter.InsertTextBefore(sources.getLocForStartOfFile(main),
@@ -450,6 +476,29 @@ std::string device_source(clang::ASTContext& context, clang::Rewriter& rewriter,
     rewriter.getEditBuffer(main).write(out);
     out << tail.str();
     return out.str();
+}
+
+std::vector<user_file> user_files(const clang::ASTContext& context, const clang::Rewriter& rewriter,
+                                  const device_rules& rules) {
+    const clang::SourceManager& sources = context.getSourceManager();
+    std::vector<user_file> files;
+    std::set<std::string> seen;
+    for (auto it = sources.fileinfo_begin(); it != sources.fileinfo_end(); ++it) {
+        const clang::FileEntry* entry = it->first;
+        const clang::FileID id = sources.translateFile(entry);
+        if (id.isInvalid() || id == sources.getMainFileID()) continue;
+        const clang::SourceLocation start = sources.getLocForStartOfFile(id);
+        if (rules.origin_of(start) != origin::user_header) continue;
+        std::string path = entry->tryGetRealPathName().str();
+        if (path.empty() || !seen.insert(path).second) continue;
+        std::string text = "#line 1 \"" + path + "\"\n";
+        if (const clang::RewriteBuffer* edited = rewriter.getRewriteBufferFor(id))
+            text += std::string(edited->begin(), edited->end());
+        else
+            text += sources.getBufferData(id).str();
+        files.push_back({std::move(path), std::move(text)});
+    }
+    return files;
 }
 
 } // namespace encore::outliner

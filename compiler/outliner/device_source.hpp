@@ -20,4 +20,15 @@ namespace encore::outliner {
 std::string device_source(clang::ASTContext& context, clang::Rewriter& rewriter,
                           const std::vector<kernel_info>& kernels, device_rules& rules);
 
+// The program's other files the source includes (its headers, sources it includes), as the device compile must see
+// them: with device_source's edits (ENCORE_HOST_DEVICE, __shared__, ...), each starting with a #line naming the
+// original. encore++ writes them to a mirror of their paths that comes first on the device compile's include path,
+// so the program's own files are never edited (docs/compiler.md, "The program's headers").
+struct user_file {
+    std::string path; // absolute, as the file system names it
+    std::string text;
+};
+std::vector<user_file> user_files(const clang::ASTContext& context, const clang::Rewriter& rewriter,
+                                  const device_rules& rules);
+
 } // namespace encore::outliner

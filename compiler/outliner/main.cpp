@@ -1,8 +1,17 @@
 // encore-outliner: finds the SYCL kernels of one source file and writes what the host and device compiles
 // need (docs/compiler.md).
 //
-//     encore-outliner app.cpp --header app.int.hpp --device app.device.cu [--after-source app.after.cpp] \
+//     encore-outliner app.cpp --header app.int.hpp --device app.device.cu [--after-source app.after.cpp]
 //         [--check-layout app.layout.hpp] [--entry-suffix S] -- -std=c++20 -I<front end>/include -DNDEBUG
+// (one command line).
+//
+// A kernel that gets no device code (a front-end function it calls has none, a user-defined reduction
+// operation, ...) is an error: the program was built for a GPU and would run that kernel on the CPU only.
+// --allow-host-fallback makes it a warning (encore++'s -fsycl-allow-host-fallback).
+//
+// --mirror names a folder where the program's other files the source includes are written as the device compile
+// must see them, each under its absolute path (<folder>/home/me/app/kernels.hpp): encore++ puts the mirror of each
+// include folder before the folder itself on nvcc's include path (device_source.hpp's user_files).
 //
 // --after-source names a file for what the host compiles after the source, written when there is some (the
 // registrations of the device_globals the kernels use: device_globals.hpp) and removed otherwise.
@@ -24,6 +33,7 @@
 
 #include <cctype>
 #include <cstdio>
+#include <filesystem>
 #include <fstream>
 #include <iostream>
 #include <optional>
@@ -43,15 +53,17 @@ namespace {
 using namespace encore::outliner;
 
 struct options {
-    std::string source, header, device, check_layout, after_source, entry_suffix;
+    std::string source, header, device, check_layout, after_source, mirror, entry_suffix;
     std::vector<std::string> compiler_flags;
     // A program built for the native target alone: the integration header describes the kernels (names and
     // decomposed parameters: set_arg on lambda kernels), none gets device code, no device rule applies.
     bool host_only = false;
+    bool allow_host_fallback = false; // a kernel without device code is a warning, not an error
 };
 
 struct outputs {
     std::string header, device, check_layout, after_source;
+    std::vector<user_file> mirrored;
     bool written = false;
 };
 
@@ -105,19 +117,28 @@ public:
         if (diagnostics.hasErrorOccurred()) return;
 
         // Written directly: the parse runs with -w (the program's own warnings are the host compiler's business),
-        // which would drop these too. A warning, since such a kernel fails on the GPU at submission.
+        // which would drop a warning too.
         const clang::SourceManager& sources = context.getSourceManager();
+        bool host_only_kernels = false;
         for (const kernel_info& k : found.kernels)
             if (!k.no_device_code.empty()) {
                 const clang::PresumedLoc at = sources.getPresumedLoc(sources.getExpansionLoc(k.location));
                 llvm::errs() << (at.isValid() ? std::string(at.getFilename()) + ":" + std::to_string(at.getLine()) +
                                                     ":" + std::to_string(at.getColumn()) + ": "
                                               : std::string())
-                             << "warning: kernel '" << k.name << "' gets no device code: " << k.no_device_code
+                             << (options_.allow_host_fallback ? "warning" : "error") << ": kernel '" << k.name
+                             << "' gets no device code: " << k.no_device_code
+                             << (options_.allow_host_fallback
+                                     ? " (it runs only where host code runs: the native backend)"
+                                     : " (it would run on the CPU only; -fsycl-allow-host-fallback makes this a "
+                                       "warning)")
                              << "\n";
+                host_only_kernels = true;
             }
+        if (host_only_kernels && !options_.allow_host_fallback) return;
         out_.header = integration_header(found.kernels, context.getSourceManager(), options_.source);
         out_.device = std::move(device) + device_global_pointers(context, rules, options_.entry_suffix);
+        if (!options_.mirror.empty()) out_.mirrored = user_files(context, rewriter, rules);
         out_.after_source = device_global_registrations(context, rules, options_.source, options_.entry_suffix);
         out_.check_layout = layout_checks(context, found.kernels);
         out_.written = true;
@@ -156,7 +177,8 @@ private:
 int usage(const std::string& problem) {
     std::cerr << "encore-outliner: " << problem << "\n"
               << "usage: encore-outliner <source.cpp> --header <out.hpp> (--device <out.cu> | --host-only) "
-                 "[--after-source <out.cpp>] [--check-layout <out.hpp>] [--entry-suffix <identifier>] -- "
+                 "[--after-source <out.cpp>] [--mirror <folder>] [--check-layout <out.hpp>] [--entry-suffix <identifier>] "
+                 "[--allow-host-fallback] -- "
                  "<compiler flags>\n";
     return 2;
 }
@@ -165,6 +187,17 @@ bool write(const std::string& path, const std::string& text) {
     std::ofstream file(path, std::ios::binary);
     file << text;
     return static_cast<bool>(file);
+}
+
+// Each file under `folder` + its absolute path.
+bool write_mirror(const std::string& folder, const std::vector<user_file>& files) {
+    for (const user_file& f : files) {
+        const std::filesystem::path at = std::filesystem::path(folder + f.path);
+        std::error_code failed;
+        std::filesystem::create_directories(at.parent_path(), failed);
+        if (failed || !write(at.string(), f.text)) return false;
+    }
+    return true;
 }
 
 } // namespace
@@ -178,14 +211,17 @@ int main(int argc, char** argv) {
             ++i;
             break;
         }
-        if (a == "--header" || a == "--device" || a == "--check-layout" || a == "--after-source") {
+        if (a == "--header" || a == "--device" || a == "--check-layout" || a == "--after-source" || a == "--mirror") {
             if (i + 1 >= argc) return usage(a + " needs a file name");
             (a == "--header"         ? o.header
              : a == "--device"       ? o.device
              : a == "--check-layout" ? o.check_layout
+             : a == "--mirror"       ? o.mirror
                                      : o.after_source) = argv[++i];
         } else if (a == "--host-only") {
             o.host_only = true;
+        } else if (a == "--allow-host-fallback") {
+            o.allow_host_fallback = true;
         } else if (a == "--entry-suffix") {
             if (i + 1 >= argc) return usage(a + " needs a value");
             o.entry_suffix = argv[++i];
@@ -205,8 +241,8 @@ int main(int argc, char** argv) {
     if (o.source.empty()) return usage("no source file");
     if (o.header.empty() || (o.device.empty() && !o.host_only))
         return usage("--header and --device (or --host-only) are required");
-    if (o.host_only && (!o.device.empty() || !o.check_layout.empty() || !o.after_source.empty()))
-        return usage("--host-only writes the header alone (no --device, --check-layout or --after-source)");
+    if (o.host_only && (!o.device.empty() || !o.check_layout.empty() || !o.after_source.empty() || !o.mirror.empty()))
+        return usage("--host-only writes the header alone (no --device, --check-layout, --after-source or --mirror)");
 
     std::vector<std::string> flags = o.compiler_flags;
     // Warnings are the host compiler's business; the front end's headers mark device functions for us.
@@ -219,7 +255,8 @@ int main(int argc, char** argv) {
     if (status != 0 || !out.written) return 1;
     if (!write(o.header, out.header) || (!o.host_only && !write(o.device, out.device)) ||
         (!o.check_layout.empty() && !write(o.check_layout, out.check_layout)) ||
-        (!o.after_source.empty() && !out.after_source.empty() && !write(o.after_source, out.after_source))) {
+        (!o.after_source.empty() && !out.after_source.empty() && !write(o.after_source, out.after_source)) ||
+        !write_mirror(o.mirror, out.mirrored)) {
         std::cerr << "encore-outliner: cannot write the outputs\n";
         return 1;
     }

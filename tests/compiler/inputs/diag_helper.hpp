@@ -1,4 +1,4 @@
-// A user header for diag_user_header.cpp (one function marked for the device, one not) and diag_device_global.cpp.
+// A user header for diag_device_global.cpp: functions (marked for the device or not) and a device_global.
 #pragma once
 
 #include <sycl/sycl.hpp>
