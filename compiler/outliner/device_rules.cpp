@@ -37,11 +37,13 @@ public:
         const clang::FunctionDecl* definition = nullptr;
         if (!f->hasBody(definition) || !definition->getBody()) return;
         path_.push_back(key);
+        sites_.push_back(from);
         TraverseStmt(definition->getBody());
         if (const auto* ctor = llvm::dyn_cast<clang::CXXConstructorDecl>(definition))
             for (const clang::CXXCtorInitializer* init : ctor->inits())
                 TraverseStmt(init->getInit());
         path_.pop_back();
+        sites_.pop_back();
     }
 
     bool VisitCXXThrowExpr(clang::CXXThrowExpr* e) {
@@ -116,8 +118,12 @@ private:
         return v->isConstexpr() || v->getType().isConstQualified();
     }
 
+    // The error, then the calls that lead to it from the kernel, innermost first (notes at each call).
     void error(clang::SourceLocation location, const std::string& message) {
-        rules_.error(kernel_, location, message);
+        if (!rules_.error(kernel_, location, message)) return;
+        for (std::size_t i = path_.size(); i-- > 1;)
+            rules_.note(sites_[i], "'" + path_[i]->getQualifiedNameAsString() + "' is called here" +
+                                       (i == 1 ? " by the kernel" : ""));
     }
 
     // Whether `type` is sycl::ext::oneapi::experimental::work_group_static<T>.
@@ -281,13 +287,15 @@ private:
     device_rules& rules_;
     kernel_info& kernel_;
     std::vector<const clang::FunctionDecl*> path_;
+    std::vector<clang::SourceLocation> sites_; // where each function of path_ is called
     std::set<const clang::FunctionDecl*> walked_;
     std::set<const clang::VarDecl*> reported_vars_;
 };
 
 device_rules::device_rules(clang::ASTContext& context, std::string frontend_root)
     : context_(context), frontend_root_(std::move(frontend_root)),
-      error_id_(context.getDiagnostics().getCustomDiagID(clang::DiagnosticsEngine::Error, "kernel '%0' %1")) {
+      error_id_(context.getDiagnostics().getCustomDiagID(clang::DiagnosticsEngine::Error, "kernel '%0' %1")),
+      note_id_(context.getDiagnostics().getCustomDiagID(clang::DiagnosticsEngine::Note, "%0")) {
 }
 
 device_rules::~device_rules() = default;
@@ -321,11 +329,16 @@ bool device_rules::marked_host_device(const clang::FunctionDecl* f) {
     return false;
 }
 
-void device_rules::error(const kernel_info& kernel, clang::SourceLocation location,
+bool device_rules::error(const kernel_info& kernel, clang::SourceLocation location,
                          const std::string& message) {
     location = context_.getSourceManager().getFileLoc(location);
-    if (!reported_.emplace(location.getRawEncoding(), message).second) return;
+    if (!reported_.emplace(location.getRawEncoding(), message).second) return false;
     context_.getDiagnostics().Report(location, error_id_) << kernel.name << message;
+    return true;
+}
+
+void device_rules::note(clang::SourceLocation location, const std::string& message) {
+    context_.getDiagnostics().Report(context_.getSourceManager().getFileLoc(location), note_id_) << message;
 }
 
 void device_rules::check(kernel_info& kernel) {

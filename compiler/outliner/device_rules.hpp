@@ -56,14 +56,18 @@ public:
         return found == call_sites_.end() ? -1 : static_cast<int>(std::distance(call_sites_.begin(), found));
     }
 
-    // Reports "kernel '<kernel>' <message>" at `location` as an error (once per location and message).
-    void error(const kernel_info& kernel, clang::SourceLocation location, const std::string& message);
+    // Reports "kernel '<kernel>' <message>" at `location` as an error (once per location and message: false when
+    // it was reported before).
+    bool error(const kernel_info& kernel, clang::SourceLocation location, const std::string& message);
+    // A note after an error (the calls that lead to it).
+    void note(clang::SourceLocation location, const std::string& message);
 
 private:
     friend class body_walker;
     clang::ASTContext& context_;
     std::string frontend_root_;
     unsigned error_id_;
+    unsigned note_id_;
     std::set<std::pair<unsigned, std::string>> reported_;
     std::set<const clang::FunctionDecl*> to_mark_;
     std::set<const clang::VarDecl*> shared_;
