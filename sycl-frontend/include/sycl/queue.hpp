@@ -133,10 +133,7 @@ public:
     template <typename T, typename P>
     event memcpy(ext::oneapi::experimental::device_global<T, P>& destination, const void* source,
                  std::size_t bytes = sizeof(T), std::size_t offset = 0, const std::vector<event>& deps = {}) {
-        return submit([&](handler& h) {
-            h.depends_on(deps);
-            h.memcpy(destination, source, bytes, offset);
-        });
+        return submit_after(deps, [&](handler& h) { h.memcpy(destination, source, bytes, offset); });
     }
     template <typename T, typename P>
     event memcpy(ext::oneapi::experimental::device_global<T, P>& destination, const void* source, std::size_t bytes,
@@ -146,10 +143,7 @@ public:
     template <typename T, typename P>
     event memcpy(void* destination, const ext::oneapi::experimental::device_global<T, P>& source,
                  std::size_t bytes = sizeof(T), std::size_t offset = 0, const std::vector<event>& deps = {}) {
-        return submit([&](handler& h) {
-            h.depends_on(deps);
-            h.memcpy(destination, source, bytes, offset);
-        });
+        return submit_after(deps, [&](handler& h) { h.memcpy(destination, source, bytes, offset); });
     }
     template <typename T, typename P>
     event memcpy(void* destination, const ext::oneapi::experimental::device_global<T, P>& source, std::size_t bytes,
@@ -160,10 +154,7 @@ public:
     event copy(const std::remove_all_extents_t<T>* source, ext::oneapi::experimental::device_global<T, P>& destination,
                std::size_t count = sizeof(T) / sizeof(std::remove_all_extents_t<T>), std::size_t start = 0,
                const std::vector<event>& deps = {}) {
-        return submit([&](handler& h) {
-            h.depends_on(deps);
-            h.copy(source, destination, count, start);
-        });
+        return submit_after(deps, [&](handler& h) { h.copy(source, destination, count, start); });
     }
     template <typename T, typename P>
     event copy(const std::remove_all_extents_t<T>* source, ext::oneapi::experimental::device_global<T, P>& destination,
@@ -174,10 +165,7 @@ public:
     event copy(const ext::oneapi::experimental::device_global<T, P>& source, std::remove_all_extents_t<T>* destination,
                std::size_t count = sizeof(T) / sizeof(std::remove_all_extents_t<T>), std::size_t start = 0,
                const std::vector<event>& deps = {}) {
-        return submit([&](handler& h) {
-            h.depends_on(deps);
-            h.copy(source, destination, count, start);
-        });
+        return submit_after(deps, [&](handler& h) { h.copy(source, destination, count, start); });
     }
     template <typename T, typename P>
     event copy(const ext::oneapi::experimental::device_global<T, P>& source, std::remove_all_extents_t<T>* destination,
@@ -293,6 +281,13 @@ public:
     const std::shared_ptr<detail::queue_impl>& impl() const noexcept { return impl_; }
 
 private:
+    // A command group that waits for `deps`, then makes one handler call.
+    template <typename Call> event submit_after(const std::vector<event>& deps, Call call) {
+        return submit([&](handler& h) {
+            h.depends_on(deps);
+            call(h);
+        });
+    }
     // Calls body(h, rest...) in a command group, first taking a leading event or vector of events off `rest` as
     // dependencies.
     template <typename Body, typename First, typename... Rest> event with_dependencies(Body body, First&& first, Rest&&... rest) {

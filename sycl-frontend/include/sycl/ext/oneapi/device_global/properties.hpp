@@ -17,6 +17,12 @@ namespace ext::oneapi::experimental {
 
 template <typename T, typename PropertyListT = properties<>> class device_global;
 
+// A property value of key `Key` that carries the constant `Value` (host_access<read>, init_mode<reset>, ...).
+template <typename Key, auto Value> struct keyed_value {
+    using key = Key;
+    static constexpr auto value = Value;
+};
+
 struct device_image_scope_key {
     struct value_t {
         using key = device_image_scope_key;
@@ -26,10 +32,7 @@ inline constexpr device_image_scope_key::value_t device_image_scope;
 
 enum class host_access_enum : std::uint16_t { read, write, read_write, none };
 struct host_access_key {
-    template <host_access_enum Access> struct value_t {
-        using key = host_access_key;
-        static constexpr host_access_enum value = Access;
-    };
+    template <host_access_enum Access> using value_t = keyed_value<host_access_key, Access>;
 };
 template <host_access_enum Access> inline constexpr host_access_key::value_t<Access> host_access;
 inline constexpr host_access_key::value_t<host_access_enum::read> host_access_read;
@@ -39,20 +42,14 @@ inline constexpr host_access_key::value_t<host_access_enum::none> host_access_no
 
 enum class init_mode_enum : std::uint16_t { reprogram, reset };
 struct init_mode_key {
-    template <init_mode_enum Trigger> struct value_t {
-        using key = init_mode_key;
-        static constexpr init_mode_enum value = Trigger;
-    };
+    template <init_mode_enum Trigger> using value_t = keyed_value<init_mode_key, Trigger>;
 };
 template <init_mode_enum Trigger> inline constexpr init_mode_key::value_t<Trigger> init_mode;
 inline constexpr init_mode_key::value_t<init_mode_enum::reprogram> init_mode_reprogram;
 inline constexpr init_mode_key::value_t<init_mode_enum::reset> init_mode_reset;
 
 struct implement_in_csr_key {
-    template <bool Enable> struct value_t {
-        using key = implement_in_csr_key;
-        static constexpr bool value = Enable;
-    };
+    template <bool Enable> using value_t = keyed_value<implement_in_csr_key, Enable>;
 };
 template <bool Enable> inline constexpr implement_in_csr_key::value_t<Enable> implement_in_csr;
 inline constexpr implement_in_csr_key::value_t<true> implement_in_csr_on;
