@@ -12,7 +12,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-packages=(build-essential pkg-config meson ninja-build cmake
+packages=(build-essential pkg-config meson ninja-build cmake ccache
           libboost-graph-dev libboost-context-dev libtbb-dev nlohmann-json3-dev doctest-dev graphviz
           ocl-icd-opencl-dev opencl-headers pocl-opencl-icd libamdhip64-dev libze-dev libze1
           libclang-15-dev libclang-cpp15-dev llvm-15-dev clang-15 llvm-spirv-15)
