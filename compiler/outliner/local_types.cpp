@@ -94,8 +94,8 @@ void local_types::apply() {
         const clang::SourceLocation at = sources.getExpansionRange(m.top->getBeginLoc()).getBegin();
         const clang::PresumedLoc from = sources.getPresumedLoc(range.getBegin());
         const clang::PresumedLoc back = sources.getPresumedLoc(at);
-        // #line keeps nvcc's messages on the user's lines.
-        std::string text = "namespace " + m.space + " {\n";
+        // On lines of its own (`at` may be mid-line); #line keeps nvcc's messages on the user's lines.
+        std::string text = "\nnamespace " + m.space + " {\n";
         if (from.isValid()) text += "#line " + std::to_string(from.getLine()) + " \"" + from.getFilename() + "\"\n";
         text += definition + ";\n}\n";
         if (back.isValid()) text += "#line " + std::to_string(back.getLine()) + " \"" + back.getFilename() + "\"\n";
