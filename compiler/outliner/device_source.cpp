@@ -51,16 +51,6 @@ std::string qualified(const clang::ASTContext& context, clang::QualType type, st
     return out.str();
 }
 
-bool within(const clang::DeclContext* context, const clang::DeclContext* outer) {
-    for (; context; context = context->getParent())
-        if (context == outer) return true;
-    return false;
-}
-
-// The function a declaration is local to, or null.
-const clang::FunctionDecl* local_to(const clang::Decl* decl) {
-    return llvm::dyn_cast_or_null<clang::FunctionDecl>(decl->getParentFunctionOrMethod());
-}
 
 // The named namespaces around `context`, outermost first (anonymous ones are reopened too, marked by "").
 std::vector<const clang::NamespaceDecl*> namespaces_of(const clang::DeclContext* context) {

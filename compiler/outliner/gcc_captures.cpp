@@ -6,14 +6,10 @@
 #include <algorithm>
 #include <set>
 
+#include "local_types.hpp"
+
 namespace encore::outliner {
 namespace {
-
-bool within(const clang::DeclContext* context, const clang::DeclContext* outer) {
-    for (; context; context = context->getParent())
-        if (context == outer) return true;
-    return false;
-}
 
 // Whether a lambda between the kernel's closure and `v`'s function captures by reference: the path by which
 // g++ turns the constant into a capture.

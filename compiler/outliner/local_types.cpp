@@ -5,9 +5,8 @@
 #include <clang/Lex/Lexer.h>
 
 namespace encore::outliner {
-namespace {
 
-const clang::FunctionDecl* function_of(const clang::Decl* decl) {
+const clang::FunctionDecl* local_to(const clang::Decl* decl) {
     return llvm::dyn_cast_or_null<clang::FunctionDecl>(decl->getParentFunctionOrMethod());
 }
 
@@ -16,6 +15,8 @@ bool within(const clang::DeclContext* context, const clang::DeclContext* outer) 
         if (context == outer) return true;
     return false;
 }
+
+namespace {
 
 // The first thing of `function`'s that `record`'s definition names (a local variable, type or alias declared
 // outside it), or null.
@@ -32,7 +33,7 @@ private:
     bool check(const clang::NamedDecl* decl) {
         if (!decl || found) return !found;
         const auto* context = llvm::dyn_cast<clang::DeclContext>(record_);
-        if (function_of(decl) && !within(decl->getDeclContext(), context) && decl != record_) found = decl;
+        if (local_to(decl) && !within(decl->getDeclContext(), context) && decl != record_) found = decl;
         return !found;
     }
     const clang::CXXRecordDecl* record_;
@@ -42,7 +43,7 @@ private:
 
 std::string local_types::why_not(const clang::CXXRecordDecl* record) const {
     const clang::SourceManager& sources = context_.getSourceManager();
-    const clang::FunctionDecl* function = function_of(record);
+    const clang::FunctionDecl* function = local_to(record);
     if (!record->getIdentifier()) return "it has no name";
     bool in_template = function->isTemplated() || record->isDependentContext();
     for (const clang::DeclContext* c = record->getDeclContext(); c && !in_template; c = c->getParent()) {

@@ -24,6 +24,11 @@
 
 namespace encore::outliner {
 
+// The function a declaration is local to, or null.
+const clang::FunctionDecl* local_to(const clang::Decl* decl);
+// Whether `context` is `outer` or lies inside it.
+bool within(const clang::DeclContext* context, const clang::DeclContext* outer);
+
 class local_types {
 public:
     local_types(clang::ASTContext& context, clang::Rewriter& rewriter, const device_rules& rules)

@@ -9,6 +9,7 @@
 
 #include <sycl/sycl.hpp>
 
+#include "../../conformance/shared_array.hpp"
 #include "corpus/kernels.hpp"
 #include "kernels_impl.cpp"
 
@@ -18,19 +19,13 @@ template <typename T> void add_offset(sycl::queue& q, T* data, std::size_t n, T 
     q.parallel_for(sycl::range<1>(n), [=](auto i) { data[i] += offset; }).wait(); // a generic lambda
 }
 
-template <typename T> T* shared(sycl::queue& q, std::size_t n) {
-    T* p = sycl::malloc_shared<T>(n, q);
-    REQUIRE(p != nullptr);
-    return p;
-}
-
 } // namespace
 
 TEST_CASE("corpus: kernels and device functions in the program's headers and included sources") {
     sycl::queue q;
     MESSAGE("device: " << q.get_device().get_info<sycl::info::device::name>());
     constexpr std::size_t n = 100;
-    int* data = shared<int>(q, n);
+    int* data = shared_array<int>(q, n);
     for (std::size_t i = 0; i < n; ++i)
         data[i] = static_cast<int>(i) - 50;
     q.parallel_for(sycl::range<1>(n), corpus::scale_kernel{data, 2}).wait();
@@ -39,16 +34,16 @@ TEST_CASE("corpus: kernels and device functions in the program's headers and inc
         CHECK(data[i] == (x * x - 1 + 3) * 2);
     }
 
-    long* squares = shared<long>(q, n);
+    long* squares = shared_array<long>(q, n);
     corpus::fill_squares(q, squares, n).wait();
-    double* real_squares = shared<double>(q, n);
+    double* real_squares = shared_array<double>(q, n);
     corpus::fill_squares(q, real_squares, n).wait();
     for (std::size_t i = 0; i < n; ++i) {
         CHECK(squares[i] == 1 + static_cast<long>(i * i));
         CHECK(real_squares[i] == 1.0 + static_cast<double>(i * i));
     }
 
-    int* pairs = shared<int>(q, n);
+    int* pairs = shared_array<int>(q, n);
     corpus::sum_pairs(q, data, pairs, n).wait();
     for (std::size_t i = 0; i < n; ++i)
         CHECK(pairs[i] == data[i] + (i + 1 < n ? data[i + 1] : 0) + 3);

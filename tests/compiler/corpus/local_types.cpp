@@ -8,12 +8,13 @@
 
 #include <sycl/sycl.hpp>
 
+#include "../../conformance/shared_array.hpp"
+
 TEST_CASE("corpus: function-local types captured, launched and named in kernels") {
     sycl::queue q;
     MESSAGE("device: " << q.get_device().get_info<sycl::info::device::name>());
     constexpr std::size_t n = 64;
-    int* out = sycl::malloc_shared<int>(n, q);
-    REQUIRE(out != nullptr);
+    int* out = shared_array<int>(q, n);
 
     struct params {
         int scale;
