@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <sstream>
 
+#include "device_source.hpp"
 #include "integration_header.hpp"
 
 namespace encore::outliner {
@@ -10,11 +11,9 @@ namespace {
 
 // `v` spelled so the end of the translation unit can name it ("::ns::table", anonymous namespaces left out).
 std::string qualified_name(const clang::ASTContext& context, const clang::VarDecl* v) {
-    clang::PrintingPolicy policy(context.getLangOpts());
-    policy.SuppressUnwrittenScope = true; // no "(anonymous namespace)::"
     std::string name;
     llvm::raw_string_ostream out(name);
-    v->printQualifiedName(out, policy);
+    v->printQualifiedName(out, printing(context));
     out.flush();
     return "::" + name;
 }

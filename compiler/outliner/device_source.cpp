@@ -15,7 +15,6 @@
 #include "local_types.hpp"
 
 namespace encore::outliner {
-namespace {
 
 clang::PrintingPolicy printing(const clang::ASTContext& context) {
     clang::PrintingPolicy policy(context.getLangOpts());
@@ -24,6 +23,8 @@ clang::PrintingPolicy printing(const clang::ASTContext& context) {
     policy.SuppressUnwrittenScope = true; // no "(anonymous namespace)::"
     return policy;
 }
+
+namespace {
 
 // The function-local types the device source moved out of their functions, and their names there (set while
 // device_source runs: local_types.hpp).

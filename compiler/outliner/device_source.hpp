@@ -15,6 +15,10 @@
 
 namespace encore::outliner {
 
+// How the device source spells the program's names: fully qualified, anonymous namespaces left out (the device
+// source is the same translation unit, so they need no spelling).
+clang::PrintingPolicy printing(const clang::ASTContext& context);
+
 // Reports what an outlined struct cannot reach as errors through `rules`; the text is meaningful only when no
 // error was reported.
 std::string device_source(clang::ASTContext& context, clang::Rewriter& rewriter,

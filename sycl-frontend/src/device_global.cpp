@@ -6,6 +6,7 @@
 #include "encore/backends/gpu/device_code.hpp"
 #include "encore/compiler/kernel_descriptor.hpp"
 #include "sycl/detail/engine_error.hpp"
+#include "sycl/detail/image_code.hpp"
 #include "sycl/handler.hpp"
 
 namespace sycl {
@@ -23,12 +24,7 @@ void* instance_on(const void* object, const device& d, const char* call) {
     for (const auto& g : ::encore::compiler::find_device_globals(object)) {
         const auto* image = ::encore::compiler::find_image(backend, g.translation_unit);
         if (!image) continue;
-        ::encore::gpu::device_code code;
-        code.image_id = image->id;
-        code.image = image->data;
-        code.architectures = image->architectures;
-        code.portable = image->portable;
-        code.portable_bytes = image->portable_size;
+        const ::encore::gpu::device_code code = image_code(*image);
         void* address =
             translate_errors([&] { return engine.owner().global_address(engine.index(), &code, g.symbol); });
         if (address) return address;

@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # Builds tests/consumer four ways against an installed Encore and runs each build:
 #   CMake (find_package(Encore), Encore::sycl), meson (dependency('encore-sycl')), plain
-#   g++ $(pkg-config --cflags --libs encore-sycl), and the installed encore++ (native target).
+#   g++ $(pkg-config --cflags --libs encore-sycl), and the installed encore++: for the native target, and for
+#   cuda:sm_90 plus native where the installed encore++ finds nvcc (the program must embed a CUDA fat
+#   binary; it runs here on the native backend, and on a GPU machine by hand: ENCORE_CONSUMER_KEEP=DIR keeps it).
 #
 #   tests/consumer/run.sh                     against the system's Encore (the Debian package, say)
 #   tests/consumer/run.sh --stage DIR PREFIX  against `meson install --destdir DIR` of a build for PREFIX
@@ -47,5 +49,17 @@ check meson sh -c "meson setup '$work/meson-build' '$here' && ninja -C '$work/me
     && cp '$work/meson-build/consumer' '$work/meson/consumer'"
 check pkg-config sh -c "g++ -O1 '$here/consumer.cpp' -o '$work/pkg-config/consumer' \$(pkg-config --cflags --libs encore-sycl)"
 # encore++ finds headers and libraries relative to itself, so the staged copy works where it lies.
-check encore++ sh -c "'$stage$prefix/bin/encore++' -O1 '$here/consumer.cpp' -o '$work/encore++/consumer'"
+encore_cxx="$stage$prefix/bin/encore++"
+check encore++ sh -c "'$encore_cxx' -O1 '$here/consumer.cpp' -o '$work/encore++/consumer'"
+# encore++ --version names the nvcc it found ("cuda:sm_NN (nvcc: PATH)"), as a build would find it.
+nvcc="$("$encore_cxx" --version | sed -n 's/.*(nvcc: \(.*\)))$/\1/p')"
+if [ -z "$nvcc" ]; then
+    echo "consumer (encore++ cuda:sm_90): SKIPPED: the installed encore++ finds no nvcc here ($("$encore_cxx" --version))"
+else
+    check "encore++-cuda" sh -c "'$encore_cxx' -fsycl-targets=cuda:sm_90,native -O1 '$here/consumer.cpp' \
+        -o '$work/encore++-cuda/consumer' && python3 '$here/has_fatbin.py' '$work/encore++-cuda/consumer'"
+    if [ -n "${ENCORE_CONSUMER_KEEP:-}" ] && [ -f "$work/encore++-cuda/consumer" ]; then
+        mkdir -p "$ENCORE_CONSUMER_KEEP" && cp "$work/encore++-cuda/consumer" "$ENCORE_CONSUMER_KEEP/consumer_cuda"
+    fi
+fi
 exit $failed

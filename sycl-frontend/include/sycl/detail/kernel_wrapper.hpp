@@ -27,6 +27,7 @@
 
 #include "encore/backends/gpu/device_code.hpp"
 #include "encore/compiler/kernel_descriptor.hpp"
+#include "sycl/detail/image_code.hpp"
 #include "encore/graph/kernel.hpp"
 #include "sycl/accessor.hpp"
 #include "sycl/detail/host_device.hpp"
@@ -171,13 +172,8 @@ template <typename K> const outlined_entry& cuda_outlined_entry() {
 // kernel object, copied to the GPU byte by byte: its layout is the outlined struct's).
 inline encore::gpu::device_code outlined_code(const outlined_entry& e, int dimensions, const void* functor,
                                               std::size_t bytes) {
-    encore::gpu::device_code code;
+    encore::gpu::device_code code = image_code(*e.image);
     code.convention = encore::gpu::calling_convention::work_item;
-    code.image_id = e.image->id;
-    code.image = e.image->data;
-    code.architectures = e.image->architectures; // and its PTX, for other GPUs (through the cache)
-    code.portable = e.image->portable;
-    code.portable_bytes = e.image->portable_size;
     code.entry = e.entry;
     code.local_layout = e.local_layout;
     code.geometry_dimensions = static_cast<std::uint8_t>(dimensions > 0 ? dimensions : 1);

@@ -40,6 +40,7 @@
 
 #include "encore/backends/gpu/device_code.hpp"
 #include "encore/compiler/kernel_descriptor.hpp"
+#include "sycl/detail/image_code.hpp"
 #include "sycl/ext/oneapi/experimental/graph.hpp"
 #include "sycl/ext/oneapi/experimental/work_group_memory.hpp"
 #include "sycl/ext/oneapi/free_function_queries.hpp"
@@ -107,16 +108,11 @@ std::string describe_argument(const ::encore::kernel_argument& a); // "a pointer
 // image; or null (a program not built by encore++ for CUDA).
 template <typename K> const ::encore::gpu::device_code* free_function_cuda_code() noexcept {
     static const ::encore::gpu::device_code code = [] {
-        ::encore::gpu::device_code c;
         const auto* d = ::encore::compiler::find_kernel(typeid(K).name());
         const auto* image = d && d->entry ? ::encore::compiler::find_image("cuda", *d) : nullptr;
-        if (!image) return c;
+        if (!image) return ::encore::gpu::device_code{};
+        ::encore::gpu::device_code c = ::sycl::detail::image_code(*image);
         c.convention = ::encore::gpu::calling_convention::argument_list;
-        c.image_id = image->id;
-        c.image = image->data;
-        c.architectures = image->architectures;
-        c.portable = image->portable;
-        c.portable_bytes = image->portable_size;
         c.entry = d->entry;
         c.local_layout = d->local_layout; // local memory: parameters as sizes, then the layout
         return c;
