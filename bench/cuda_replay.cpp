@@ -29,7 +29,7 @@
 
 #include "dag_shape.hpp"
 #include "encore/backends/cuda/cuda_module.hpp"
-#include "encore/backends/runtime.hpp"
+#include "encore/runtime/runtime.hpp"
 
 namespace {
 

@@ -16,10 +16,10 @@
 // driver's (work on host threads behind the real loader), which measures Encore's and the loader's overhead,
 // not a GPU's.
 //
-//   ZE_ENABLE_ALT_DRIVERS=build/tests/level_zero/libze_test_driver.so ENCORE_BACKENDS=level_zero \
-//   ENCORE_BACKEND_PATH=build/backends/level_zero ENCORE_CACHE_PERSISTENT=0 \
-//   build/bench/level_zero_replay --kernels build/tests/level_zero/libencore_ze_test_kernels.so [--json]
-//   [--rounds N]
+//   ZE_ENABLE_ALT_DRIVERS=build/tests/level_zero/libze_test_driver.so ENCORE_BACKENDS=level_zero
+//       ENCORE_CACHE_PERSISTENT=0 build/bench/level_zero_replay
+//       --kernels build/tests/level_zero/libencore_ze_test_kernels.so [--json] [--rounds N]
+//   (one command line; the build tree's plugins are found without ENCORE_BACKEND_PATH)
 #include <dlfcn.h>
 
 #include <algorithm>
@@ -34,7 +34,7 @@
 
 #include "dag_shape.hpp"
 #include "encore/backends/level_zero/level_zero_module.hpp"
-#include "encore/backends/runtime.hpp"
+#include "encore/runtime/runtime.hpp"
 
 namespace {
 

@@ -30,7 +30,7 @@
 
 #include <oneapi/tbb/flow_graph.h>
 
-#include "encore/backends/runtime.hpp"
+#include "encore/runtime/runtime.hpp"
 #include "encore/graph/shapes.hpp"
 
 namespace {

@@ -33,7 +33,7 @@
 #include "encore/backends/opencl/detail/api.hpp"
 #include "encore/backends/opencl/detail/device_info.hpp"
 #include "encore/backends/opencl/opencl_program.hpp"
-#include "encore/backends/runtime.hpp"
+#include "encore/runtime/runtime.hpp"
 
 namespace {
 

@@ -93,7 +93,7 @@ struct device_image {
 };
 
 // Adds an image; the bytes must live as long as the program (the embedded ones do). Also notes that the
-// program carries device code for `backend` (backends/program_device_code.hpp: default device selection).
+// program carries device code for `backend` (runtime/program_device_code.hpp: default device selection).
 void register_image(const char* backend, const void* data, std::size_t size, const char* translation_unit,
                     const char* entry = nullptr, const char* architectures = "", const void* portable = nullptr,
                     std::size_t portable_size = 0);

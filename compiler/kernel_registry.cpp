@@ -12,7 +12,7 @@
 #include <vector>
 
 #include "encore/backends/gpu/module_kernel.hpp"
-#include "encore/backends/program_device_code.hpp"
+#include "encore/runtime/program_device_code.hpp"
 
 namespace encore::compiler {
 namespace {

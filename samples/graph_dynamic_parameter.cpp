@@ -4,7 +4,7 @@
 
 #include <cstdio>
 
-#include "encore/backends/kernel_function.hpp"
+#include "encore/runtime/kernel_function.hpp"
 
 namespace sycl_ext = sycl::ext::oneapi::experimental;
 

@@ -1,9 +1,13 @@
 #!/usr/bin/env bash
 # Sets everything up, builds everything and runs the whole test suite.
 #
-#   scripts/test.sh              the normal build (build/)
-#   scripts/test.sh --sanitize   AddressSanitizer + UndefinedBehaviorSanitizer build (build-asan/)
-#   scripts/test.sh --tsan       ThreadSanitizer build (build-tsan/)
+#   scripts/test.sh                  the normal build (build/), warnings are errors (-Dwerror=true)
+#   scripts/test.sh --sanitize       AddressSanitizer + UndefinedBehaviorSanitizer build of everything (build-asan/)
+#   scripts/test.sh --tsan           ThreadSanitizer build of everything (build-tsan/)
+#   scripts/test.sh --ci-sanitizers  what CI runs after the normal run, sized for its time: ASan+UBSan over the
+#                                    engine, runtime and SYCL suites (fuzz and soak among them), TSan over the
+#                                    concurrent ones (build-ci-asan/, build-ci-tsan/; native backend only, no
+#                                    compiler or benchmarks, -O1; only those tests' programs are built)
 #
 # The normal run also checks the install: scripts/package.sh builds the Debian package (build-package/), the
 # consumer project (tests/consumer/) is built three ways against the staged install and run, and, as root (or
@@ -13,16 +17,59 @@ cd "$(dirname "$0")/.."
 
 build_dir="${ENCORE_BUILD_DIR:-build}"
 options=()
+normal=1
 case "${1:-}" in
-    --sanitize) build_dir=build-asan; options=(-Db_sanitize=address,undefined -Db_lundef=false -Dbenchmarks=false) ;;
-    --tsan) build_dir=build-tsan; options=(-Db_sanitize=thread -Db_lundef=false -Dbenchmarks=false) ;;
-    "") ;;
-    *) echo "usage: $0 [--sanitize | --tsan]" >&2; exit 2 ;;
+    --sanitize) build_dir=build-asan; normal=0; options=(-Db_sanitize=address,undefined -Db_lundef=false -Dbenchmarks=false) ;;
+    --tsan) build_dir=build-tsan; normal=0; options=(-Db_sanitize=thread -Db_lundef=false -Dbenchmarks=false) ;;
+    --ci-sanitizers) normal=0 ;;
+    "") options=(-Dwerror=true) ;;
+    *) echo "usage: $0 [--sanitize | --tsan | --ci-sanitizers]" >&2; exit 2 ;;
 esac
 export ENCORE_BUILD_DIR="$build_dir"
 export UBSAN_OPTIONS="print_stacktrace=1:halt_on_error=1"
 export TSAN_OPTIONS="halt_on_error=1 ${TSAN_OPTIONS:-}"
 [ -f tests/tsan.supp ] && export TSAN_OPTIONS="$TSAN_OPTIONS suppressions=$PWD/tests/tsan.supp"
+
+if [ "${1:-}" = "--ci-sanitizers" ]; then
+    # The tests each sanitizer runs, by meson test name: the engine (suite "encore"), runtime and SYCL suites
+    # under ASan+UBSan; under TSan the suites whose point is threads (queues, events, launches, the submission
+    # thread, host tasks, the fuzzer's concurrent calls, the soak).
+    asan_suites="encore encore:runtime encore:sycl"
+    tsan_tests="queue queue_launch_starter event event_launch_starter executable_graph executable_graph_launch_starter
+                update submission_thread async_error cache sycl_queue sycl_event sycl_graph sycl_graph_recording
+                plain_host_task plain_pipeline fuzz_api concurrency_soak"
+    sanitizer_options=(-Doptimization=1 -Db_lundef=false -Dbenchmarks=false
+                       -Dcompiler=disabled -Dcuda=disabled -Dhip=disabled -Dopencl=disabled -Dlevel_zero=disabled)
+    status=0
+    run_sanitized() { # build dir, sanitizer, then how to pick tests: --suites "..." or --tests "..."
+        local dir="$1" sanitizer="$2" how="$3" which="$4" names targets started
+        started=$SECONDS
+        ENCORE_BUILD_DIR="$dir" scripts/setup.sh -Db_sanitize="$sanitizer" "${sanitizer_options[@]}"
+        names="$(meson introspect "$dir" --tests | python3 -c '
+import json, sys
+how, which = sys.argv[1], sys.argv[2].split()
+for t in json.load(sys.stdin):
+    if (how == "--suites" and set(t["suite"]) & set(which)) or (how == "--tests" and t["name"] in which):
+        print(t["name"])' "$how" "$which")"
+        # Only what those tests need (meson test would build everything): the targets they depend on.
+        targets="$(meson introspect "$dir" --tests --targets | python3 -c '
+import json, os, sys
+names, root, info = set(sys.argv[1].split()), os.path.realpath(sys.argv[2]), json.load(sys.stdin)
+files = {t["id"]: t["filename"] for t in info["targets"]}
+for t in info["tests"]:
+    if t["name"] in names:
+        for target in t["depends"]:
+            for path in files.get(target, []):
+                print(os.path.relpath(path, root))' "$names" "$dir" | sort -u)"
+        ninja -C "$dir" $targets
+        # shellcheck disable=SC2086 # test names are words
+        meson test -C "$dir" --no-rebuild --print-errorlogs $names || status=1
+        echo "sanitizers ($sanitizer): $(echo $names | wc -w) tests in $((SECONDS - started)) s"
+    }
+    run_sanitized build-ci-asan address,undefined --suites "$asan_suites"
+    run_sanitized build-ci-tsan thread --tests "$tsan_tests"
+    exit $status
+fi
 
 scripts/setup.sh "${options[@]}"
 ninja -C "$build_dir"
@@ -39,7 +86,7 @@ installed_cleanly() { # after dpkg -r: none of the package's files is left
     [ -z "$left" ] || { echo "package: files left after dpkg -r: $left"; return 1; }
     echo "package: removed cleanly"
 }
-if [ -z "${options[*]:-}" ]; then
+if ((normal)); then
     if ENCORE_PACKAGE_OUT="$PWD/build-package" scripts/package.sh; then
         extra_passed=$((extra_passed + 1))
         count tests/consumer/run.sh --stage build-package/stage /usr

@@ -34,7 +34,7 @@
 
 #include "encore/backends/cuda/device_code.hpp"
 #include "encore/backends/cuda/device_work_item.hpp"
-#include "encore/backends/program_device_code.hpp"
+#include "encore/runtime/program_device_code.hpp"
 #include "encore/graph/error.hpp"
 #include "encore/graph/kernel.hpp"
 
@@ -52,7 +52,7 @@ inline constexpr bool is_host_device_lambda = __nv_is_extended_host_device_lambd
 namespace detail {
 
 // A program with a translation unit compiled by nvcc through this header carries CUDA code for its kernels, so a
-// CUDA GPU may be its default device (backends/program_device_code.hpp). An inline variable: initialized once
+// CUDA GPU may be its default device (runtime/program_device_code.hpp). An inline variable: initialized once
 // per program, before main, whichever translation units include this.
 inline const bool program_carries_cuda_code =
     (encore::note_program_device_code("cuda", "nvcc single-source translation unit"), true);

@@ -2,7 +2,7 @@
 
 #include <cstring>
 
-#include "encore/backends/buffer.hpp"
+#include "encore/runtime/buffer.hpp"
 #include "encore/backends/gpu/gpu_backend.hpp"
 #include "encore/backends/gpu/gpu_recording.hpp"
 #include "encore/graph/error.hpp"

@@ -3,7 +3,7 @@
 #include <cstring>
 #include <variant>
 
-#include "encore/backends/buffer.hpp"
+#include "encore/runtime/buffer.hpp"
 #include "encore/backends/level_zero/level_zero_backend.hpp"
 #include "encore/graph/error.hpp"
 

@@ -23,7 +23,7 @@
 #include <string>
 #include <vector>
 
-#include "encore/backends/device.hpp"
+#include "encore/runtime/device.hpp"
 #include "encore/graph/kernel.hpp"
 
 namespace encore::level_zero {

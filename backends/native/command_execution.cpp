@@ -7,7 +7,7 @@
 #include <cstdint>
 #include <cstring>
 
-#include "encore/backends/buffer.hpp"
+#include "encore/runtime/buffer.hpp"
 #include "encore/backends/native/kernel_launch.hpp"
 #include "encore/graph/error.hpp"
 

@@ -4,7 +4,7 @@
 #include <array>
 #include <mutex>
 
-#include "encore/backends/buffer.hpp"
+#include "encore/runtime/buffer.hpp"
 #include "encore/backends/opencl/opencl_backend.hpp"
 #include "encore/backends/opencl/opencl_commands.hpp"
 #include "encore/backends/opencl/opencl_queue.hpp"

@@ -6,7 +6,7 @@
 #include <mutex>
 #include <string>
 
-#include "encore/backends/buffer.hpp"
+#include "encore/runtime/buffer.hpp"
 #include "encore/backends/opencl/opencl_backend.hpp"
 #include "encore/graph/error.hpp"
 

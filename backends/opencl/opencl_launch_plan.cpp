@@ -2,7 +2,7 @@
 
 #include <algorithm>
 
-#include "encore/backends/buffer.hpp"
+#include "encore/runtime/buffer.hpp"
 #include "encore/backends/opencl/opencl_backend.hpp"
 #include "encore/backends/opencl/opencl_queue.hpp"
 #include "encore/graph/error.hpp"

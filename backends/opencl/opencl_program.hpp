@@ -26,7 +26,7 @@
 #include <string>
 #include <vector>
 
-#include "encore/backends/device.hpp"
+#include "encore/runtime/device.hpp"
 #include "encore/graph/kernel.hpp"
 
 namespace encore::opencl {

@@ -6,7 +6,7 @@
 #include <utility>
 
 #include "encore/backends/detail/completion_event.hpp"
-#include "encore/backends/memory.hpp"
+#include "encore/runtime/memory.hpp"
 #include "sycl/detail/engine_error.hpp"
 #include "sycl/exception.hpp"
 

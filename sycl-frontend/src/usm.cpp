@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-#include "encore/backends/memory.hpp"
+#include "encore/runtime/memory.hpp"
 #include "sycl/detail/engine_error.hpp"
 #include "sycl/queue.hpp"
 

@@ -5,6 +5,10 @@
 #include <sycl/ext/oneapi/experimental/graph.hpp>
 
 #include <encore/encore.hpp>
+// The runtime's headers were <encore/backends/...> before they moved to <encore/runtime/...>: the old paths are
+// installed as forwarding headers, and a program that uses them keeps building (docs/architecture.md).
+#include <encore/backends/queue.hpp>
+#include <encore/runtime/queue.hpp>
 
 #include <cstdio>
 #include <exception>

@@ -62,4 +62,17 @@ else
         mkdir -p "$ENCORE_CONSUMER_KEEP" && cp "$work/encore++-cuda/consumer" "$ENCORE_CONSUMER_KEEP/consumer_cuda"
     fi
 fi
+# An installed libencore searches its own plugin folder, never the build tree it was built in (the build tree's
+# programs do: runtime/backend_registry.cpp).
+if [ -x "$work/pkg-config/consumer" ]; then
+    searched="$(ENCORE_TRACE=1 ENCORE_BACKEND_PATH= "$work/pkg-config/consumer" 2>&1 | grep -m1 'plugins searched in:')"
+    case "$searched" in
+        *"$stage$libdir/encore"*) case "$searched" in
+            */backends/*) echo "consumer (plugin folders): FAILED: the installed libencore searches a build tree: $searched"
+                          failed=1 ;;
+            *) echo "consumer (plugin folders): the installed libencore searches its own: ${searched#*searched in: }" ;;
+            esac ;;
+        *) echo "consumer (plugin folders): FAILED: not the install's plugin folder: $searched"; failed=1 ;;
+    esac
+fi
 exit $failed

@@ -7,8 +7,8 @@
 #include <cstdio>
 #include <string>
 
-#include "encore/backends/backend_registry.hpp"
-#include "encore/backends/program_device_code.hpp"
+#include "encore/runtime/backend_registry.hpp"
+#include "encore/runtime/program_device_code.hpp"
 
 int main(int argc, char** argv) {
     if (!encore::program_has_device_code("cuda")) {

@@ -5,7 +5,7 @@
 
 #include <algorithm>
 
-#include "encore/backends/kernel_function.hpp"
+#include "encore/runtime/kernel_function.hpp"
 
 namespace fuzz {
 

@@ -13,7 +13,7 @@
 #else
 #include "encore/backends/cuda/cuda_module.hpp"
 #endif
-#include "encore/backends/runtime.hpp"
+#include "encore/runtime/runtime.hpp"
 #include "support/usm_array.hpp"
 
 namespace encore::gpu_testing {

@@ -7,7 +7,7 @@
 #include <cstdio>
 #include <string>
 
-#include "encore/backends/backend_registry.hpp"
+#include "encore/runtime/backend_registry.hpp"
 
 int main(int argc, char** argv) {
     auto& registry = encore::backend_registry::global();

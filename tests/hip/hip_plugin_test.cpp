@@ -9,9 +9,9 @@
 #include <string>
 #include <vector>
 
-#include "encore/backends/backend_registry.hpp"
+#include "encore/runtime/backend_registry.hpp"
 #include "encore/backends/hip/hip_module.hpp"
-#include "encore/backends/runtime.hpp"
+#include "encore/runtime/runtime.hpp"
 #include "support/error_code.hpp"
 
 using namespace encore;

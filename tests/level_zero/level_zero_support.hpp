@@ -14,7 +14,7 @@
 #include <vector>
 
 #include "encore/backends/level_zero/level_zero_module.hpp"
-#include "encore/backends/runtime.hpp"
+#include "encore/runtime/runtime.hpp"
 #include "level_zero/driver/driver_counters.h"
 #include "support/usm_array.hpp"
 

@@ -10,7 +10,7 @@
 #include <string>
 
 #include "encore/backends/opencl/opencl_program.hpp"
-#include "encore/backends/runtime.hpp"
+#include "encore/runtime/runtime.hpp"
 #include "support/usm_array.hpp"
 
 namespace encore::opencl_testing {

@@ -6,7 +6,7 @@
 #include <cstdlib>
 #include <stdexcept>
 
-#include "encore/backends/runtime.hpp"
+#include "encore/runtime/runtime.hpp"
 #include "support/error_code.hpp"
 
 using namespace encore;

@@ -10,7 +10,7 @@
 #include <thread>
 #include <vector>
 
-#include "encore/backends/runtime.hpp"
+#include "encore/runtime/runtime.hpp"
 #include "support/test_kernels.hpp"
 #include "support/usm_array.hpp"
 

@@ -26,7 +26,7 @@
 
 #include <sycl/sycl.hpp>
 
-#include "encore/backends/kernel_function.hpp"
+#include "encore/runtime/kernel_function.hpp"
 
 namespace {
 

@@ -6,7 +6,7 @@
 #include <string>
 #include <string_view>
 
-#include "encore/backends/backend_registry.hpp"
+#include "encore/runtime/backend_registry.hpp"
 
 namespace encore::testing {
 

@@ -6,7 +6,7 @@
 #include <string>
 #include <utility>
 
-#include "encore/backends/kernel_function.hpp"
+#include "encore/runtime/kernel_function.hpp"
 #include "encore/graph/error.hpp"
 #ifdef ENCORE_TESTS_OPENCL
 #include "encore/backends/opencl/opencl_program.hpp"

@@ -28,7 +28,7 @@
 #include <memory>
 #include <string>
 
-#include "encore/backends/device.hpp"
+#include "encore/runtime/device.hpp"
 #include "encore/graph/kernel.hpp"
 
 namespace encore::testing {

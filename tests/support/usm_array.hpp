@@ -16,8 +16,8 @@
 
 #include <doctest/doctest.h>
 
-#include "encore/backends/memory.hpp"
-#include "encore/backends/queue.hpp"
+#include "encore/runtime/memory.hpp"
+#include "encore/runtime/queue.hpp"
 #include "encore/graph/error.hpp"
 
 namespace encore::testing {

@@ -38,7 +38,7 @@
 
 #include <doctest/doctest.h>
 
-#include "encore/backends/kernel_function.hpp"
+#include "encore/runtime/kernel_function.hpp"
 
 #include <atomic>
 #include <chrono>

@@ -5,7 +5,7 @@
 #include <sycl/ext/oneapi/experimental/enqueue_functions.hpp>
 #include <sycl/sycl.hpp>
 
-#include "encore/backends/kernel_function.hpp"
+#include "encore/runtime/kernel_function.hpp"
 
 namespace syclex = sycl::ext::oneapi::experimental;
 

@@ -1,12 +1,11 @@
-// Accessors (SYCL 2020 sections 4.7.6): how command groups and the host reach buffers, and work-group local
-// memory.
+// Buffer accessors (SYCL 2020 section 4.7.6): how command groups and the host reach buffers.
 //
 // - accessor: made in a command group (or as a placeholder and bound with handler::require), it tells the
 //   handler how the command uses the buffer (which orders it after earlier commands) and gives the kernel or host
 //   task element access. An access range and offset select a region; subscripts are relative to the offset.
 // - host_accessor: waits for the commands the access depends on, then gives the host the buffer's contents; while
 //   it lives, commands submitted later that use the buffer wait for it to go away.
-// - local_accessor: work-group local memory of an nd_range kernel.
+// - local_accessor, work-group local memory of an nd_range kernel, is local_accessor.hpp (included at the end).
 // Tags pick the mode: sycl::read_only, sycl::write_only, sycl::read_write (and the *_host_task variants);
 // sycl::no_init says the previous contents need not be kept.
 //
@@ -655,119 +654,6 @@ template <typename T, int D, typename A>
 host_accessor(buffer<T, D, A>&, range<D>, id<D>, const property_list& = {})
     -> host_accessor<T, D, access_mode::read_write>;
 
-// Work-group local memory: one array of `r` elements per work-group of an nd_range kernel.
-template <typename DataT, int Dimensions = 1> class local_accessor {
-public:
-    using value_type = DataT;
-    using reference = DataT&;
-    using const_reference = const DataT&;
-    using iterator = DataT*; // a work-group's array is contiguous
-    using const_iterator = const DataT*;
-    using reverse_iterator = std::reverse_iterator<iterator>;
-    using const_reverse_iterator = std::reverse_iterator<const_iterator>;
-    using difference_type = std::ptrdiff_t;
-    using size_type = std::size_t;
-    static constexpr int dimensions = Dimensions;
-
-    local_accessor() = default; // empty: reserves no memory
-    // Zero dimensions: one element per work-group.
-    local_accessor(handler& h, const property_list& = {})
-        requires(Dimensions == 0)
-        : range_(1), index_(detail::handler_access::add_local(h, sizeof(DataT))) {}
-    ENCORE_HOST_DEVICE operator reference() const
-        requires(Dimensions == 0)
-    {
-        return *data();
-    }
-    ENCORE_HOST_DEVICE const local_accessor& operator=(const value_type& v) const
-        requires(Dimensions == 0 && !std::is_const_v<DataT>)
-    {
-        *data() = v;
-        return *this;
-    }
-    ENCORE_HOST_DEVICE const local_accessor& operator=(value_type&& v) const
-        requires(Dimensions == 0 && !std::is_const_v<DataT>)
-    {
-        *data() = std::move(v);
-        return *this;
-    }
-    local_accessor(range<Dimensions> r, handler& h, const property_list& = {})
-        : range_(r), index_(detail::handler_access::add_local(h, r.size() * sizeof(DataT))) {
-        for (int d = 0; d < Dimensions; ++d) extents_[d] = r[d];
-    }
-    // Encore: a view of local allocation `reserved.index`, reserved already (dynamic local memory).
-    ENCORE_HOST_DEVICE local_accessor(range<Dimensions> r, detail::reserved_local reserved)
-        : range_(r), index_(reserved.index) {
-        for (int d = 0; d < Dimensions; ++d) extents_[d] = r[d];
-    }
-    // local_accessor<const T> from local_accessor<T>.
-    template <typename U>
-        requires(std::is_same_v<const U, DataT> && !std::is_const_v<U>)
-    local_accessor(const local_accessor<U, Dimensions>& o)
-        : range_(o.range_), extents_(o.extents_), index_(o.index_) {}
-
-    ENCORE_HOST_DEVICE bool empty() const noexcept { return size() == 0; }
-    std::size_t max_size() const noexcept { return std::numeric_limits<difference_type>::max(); }
-    void swap(local_accessor& other) noexcept { std::swap(*this, other); }
-    // Only inside the kernel, like operator[].
-    ENCORE_HOST_DEVICE iterator begin() const noexcept { return data(); }
-    ENCORE_HOST_DEVICE iterator end() const noexcept { return data() + size(); }
-    ENCORE_HOST_DEVICE const_iterator cbegin() const noexcept { return begin(); }
-    ENCORE_HOST_DEVICE const_iterator cend() const noexcept { return end(); }
-    reverse_iterator rbegin() const noexcept { return reverse_iterator(end()); }
-    reverse_iterator rend() const noexcept { return reverse_iterator(begin()); }
-    const_reverse_iterator crbegin() const noexcept { return const_reverse_iterator(cend()); }
-    const_reverse_iterator crend() const noexcept { return const_reverse_iterator(cbegin()); }
-    // No property applies to local memory: has_property is false, get_property throws errc::invalid.
-    template <typename P> bool has_property() const noexcept { return false; }
-    template <typename P> P get_property() const {
-        throw exception(errc::invalid, "local_accessor::get_property: the accessor has no properties");
-    }
-    friend bool operator==(const local_accessor& a, const local_accessor& b) noexcept {
-        return a.index_ == b.index_ && a.range_ == b.range_;
-    }
-
-    ENCORE_HOST_DEVICE std::size_t size() const noexcept { return range_.size(); }
-    ENCORE_HOST_DEVICE std::size_t byte_size() const noexcept { return size() * sizeof(DataT); }
-    ENCORE_HOST_DEVICE range<Dimensions> get_range() const noexcept { return range_; }
-    ENCORE_HOST_DEVICE reference operator[](const id<Dimensions>& index) const { return data()[detail::linearize<Dimensions>(index, range_)]; }
-    ENCORE_HOST_DEVICE decltype(auto) operator[](std::size_t index) const
-        requires(Dimensions > 1)
-    {
-        static constexpr std::size_t no_offsets[3] = {0, 0, 0};
-        return detail::subscript<DataT, Dimensions>(data(), extents_.data(), no_offsets)[index];
-    }
-    ENCORE_HOST_DEVICE reference operator[](std::size_t index) const
-        requires(Dimensions == 1)
-    {
-        return data()[index];
-    }
-    // This work-group's array; only inside the kernel.
-    ENCORE_HOST_DEVICE DataT* get_pointer() const noexcept { return data(); }
-    template <access::decorated IsDecorated> using accessor_ptr = local_ptr<value_type, IsDecorated>;
-    template <access::decorated IsDecorated>
-    ENCORE_HOST_DEVICE local_ptr<value_type, IsDecorated> get_multi_ptr() const noexcept {
-        return local_ptr<value_type, IsDecorated>(data());
-    }
-    // Encore: its index among the kernel's local allocations.
-    std::uint32_t ext_encore_index() const noexcept { return index_; }
-
-private:
-    template <typename, int> friend class local_accessor;
-    // The host runs a work-group's items on one thread, which the kernel wrapper pointed at the group's memory; on
-    // a CUDA device the allocation is in the block's dynamic shared memory (backends/cuda/device_work_item.hpp).
-    ENCORE_HOST_DEVICE DataT* data() const noexcept {
-#if defined(__CUDA_ARCH__)
-        return reinterpret_cast<DataT*>(::encore::cuda::detail::local_memory(index_));
-#else
-        return reinterpret_cast<DataT*>(detail::current_local_memory[index_]);
-#endif
-    }
-    range<detail::region_dimensions<Dimensions>> range_; // {1} for zero dimensions
-    std::array<std::size_t, Dimensions> extents_{};
-    std::uint32_t index_ = std::numeric_limits<std::uint32_t>::max(); // the default: an empty accessor
-};
-
 } // namespace _V1
 } // namespace sycl
 
@@ -782,8 +668,6 @@ template <typename T, int D, sycl::access_mode M> struct std::hash<sycl::host_ac
         return std::hash<const void*>()(a.get_pointer());
     }
 };
-template <typename T, int D> struct std::hash<sycl::local_accessor<T, D>> {
-    std::size_t operator()(const sycl::local_accessor<T, D>& a) const noexcept {
-        return std::hash<std::uint32_t>()(a.ext_encore_index());
-    }
-};
+
+// local_accessor was defined here until it had a file of its own; code that includes only this header keeps it.
+#include "local_accessor.hpp"

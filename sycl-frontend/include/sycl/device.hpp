@@ -11,7 +11,7 @@
 #include <string>
 #include <vector>
 
-#include "encore/backends/device.hpp"
+#include "encore/runtime/device.hpp"
 #include "exception.hpp"
 #include "info.hpp"
 #include "property_list.hpp"

@@ -16,7 +16,7 @@
 #include <memory>
 #include <vector>
 
-#include "encore/backends/event.hpp"
+#include "encore/runtime/event.hpp"
 #include "exception.hpp"
 #include "info.hpp"
 

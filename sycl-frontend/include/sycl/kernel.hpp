@@ -12,7 +12,7 @@
 #include <span>
 #include <string>
 
-#include "encore/backends/kernel_function.hpp"
+#include "encore/runtime/kernel_function.hpp"
 #include "exception.hpp"
 
 namespace sycl {

@@ -12,7 +12,7 @@
 #include <typeinfo>
 
 #include "driver_shared.hpp"
-#include "encore/backends/program_device_code.hpp"
+#include "encore/runtime/program_device_code.hpp"
 #include "encore/compiler/kernel_descriptor.hpp"
 
 const encore::compiler::kernel_descriptor* second_source(sycl::queue& q, float* y, std::size_t n);

@@ -5,7 +5,7 @@
 #include <numeric>
 #include <vector>
 
-#include "encore/backends/kernel_function.hpp"
+#include "encore/runtime/kernel_function.hpp"
 #include "graph_builder.hpp"
 #include "support/sycl_host_usm.hpp"
 #include "support/sycl_test_kernel.hpp"

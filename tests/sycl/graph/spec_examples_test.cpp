@@ -6,7 +6,7 @@
 
 #include <vector>
 
-#include "encore/backends/kernel_function.hpp"
+#include "encore/runtime/kernel_function.hpp"
 
 namespace sycl_ext = sycl::ext::oneapi::experimental;
 

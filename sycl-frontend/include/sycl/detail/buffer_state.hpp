@@ -17,8 +17,8 @@
 #include <mutex>
 #include <vector>
 
-#include "encore/backends/device.hpp"
-#include "encore/backends/event.hpp"
+#include "encore/runtime/device.hpp"
+#include "encore/runtime/event.hpp"
 
 namespace sycl {
 inline namespace _V1 {

@@ -10,8 +10,8 @@
 #include <unordered_map>
 #include <vector>
 
-#include "encore/backends/executable_graph.hpp"
-#include "encore/backends/native_recording.hpp"
+#include "encore/runtime/executable_graph.hpp"
+#include "encore/runtime/native_recording.hpp"
 #include "encore/graph/graph.hpp"
 #include "sycl/detail/async_alloc_impl.hpp"
 #include "sycl/detail/buffer_state.hpp"

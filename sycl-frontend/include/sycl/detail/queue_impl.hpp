@@ -4,7 +4,7 @@
 #include <memory>
 #include <mutex>
 
-#include "encore/backends/queue.hpp"
+#include "encore/runtime/queue.hpp"
 #include "sycl/device.hpp"
 #include "sycl/event.hpp"
 #include "sycl/handler.hpp"

@@ -11,7 +11,7 @@
 #include <span>
 #include <vector>
 
-#include "encore/backends/event.hpp"
+#include "encore/runtime/event.hpp"
 
 namespace encore {
 

@@ -14,8 +14,8 @@
 
 #include <cstddef>
 
-#include "encore/backends/device.hpp"
-#include "encore/backends/queue.hpp"
+#include "encore/runtime/device.hpp"
+#include "encore/runtime/queue.hpp"
 
 namespace encore {
 

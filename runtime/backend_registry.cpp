@@ -8,8 +8,9 @@
 #include <cstdlib>
 
 #include "encore/backends/native/native_backend.hpp"
-#include "encore/backends/program_device_code.hpp"
+#include "encore/runtime/program_device_code.hpp"
 #include "encore/graph/error.hpp"
+#include "runtime/build_tree.hpp" // generated in the build root (runtime/meson.build)
 
 namespace encore {
 
@@ -41,6 +42,13 @@ bool valid_name(std::string_view name) {
 bool is_file(const std::string& path) {
     struct stat info {};
     return ::stat(path.c_str(), &info) == 0 && S_ISREG(info.st_mode);
+}
+
+// Whether two paths name one directory (a build tree may be reached through links).
+bool same_directory(const std::string& a, const std::string& b) {
+    struct stat first {}, second {};
+    return ::stat(a.c_str(), &first) == 0 && ::stat(b.c_str(), &second) == 0 && first.st_dev == second.st_dev &&
+           first.st_ino == second.st_ino;
 }
 
 // The directory libencore was loaded from: plugins installed beside it are found without configuration.
@@ -94,10 +102,14 @@ registry_options registry_options::from_environment() {
 
 backend_registry::backend_registry(registry_options options) : options_(std::move(options)) {
     if (options_.device_selector) filter_ = device_filter::parse(*options_.device_selector);
-    // Beside libencore (a build tree), then its encore/ folder (an installed prefix: <libdir>/encore).
+    // Beside libencore, then its encore/ folder (an installed prefix: <libdir>/encore), and, for a libencore loaded
+    // from the build tree it was built in (a program of that tree: bench, samples, tests), that build's plugin
+    // folders.
     if (auto own = library_directory(); !own.empty()) {
         directories_.push_back(own);
         directories_.push_back(own + "/encore");
+        if (same_directory(own, detail::build_root))
+            for (auto& d : split(detail::build_plugin_directories, ':')) directories_.push_back(d);
     }
     for (auto& d : split(options_.search_path, ':'))
         directories_.push_back(d);

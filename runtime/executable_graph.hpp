@@ -29,7 +29,7 @@
 #include <vector>
 
 #include "encore/backends/backend.hpp"
-#include "encore/backends/device.hpp"
+#include "encore/runtime/device.hpp"
 #include "encore/graph/graph.hpp"
 #include "encore/graph/topological_order.hpp"
 #include "encore/partitioner/partition.hpp"

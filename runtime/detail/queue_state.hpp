@@ -1,4 +1,4 @@
-// What an encore::queue shares between its copies. Not for you: include backends/queue.hpp.
+// What an encore::queue shares between its copies. Not for you: include runtime/queue.hpp.
 #pragma once
 
 #include <array>
@@ -8,7 +8,7 @@
 #include <utility>
 #include <vector>
 
-#include "encore/backends/queue.hpp"
+#include "encore/runtime/queue.hpp"
 
 namespace encore::detail {
 

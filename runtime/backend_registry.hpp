@@ -2,8 +2,10 @@
 //
 // The native backend is built into libencore. Every other backend is a plugin, `libencore-backend-<name>.so`,
 // looked for first in the directory libencore itself was loaded from (found with dladdr), then in its
-// subdirectory encore/ (where an installed Encore keeps its plugins: <libdir>/encore), and then in each
-// directory of ENCORE_BACKEND_PATH (colon-separated), and loaded with dlopen when found. A plugin that is
+// subdirectory encore/ (where an installed Encore keeps its plugins: <libdir>/encore), then, when that directory is
+// the root of the build tree libencore was built in (a program of that tree: bench, samples, tests), in that
+// build's backends/<name>/ folders, and then in each directory of ENCORE_BACKEND_PATH (colon-separated), and loaded
+// with dlopen when found. A plugin that is
 // absent, fails to load, speaks another interface version or finds no driver is one line in the trace, never
 // an error: one build of a program runs on machines with and without CUDA, HIP, Level Zero or OpenCL.
 //
@@ -12,7 +14,7 @@
 //                         Default: cuda,hip,level_zero,opencl,native (GPUs first, the CPU always last).
 //   ENCORE_BACKEND_PATH   more directories to look for plugins in.
 //   ONEAPI_DEVICE_SELECTOR  which devices are visible, in DPC++'s syntax with Encore's backend names
-//                         (backends/device_filter.hpp); a malformed value throws encore::error naming it.
+//                         (runtime/device_filter.hpp); a malformed value throws encore::error naming it.
 //   ENCORE_TRACE          any value but empty or 0: print the trace (what was loaded from where, what was not
 //                         and why) to stderr, one "encore: " line each.
 // encore::device::all() lists the visible devices of the loaded backends in that order. The default device is
@@ -30,8 +32,8 @@
 #include <vector>
 
 #include "encore/backends/backend.hpp"
-#include "encore/backends/device.hpp"
-#include "encore/backends/device_filter.hpp"
+#include "encore/runtime/device.hpp"
+#include "encore/runtime/device_filter.hpp"
 
 namespace encore {
 
@@ -68,7 +70,7 @@ public:
     // What was loaded from where, and what was not and why, in the order it happened.
     // A copy: default_device() may add to the trace from any thread.
     std::vector<std::string> trace() const;
-    // The directories searched for plugins: libencore's own, then ENCORE_BACKEND_PATH's.
+    // The directories searched for plugins: libencore's own (and its build tree's), then ENCORE_BACKEND_PATH's.
     const std::vector<std::string>& search_directories() const noexcept { return directories_; }
 
 private:

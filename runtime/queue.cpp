@@ -6,8 +6,8 @@
 
 #include "encore/backends/detail/completion_event.hpp"
 #include "encore/backends/detail/host_task_pool.hpp"
-#include "encore/backends/detail/queue_state.hpp"
-#include "encore/backends/executable_graph.hpp"
+#include "encore/runtime/detail/queue_state.hpp"
+#include "encore/runtime/executable_graph.hpp"
 #include "encore/graph/error.hpp"
 #include "encore/graph/graph.hpp"
 

@@ -6,9 +6,9 @@
 #include <vector>
 
 #include "encore/backends/detail/completion_event.hpp"
-#include "encore/backends/detail/flatten.hpp"
+#include "encore/runtime/detail/flatten.hpp"
 #include "encore/backends/detail/host_task_pool.hpp"
-#include "encore/backends/detail/queue_state.hpp"
+#include "encore/runtime/detail/queue_state.hpp"
 #include "encore/graph/compact_adjacency.hpp"
 #include "encore/graph/error.hpp"
 #include "encore/graph/topology.hpp"

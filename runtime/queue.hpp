@@ -28,10 +28,10 @@
 #include <memory>
 #include <vector>
 
-#include "encore/backends/device.hpp"
-#include "encore/backends/event.hpp"
-#include "encore/backends/event_list.hpp"
-#include "encore/backends/kernel_function.hpp"
+#include "encore/runtime/device.hpp"
+#include "encore/runtime/event.hpp"
+#include "encore/runtime/event_list.hpp"
+#include "encore/runtime/kernel_function.hpp"
 #include "encore/graph/command.hpp"
 
 namespace encore {

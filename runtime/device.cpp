@@ -1,7 +1,7 @@
 #include "device.hpp"
 
-#include "encore/backends/backend_registry.hpp"
-#include "encore/backends/program_device_code.hpp"
+#include "encore/runtime/backend_registry.hpp"
+#include "encore/runtime/program_device_code.hpp"
 #include "encore/graph/error.hpp"
 
 namespace encore {

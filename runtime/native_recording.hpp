@@ -21,7 +21,7 @@
 #include <memory>
 #include <span>
 
-#include "encore/backends/device.hpp"
+#include "encore/runtime/device.hpp"
 #include "encore/graph/command.hpp"
 
 namespace encore {

@@ -1,5 +1,5 @@
 // Subgraph inlining: the graph an executable graph is built from. Not for you: see
-// backends/executable_graph.hpp.
+// runtime/executable_graph.hpp.
 //
 // A subgraph node becomes an empty entry node, the child's nodes (recursively flattened) and an empty exit
 // node: the node's predecessors lead to the entry, the entry to the child's roots, the child's leaves to the
