@@ -48,9 +48,13 @@ if [ "${1:-}" = "--ci-sanitizers" ]; then
         names="$(meson introspect "$dir" --tests | python3 -c '
 import json, sys
 how, which = sys.argv[1], sys.argv[2].split()
-for t in json.load(sys.stdin):
+tests = json.load(sys.stdin)
+missing = set(which) - {s for t in tests for s in (t["suite"] if how == "--suites" else [t["name"]])}
+if missing:  # a renamed test must not leave the sanitizers silently
+    sys.exit("scripts/test.sh: no such test or suite in " + sys.argv[3] + ": " + " ".join(sorted(missing)))
+for t in tests:
     if (how == "--suites" and set(t["suite"]) & set(which)) or (how == "--tests" and t["name"] in which):
-        print(t["name"])' "$how" "$which")"
+        print(t["name"])' "$how" "$which" "$dir")"
         # Only what those tests need (meson test would build everything): the targets they depend on.
         targets="$(meson introspect "$dir" --tests --targets | python3 -c '
 import json, os, sys

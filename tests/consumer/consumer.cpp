@@ -10,7 +10,9 @@
 #include <encore/backends/queue.hpp>
 #include <encore/runtime/queue.hpp>
 
+#include <algorithm>
 #include <cstdio>
+#include <stdexcept>
 #include <exception>
 
 namespace sycl_ext = sycl::ext::oneapi::experimental;
@@ -31,7 +33,13 @@ int main() try {
     for (std::size_t i = 0; i < n; ++i) wrong += x[i] != static_cast<int>(3 * i);
     sycl::free(x, q);
 
-    encore::queue eq;
+    // The engine's kernel here is a host callable: it runs on a device that runs host code (the native backend),
+    // whatever the default device is (a GPU, for the program built by encore++ for cuda:sm_90).
+    const auto devices = encore::device::all();
+    const auto host = std::find_if(devices.begin(), devices.end(),
+                                   [](const encore::device& d) { return d.properties().host_kernels; });
+    if (host == devices.end()) throw std::runtime_error("no device runs host kernels");
+    encore::queue eq(*host);
     int* y = encore::malloc_shared<int>(n, eq);
     auto add_one = encore::make_kernel("add_one", [y](const encore::work_item& it) { y[it.global_id[0]] += 1; });
     encore::graph eg;

@@ -67,7 +67,8 @@ fi
 if [ -x "$work/pkg-config/consumer" ]; then
     searched="$(ENCORE_TRACE=1 ENCORE_BACKEND_PATH= "$work/pkg-config/consumer" 2>&1 | grep -m1 'plugins searched in:')"
     case "$searched" in
-        *"$stage$libdir/encore"*) case "$searched" in
+        # ${libdir#/usr}: with merged /usr the loader may name /lib/<triplet> for /usr/lib/<triplet>.
+        *"$stage"*"${libdir#/usr}/encore"*) case "$searched" in
             */backends/*) echo "consumer (plugin folders): FAILED: the installed libencore searches a build tree: $searched"
                           failed=1 ;;
             *) echo "consumer (plugin folders): the installed libencore searches its own: ${searched#*searched in: }" ;;

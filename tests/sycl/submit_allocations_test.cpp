@@ -1,0 +1,133 @@
+// Heap allocations per SYCL submission on the eager path (issue 40): each form below is submitted many times on
+// the native backend, and the allocations the submitting thread makes per submission are counted (operator new
+// is replaced in this program). The budget of each form is what it costs today: the test fails when a change
+// makes a form allocate more, and its message gives the new count (lower a budget when a change saves some).
+// The work the backend's threads do to run a command is not counted: this is the submission path only.
+#include <doctest/doctest.h>
+
+#include <sycl/sycl.hpp>
+#include <sycl/ext/oneapi/experimental/enqueue_functions.hpp>
+
+#include <atomic>
+#include <cstdio>
+#include <cstdlib>
+#include <new>
+#include <string>
+
+namespace {
+
+thread_local bool counting = false;
+thread_local long counted = 0;
+
+void* allocate(std::size_t bytes, std::size_t alignment) {
+    if (counting) ++counted;
+    if (bytes == 0) bytes = 1;
+    void* p = alignment > alignof(std::max_align_t) ? std::aligned_alloc(alignment, (bytes + alignment - 1) / alignment * alignment)
+                                                   : std::malloc(bytes);
+    if (!p) throw std::bad_alloc();
+    return p;
+}
+
+} // namespace
+
+void* operator new(std::size_t bytes) { return allocate(bytes, alignof(std::max_align_t)); }
+void* operator new[](std::size_t bytes) { return allocate(bytes, alignof(std::max_align_t)); }
+void* operator new(std::size_t bytes, std::align_val_t a) { return allocate(bytes, static_cast<std::size_t>(a)); }
+void* operator new[](std::size_t bytes, std::align_val_t a) { return allocate(bytes, static_cast<std::size_t>(a)); }
+void* operator new(std::size_t bytes, const std::nothrow_t&) noexcept try {
+    return allocate(bytes, alignof(std::max_align_t));
+} catch (...) {
+    return nullptr;
+}
+void operator delete(void* p) noexcept { std::free(p); }
+void operator delete[](void* p) noexcept { std::free(p); }
+void operator delete(void* p, std::size_t) noexcept { std::free(p); }
+void operator delete[](void* p, std::size_t) noexcept { std::free(p); }
+void operator delete(void* p, std::align_val_t) noexcept { std::free(p); }
+void operator delete[](void* p, std::align_val_t) noexcept { std::free(p); }
+void operator delete(void* p, std::size_t, std::align_val_t) noexcept { std::free(p); }
+void operator delete[](void* p, std::size_t, std::align_val_t) noexcept { std::free(p); }
+
+namespace {
+
+namespace syclex = sycl::ext::oneapi::experimental;
+
+constexpr int warm_up = 50;
+constexpr int submissions = 400;
+
+// Allocations per call of `submit` on this thread, after a warm-up (pools, caches and first-use state filled).
+template <typename Submit> double allocations_per_submission(sycl::queue& q, Submit submit) {
+    for (int i = 0; i < warm_up; ++i) submit();
+    q.wait();
+    counted = 0;
+    counting = true;
+    for (int i = 0; i < submissions; ++i) submit();
+    counting = false;
+    q.wait();
+    return static_cast<double>(counted) / submissions;
+}
+
+void check_budget(const char* form, double measured, double budget) {
+    std::printf("%-44s %5.2f allocations per submission (budget %.0f)\n", form, measured, budget);
+    CHECK_MESSAGE(measured <= budget, form << ": " << measured << " allocations per submission, over its budget of "
+                                           << budget);
+}
+
+} // namespace
+
+TEST_CASE("the eager SYCL submission path allocates no more than its budget per command group") {
+    sycl::queue q{sycl::property::queue::in_order{}};
+    REQUIRE(q.get_device().is_cpu());
+    int* p = sycl::malloc_shared<int>(1024, q);
+    q.fill(p, 0, 1024).wait();
+
+    check_budget("parallel_for(range) on USM, shortcut",
+                 allocations_per_submission(q, [&] { q.parallel_for(sycl::range<1>{1024}, [=](sycl::id<1> i) { p[i] += 1; }); }),
+                 4);
+    check_budget("single_task, shortcut",
+                 allocations_per_submission(q, [&] { q.single_task([=] { p[0] += 1; }); }), 4);
+    check_budget("submit: nd_range + local_accessor + barrier",
+                 allocations_per_submission(q,
+                                            [&] {
+                                                q.submit([&](sycl::handler& h) {
+                                                    sycl::local_accessor<int, 1> tile(64, h);
+                                                    h.parallel_for(sycl::nd_range<1>{64, 64}, [=](sycl::nd_item<1> it) {
+                                                        const auto l = it.get_local_id(0);
+                                                        tile[l] = p[l];
+                                                        sycl::group_barrier(it.get_group());
+                                                        p[l] = tile[63 - l];
+                                                    });
+                                                });
+                                            }),
+                 6);
+    check_budget("nd_launch (enqueue functions, no event)",
+                 allocations_per_submission(q,
+                                            [&] {
+                                                syclex::nd_launch(q, sycl::nd_range<1>{64, 64},
+                                                                  [=](sycl::nd_item<1> it) { p[it.get_global_id(0)] += 1; });
+                                            }),
+                 4);
+    sycl::buffer<int, 1> b{sycl::range<1>{1024}};
+    check_budget("submit: buffer accessor",
+                 allocations_per_submission(q,
+                                            [&] {
+                                                q.submit([&](sycl::handler& h) {
+                                                    sycl::accessor a{b, h, sycl::read_write};
+                                                    h.parallel_for(sycl::range<1>{1024}, [=](sycl::id<1> i) { a[i] += 1; });
+                                                });
+                                            }),
+                 9);
+
+    sycl::queue ooo;
+    sycl::event last = ooo.single_task([=] { p[1] = 0; });
+    check_budget("out-of-order submit with depends_on(event)",
+                 allocations_per_submission(ooo,
+                                            [&] {
+                                                last = ooo.submit([&](sycl::handler& h) {
+                                                    h.depends_on(last);
+                                                    h.single_task([=] { p[1] += 1; });
+                                                });
+                                            }),
+                 7);
+    sycl::free(p, q);
+}
