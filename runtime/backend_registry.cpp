@@ -102,17 +102,18 @@ registry_options registry_options::from_environment() {
 
 backend_registry::backend_registry(registry_options options) : options_(std::move(options)) {
     if (options_.device_selector) filter_ = device_filter::parse(*options_.device_selector);
-    // Beside libencore, then its encore/ folder (an installed prefix: <libdir>/encore), and, for a libencore loaded
-    // from the build tree it was built in (a program of that tree: bench, samples, tests), that build's plugin
-    // folders.
-    if (auto own = library_directory(); !own.empty()) {
+    // Beside libencore, then its encore/ folder (an installed prefix: <libdir>/encore), then ENCORE_BACKEND_PATH,
+    // and last, for a libencore loaded from the build tree it was built in (a program of that tree: bench, samples,
+    // tests), that build's plugin folders: a path the user names wins over them.
+    const auto own = library_directory();
+    if (!own.empty()) {
         directories_.push_back(own);
         directories_.push_back(own + "/encore");
-        if (same_directory(own, detail::build_root))
-            for (auto& d : split(detail::build_plugin_directories, ':')) directories_.push_back(d);
     }
     for (auto& d : split(options_.search_path, ':'))
         directories_.push_back(d);
+    if (!own.empty() && same_directory(own, detail::build_root))
+        for (auto& d : split(detail::build_plugin_directories, ':')) directories_.push_back(d);
 
     std::string searched;
     for (const auto& d : directories_)

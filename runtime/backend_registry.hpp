@@ -2,10 +2,10 @@
 //
 // The native backend is built into libencore. Every other backend is a plugin, `libencore-backend-<name>.so`,
 // looked for first in the directory libencore itself was loaded from (found with dladdr), then in its
-// subdirectory encore/ (where an installed Encore keeps its plugins: <libdir>/encore), then, when that directory is
-// the root of the build tree libencore was built in (a program of that tree: bench, samples, tests), in that
-// build's backends/<name>/ folders, and then in each directory of ENCORE_BACKEND_PATH (colon-separated), and loaded
-// with dlopen when found. A plugin that is
+// subdirectory encore/ (where an installed Encore keeps its plugins: <libdir>/encore), then in each directory of
+// ENCORE_BACKEND_PATH (colon-separated), and last, when libencore's directory is the root of the build tree it was
+// built in (a program of that tree: bench, samples, tests), in that build's backends/<name>/ folders; loaded with
+// dlopen when found. A plugin that is
 // absent, fails to load, speaks another interface version or finds no driver is one line in the trace, never
 // an error: one build of a program runs on machines with and without CUDA, HIP, Level Zero or OpenCL.
 //
@@ -70,7 +70,7 @@ public:
     // What was loaded from where, and what was not and why, in the order it happened.
     // A copy: default_device() may add to the trace from any thread.
     std::vector<std::string> trace() const;
-    // The directories searched for plugins: libencore's own (and its build tree's), then ENCORE_BACKEND_PATH's.
+    // The directories searched for plugins: libencore's own, ENCORE_BACKEND_PATH's, then its build tree's.
     const std::vector<std::string>& search_directories() const noexcept { return directories_; }
 
 private:

@@ -76,7 +76,10 @@ TEST_CASE("a plugin found on ENCORE_BACKEND_PATH is loaded in the order asked fo
     CHECK(r.find("native") == r.backends()[1]);
     CHECK(trace_mentions(r, "backend 'counting': loaded " + plugin_directory() +
                                 "/libencore-backend-counting.so"));
-    CHECK(r.search_directories().back() == plugin_directory());
+    const auto& searched = r.search_directories();
+    REQUIRE(searched.size() >= 4);
+    CHECK(searched[2] == "/nonexistent");
+    CHECK(searched[3] == plugin_directory());
 }
 
 TEST_CASE("a missing plugin, a missing driver and a bad name are trace lines, not failures") {
@@ -167,7 +170,7 @@ TEST_CASE("an installed prefix's plugin folder is searched: encore/ beside liben
     const auto& searched = r.search_directories();
     REQUIRE(searched.size() >= 3);
     CHECK(searched[1] == searched[0] + "/encore"); // <libdir>/encore when installed
-    CHECK(searched.back() == plugin_directory());
+    CHECK(searched[2] == plugin_directory());      // before the build tree's folders: a named path wins
 }
 
 // This test is a program of the build tree: its libencore is the build root's, so the build's plugin folders are
@@ -184,6 +187,12 @@ TEST_CASE("a program of the build tree finds the build's plugins without ENCORE_
     };
     for (const char* backend : {"cuda", "hip", "level_zero", "opencl"})
         CHECK_MESSAGE(!folder_of(backend).empty(), "no build-tree folder searched for ", backend);
+    // The build's folders come after ENCORE_BACKEND_PATH's: a path the user names wins.
+    backend_registry named({.backends = "native", .search_path = "/somewhere"});
+    const auto& order = named.search_directories();
+    const auto at = std::find(order.begin(), order.end(), "/somewhere");
+    REQUIRE(at != order.end());
+    for (auto it = order.begin(); it != at; ++it) CHECK_MESSAGE(it->find("/backends/") == std::string::npos, *it);
     const std::string opencl_plugin = folder_of("opencl") + "/libencore-backend-opencl.so";
     if (::access(opencl_plugin.c_str(), F_OK) != 0) {
         MESSAGE("this build has no OpenCL plugin (" << opencl_plugin << "): only the search folders were checked");
