@@ -9,7 +9,7 @@
 # the build tree's. It depends on the Debian packages whose headers and libraries Encore's own need, Clang 15's
 # among them. Where this machine has a CUDA Toolkit, the CUDA plugin and libencore-cuda are in it too (they load
 # the NVIDIA driver's libcuda.so.1, which is not a Debian package and so not a dependency: without it the plugin
-# stays unloaded, and encore-ls/ENCORE_TRACE say why); the installed encore++ finds nvcc when it runs
+# stays unloaded, and ENCORE_TRACE=1 says why); the installed encore++ finds nvcc when it runs
 # (ENCORE_NVCC, the toolkit it was built with, PATH, $CUDA_PATH/bin, /usr/local/cuda/bin), so a toolkit installed
 # later works as well. The staged tree stays in build-package/stage for tests/consumer/run.sh --stage.
 set -euo pipefail

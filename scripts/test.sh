@@ -10,7 +10,7 @@
 #                                    compiler or benchmarks, -O1; only those tests' programs are built)
 #
 # The normal run also checks the install: scripts/package.sh builds the Debian package (build-package/), the
-# consumer project (tests/consumer/) is built three ways against the staged install and run, and, as root (or
+# consumer project (tests/consumer/) is built five ways against the staged install and run, and, as root (or
 # with sudo), the package is installed with dpkg, the consumer built against it, and the package removed.
 set -euo pipefail
 cd "$(dirname "$0")/.."

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Builds tests/consumer four ways against an installed Encore and runs each build:
+# Builds tests/consumer up to five ways against an installed Encore and runs each build:
 #   CMake (find_package(Encore), Encore::sycl), meson (dependency('encore-sycl')), plain
 #   g++ $(pkg-config --cflags --libs encore-sycl), and the installed encore++: for the native target, and for
 #   cuda:sm_90 plus native where the installed encore++ finds nvcc (the program must embed a CUDA fat
