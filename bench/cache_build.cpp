@@ -27,20 +27,15 @@
 #ifdef ENCORE_BENCH_NVRTC
 #include "encore/backends/cuda/nvrtc_program.hpp"
 #endif
+#include "timing.hpp"
 
 namespace {
 
+using bench::median;
+using bench::seconds_since;
+
 namespace fs = std::filesystem;
 using clock_type = std::chrono::steady_clock;
-
-double seconds_since(clock_type::time_point start) {
-    return std::chrono::duration<double>(clock_type::now() - start).count();
-}
-
-double median(std::vector<double> v) {
-    std::sort(v.begin(), v.end());
-    return v.empty() ? 0 : v[v.size() / 2];
-}
 
 // One build of a program, through the process's caches.
 struct program_under_test {

@@ -36,6 +36,8 @@
 #include <string>
 #include <vector>
 
+#include "timing.hpp"
+
 extern "C" {
 double peer_saxpy(float a, const float* x, float* y, std::size_t n, int reps);
 double peer_stencil(const float* in, float* out, std::size_t rows, std::size_t cols, int reps);
@@ -51,16 +53,10 @@ void peer_copy(void* to, const void* from, std::size_t bytes);
 
 namespace {
 
+using bench::median;
+using bench::seconds_since;
+
 namespace syclex = sycl::ext::oneapi::experimental;
-
-double seconds_since(std::chrono::steady_clock::time_point t) {
-    return std::chrono::duration<double>(std::chrono::steady_clock::now() - t).count();
-}
-
-double median(std::vector<double> v) {
-    std::sort(v.begin(), v.end());
-    return v[v.size() / 2];
-}
 
 struct row {
     std::string kernel;

@@ -26,8 +26,11 @@
 #include "encore/graph/shapes.hpp"
 #include "encore/graph/topological_order.hpp"
 #include "encore/partitioner/partition.hpp"
+#include "timing.hpp"
 
 namespace {
+
+using bench::median;
 
 using clock_type = std::chrono::steady_clock;
 
@@ -44,12 +47,6 @@ struct result {
     double finalize() const { return compact_ns + order_ns + partition_ns; }
     double total() const { return build_ns + finalize(); }
 };
-
-
-double median(std::vector<double> v) {
-    std::sort(v.begin(), v.end());
-    return v[v.size() / 2];
-}
 
 struct samples {
     std::vector<double> build, compact, order, partition;

@@ -35,8 +35,11 @@
 #include "dag_shape.hpp"
 #include "encore/backends/level_zero/level_zero_module.hpp"
 #include "encore/runtime/runtime.hpp"
+#include "timing.hpp"
 
 namespace {
+
+using bench::median;
 
 using bench::chain;
 using bench::fan_out_in;
@@ -61,11 +64,6 @@ counters_function find_counters() {
     auto f = reinterpret_cast<counters_function>(dlsym(driver, "encore_ze_test_driver_counters"));
     dlclose(driver);
     return f;
-}
-
-double median(std::vector<double> v) {
-    std::sort(v.begin(), v.end());
-    return v[v.size() / 2];
 }
 
 struct result {

@@ -32,8 +32,11 @@
 
 #include "encore/runtime/runtime.hpp"
 #include "encore/graph/shapes.hpp"
+#include "timing.hpp"
 
 namespace {
+
+using bench::median;
 
 using clock_type = std::chrono::steady_clock;
 constexpr std::size_t items_per_node = 16;
@@ -45,11 +48,6 @@ struct result {
     double eager_in_order = -1;                              // chain only
     bool heavy = false;
 };
-
-double median(std::vector<double> v) {
-    std::sort(v.begin(), v.end());
-    return v[v.size() / 2];
-}
 
 template <typename F> double time_ns(F&& f) {
     auto start = clock_type::now();

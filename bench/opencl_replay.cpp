@@ -34,8 +34,11 @@
 #include "encore/backends/opencl/detail/device_info.hpp"
 #include "encore/backends/opencl/opencl_program.hpp"
 #include "encore/runtime/runtime.hpp"
+#include "timing.hpp"
 
 namespace {
+
+using bench::median;
 
 namespace cl = encore::opencl::detail;
 
@@ -46,11 +49,6 @@ using bench::chain;
 using bench::fan_out_in;
 using bench::now_ns;
 using bench::shape;
-
-double median(std::vector<double> v) {
-    std::sort(v.begin(), v.end());
-    return v[v.size() / 2];
-}
 
 // Hand-written OpenCL on a context of its own, as a program that used OpenCL directly would.
 struct raw_opencl {

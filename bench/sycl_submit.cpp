@@ -32,6 +32,7 @@
 #include <vector>
 
 #include "encore/runtime/runtime.hpp"
+#include "timing.hpp"
 
 #if defined(ENCORE_SYCL_SUBMIT_CUDA_PEER)
 extern "C" {
@@ -43,16 +44,10 @@ double peer_launches(int form, int* p, int count);
 
 namespace {
 
+using bench::median;
+using bench::seconds_since;
+
 namespace syclex = sycl::ext::oneapi::experimental;
-
-double seconds_since(std::chrono::steady_clock::time_point t) {
-    return std::chrono::duration<double>(std::chrono::steady_clock::now() - t).count();
-}
-
-double median(std::vector<double> v) {
-    std::sort(v.begin(), v.end());
-    return v.empty() ? 0.0 : (v.size() % 2 ? v[v.size() / 2] : (v[v.size() / 2 - 1] + v[v.size() / 2]) / 2);
-}
 
 struct result {
     std::string device, form;
