@@ -12,10 +12,21 @@
 //               all pairs                                          sycl::dot and sycl::rsqrt; CUDA: float4, rsqrtf)
 //   sub_group_sum  each sub-group's sum of 2^24 ints, one int     (SYCL: reduce_over_group on it.get_sub_group();
 //               per 32                                            CUDA: __shfl_down_sync over each warp)
+//   local_reverse  each work-group of 256 reverses its part of     (SYCL: a local_accessor and group_barrier;
+//               2^24 ints through local memory                    CUDA: __shared__ and __syncthreads)
+//   dp_rows     a minimum-cost path table of 512 x 16,384 ints,   (SYCL: one submit per row, a local_accessor of
+//               one nd_range launch per row, the row above in        the row above with a halo, a barrier;
+//               local memory                                       CUDA: the same with __shared__; per row)
+//   strided_copy  out[i] = in[4 i] over 2^22 floats              (SYCL: parallel_for over a range)
 //
-// The first three are timed as `reps` launches back to back on one in-order queue / one stream, then one wait:
+// The CUDA versions of the last three index with 32-bit ints, as CUDA code usually does; the SYCL ids are size_t,
+// which encore++ by default tells nvcc fit in an int (-fsycl-id-queries-fit-in-int). bench/meson.build also builds
+// this program as compiled_kernels_no_int, with -fno-sycl-id-queries-fit-in-int, to measure what that is worth.
+//
+// The single kernels are timed as `reps` launches back to back on one in-order queue / one stream, then one wait:
 // with kernels of tens of microseconds the launches overlap the work, so the time per launch is the kernel's time
-// (launch costs show only if they exceed it). Each round times SYCL then CUDA for every kernel; the table gives
+// (launch costs show only if they exceed it). dp_rows is launch-bound by design: its rows are a few microseconds
+// of work each, so it measures what a submission costs next to the kernel it launches. Each round times SYCL then CUDA for every kernel; the table gives
 // the median over 5 rounds of each side and the median of the per-round ratios (SYCL / CUDA). Before timing,
 // each kernel's result is compared with the CUDA one.
 //
@@ -46,6 +57,9 @@ double peer_reduce_graph(const int* x, std::size_t n, int* result, int reps);
 double peer_chain_replay(int* data, std::size_t n, int nodes, int replays);
 double peer_nbody(const float* positions, float* accelerations, std::size_t bodies, int reps);
 double peer_sub_group_sum(const int* x, std::size_t n, int* sums, int reps);
+double peer_local_reverse(const int* in, int* out, std::size_t n, int reps);
+double peer_dp_rows(const int* cost, int* dp, std::size_t rows, std::size_t cols, int reps);
+double peer_strided_copy(const float* in, float* out, std::size_t n, int stride, int reps);
 void* peer_malloc(std::size_t bytes);
 void peer_free(void* p);
 void peer_copy(void* to, const void* from, std::size_t bytes);
@@ -154,6 +168,56 @@ double sycl_sub_group_sum(sycl::queue& q, const int* x, std::size_t n, int* sums
     return per_launch(q, launch, reps);
 }
 
+double sycl_local_reverse(sycl::queue& q, const int* in, int* out, std::size_t n, int reps) {
+    auto launch = [&] {
+        q.submit([&](sycl::handler& h) {
+            sycl::local_accessor<int, 1> tile(256, h);
+            h.parallel_for(sycl::nd_range<1>{n, 256}, [=](sycl::nd_item<1> it) {
+                const std::size_t i = it.get_global_id(0), l = it.get_local_id(0);
+                tile[l] = in[i];
+                sycl::group_barrier(it.get_group());
+                out[i] = tile[255 - l];
+            });
+        });
+    };
+    return per_launch(q, launch, reps);
+}
+
+// Row r of a minimum-cost path table: dp[r][c] = cost[r][c] + the least of dp[r-1][c-1 .. c+1] (clamped at the
+// edges), the row above staged in local memory with one halo value each side. `cols` is a multiple of 256.
+void sycl_dp_row(sycl::queue& q, const int* cost, int* dp, std::size_t r, std::size_t cols) {
+    q.submit([&](sycl::handler& h) {
+        sycl::local_accessor<int, 1> above(256 + 2, h);
+        h.parallel_for(sycl::nd_range<1>{cols, 256}, [=](sycl::nd_item<1> it) {
+            const std::size_t c = it.get_global_id(0), l = it.get_local_id(0);
+            const int* prev = dp + (r - 1) * cols;
+            above[l + 1] = prev[c];
+            if (l == 0) above[0] = prev[c == 0 ? 0 : c - 1];
+            if (l == 255) above[257] = prev[c + 1 == cols ? c : c + 1];
+            sycl::group_barrier(it.get_group());
+            dp[r * cols + c] = cost[r * cols + c] + sycl::min(above[l], sycl::min(above[l + 1], above[l + 2]));
+        });
+    });
+}
+
+// Rows 1 .. rows-1, `reps` times, after one untimed row: seconds per row (one launch each).
+double sycl_dp_rows(sycl::queue& q, const int* cost, int* dp, std::size_t rows, std::size_t cols, int reps) {
+    sycl_dp_row(q, cost, dp, 1, cols);
+    q.wait_and_throw();
+    const auto t = std::chrono::steady_clock::now();
+    for (int k = 0; k < reps; ++k)
+        for (std::size_t r = 1; r < rows; ++r) sycl_dp_row(q, cost, dp, r, cols);
+    q.wait_and_throw();
+    return seconds_since(t) / (reps * static_cast<double>(rows - 1));
+}
+
+double sycl_strided_copy(sycl::queue& q, const float* in, float* out, std::size_t n, int stride, int reps) {
+    auto launch = [&] {
+        q.parallel_for(sycl::range<1>{n}, [=](sycl::id<1> i) { out[i] = in[i * stride]; });
+    };
+    return per_launch(q, launch, reps);
+}
+
 template <typename T> std::vector<T> to_host(sycl::queue& q, const T* p, std::size_t n) {
     std::vector<T> v(n);
     q.memcpy(v.data(), p, n * sizeof(T)).wait_and_throw();
@@ -208,7 +272,8 @@ int main(int argc, char** argv) try {
     }
 
     const std::size_t n = std::size_t{1} << 24, rows = 4096, cols = 4096, chain_n = 1024, bodies = 16384;
-    const int reps = 200, rounds = 5, nodes = 1000, replays = 20, nbody_reps = 20;
+    const std::size_t dp_rows = 512, dp_cols = 16384, strided_n = n / 4;
+    const int reps = 200, rounds = 5, nodes = 1000, replays = 20, nbody_reps = 20, dp_reps = 2, stride = 4;
     const float a = 1.5f;
     std::vector<float> hx(n), hy(n), grid(rows * cols);
     std::vector<int> hi(n);
@@ -218,6 +283,8 @@ int main(int argc, char** argv) try {
         hi[i] = static_cast<int>(i % 7);
     }
     for (std::size_t i = 0; i < rows * cols; ++i) grid[i] = static_cast<float>((i * 31) % 101);
+    std::vector<int> cost(dp_rows * dp_cols);
+    for (std::size_t i = 0; i < cost.size(); ++i) cost[i] = static_cast<int>((i * 7919) % 23);
     std::vector<float> bodies_xyzm(bodies * 4);
     for (std::size_t i = 0; i < bodies * 4; ++i)
         bodies_xyzm[i] = i % 4 == 3 ? 1.0f + static_cast<float>(i % 5) : static_cast<float>((i * 7919) % 1000) * 0.01f;
@@ -233,6 +300,10 @@ int main(int argc, char** argv) try {
     auto* s_pos = sycl::malloc_device<sycl::float4>(bodies, q);
     auto* s_acc = sycl::malloc_device<sycl::float4>(bodies, q);
     int* s_sums = sycl::malloc_device<int>(n / 32, q);
+    int* s_reversed = sycl::malloc_device<int>(n, q);
+    int* s_cost = sycl::malloc_device<int>(dp_rows * dp_cols, q);
+    int* s_dp = sycl::malloc_device<int>(dp_rows * dp_cols, q);
+    float* s_strided = sycl::malloc_device<float>(strided_n, q);
     auto* cx = static_cast<float*>(peer_malloc(n * sizeof(float)));
     auto* cy = static_cast<float*>(peer_malloc(n * sizeof(float)));
     auto* c_in = static_cast<float*>(peer_malloc(rows * cols * sizeof(float)));
@@ -243,6 +314,10 @@ int main(int argc, char** argv) try {
     auto* c_pos = static_cast<float*>(peer_malloc(bodies * 4 * sizeof(float)));
     auto* c_acc = static_cast<float*>(peer_malloc(bodies * 4 * sizeof(float)));
     auto* c_sums = static_cast<int*>(peer_malloc(n / 32 * sizeof(int)));
+    auto* c_reversed = static_cast<int*>(peer_malloc(n * sizeof(int)));
+    auto* c_cost = static_cast<int*>(peer_malloc(dp_rows * dp_cols * sizeof(int)));
+    auto* c_dp = static_cast<int*>(peer_malloc(dp_rows * dp_cols * sizeof(int)));
+    auto* c_strided = static_cast<float*>(peer_malloc(strided_n * sizeof(float)));
     auto reset = [&] {
         q.memcpy(sx, hx.data(), n * sizeof(float));
         q.memcpy(sy, hy.data(), n * sizeof(float));
@@ -251,6 +326,8 @@ int main(int argc, char** argv) try {
         q.memcpy(si, hi.data(), n * sizeof(int));
         q.memset(schain, 0, chain_n * sizeof(int));
         q.memcpy(s_pos, bodies_xyzm.data(), bodies * 4 * sizeof(float));
+        q.memcpy(s_cost, cost.data(), cost.size() * sizeof(int));
+        q.memcpy(s_dp, cost.data(), cost.size() * sizeof(int)); // row 0 of the table is row 0 of the costs
         q.wait_and_throw();
         peer_copy(cx, hx.data(), n * sizeof(float));
         peer_copy(cy, hy.data(), n * sizeof(float));
@@ -260,6 +337,8 @@ int main(int argc, char** argv) try {
         std::vector<int> zeros(chain_n, 0);
         peer_copy(cchain, zeros.data(), chain_n * sizeof(int));
         peer_copy(c_pos, bodies_xyzm.data(), bodies * 4 * sizeof(float));
+        peer_copy(c_cost, cost.data(), cost.size() * sizeof(int));
+        peer_copy(c_dp, cost.data(), cost.size() * sizeof(int));
     };
 
     // Results first: one launch (and one untimed warm-up) of each, same inputs on both sides.
@@ -270,7 +349,10 @@ int main(int argc, char** argv) try {
                                  {"reduction_graph", "us per replay"},
                                  {"chain_1000", "ns per node"},
                                  {"nbody", "us per launch"},
-                                 {"sub_group_sum", "us per launch"}};
+                                 {"sub_group_sum", "us per launch"},
+                                 {"local_reverse", "us per launch"},
+                                 {"dp_rows", "us per row"},
+                                 {"strided_copy", "us per launch"}};
     sycl_saxpy(q, a, sx, sy, n, 1);
     peer_saxpy(a, cx, cy, n, 1);
     rows_out[0].same_result = close(to_host(q, sy, n), peer_to_host(cy, n));
@@ -302,8 +384,28 @@ int main(int argc, char** argv) try {
     sycl_sub_group_sum(q, si, n, s_sums, 1);
     peer_sub_group_sum(ci, n, c_sums, 1);
     rows_out[6].same_result = to_host(q, s_sums, n / 32) == peer_to_host(c_sums, n / 32);
+    sycl_local_reverse(q, si, s_reversed, n, 1);
+    peer_local_reverse(ci, c_reversed, n, 1);
+    rows_out[7].same_result = to_host(q, s_reversed, n) == peer_to_host(c_reversed, n);
+    sycl_dp_rows(q, s_cost, s_dp, dp_rows, dp_cols, 1);
+    peer_dp_rows(c_cost, c_dp, dp_rows, dp_cols, 1);
+    {
+        // And against the table computed here, so that both sides agreeing on a wrong table shows.
+        std::vector<int> table = cost;
+        for (std::size_t r = 1; r < dp_rows; ++r)
+            for (std::size_t c = 0; c < dp_cols; ++c) {
+                const int* above = &table[(r - 1) * dp_cols];
+                const int left = above[c == 0 ? 0 : c - 1], right = above[c + 1 == dp_cols ? c : c + 1];
+                table[r * dp_cols + c] += std::min(left, std::min(above[c], right));
+            }
+        const auto mine = to_host(q, s_dp, table.size());
+        rows_out[8].same_result = mine == table && mine == peer_to_host(c_dp, table.size());
+    }
+    sycl_strided_copy(q, sx, s_strided, strided_n, stride, 1);
+    peer_strided_copy(cx, c_strided, strided_n, stride, 1);
+    rows_out[9].same_result = to_host(q, s_strided, strided_n) == peer_to_host(c_strided, strided_n);
 
-    constexpr int kinds = 7;
+    constexpr int kinds = 10;
     std::vector<std::vector<double>> sycl_t(kinds), cuda_t(kinds), ratio(kinds);
     for (int round = 0; round < rounds; ++round) {
         const double t[kinds][2] = {
@@ -313,7 +415,12 @@ int main(int argc, char** argv) try {
             {sycl_reduce_graph(q, si, n, ssum, reps), peer_reduce_graph(ci, n, csum, reps)},
             {sycl_chain_replay(q, schain, chain_n, nodes, replays), peer_chain_replay(cchain, chain_n, nodes, replays)},
             {sycl_nbody(q, s_pos, s_acc, bodies, nbody_reps), peer_nbody(c_pos, c_acc, bodies, nbody_reps)},
-            {sycl_sub_group_sum(q, si, n, s_sums, reps), peer_sub_group_sum(ci, n, c_sums, reps)}};
+            {sycl_sub_group_sum(q, si, n, s_sums, reps), peer_sub_group_sum(ci, n, c_sums, reps)},
+            {sycl_local_reverse(q, si, s_reversed, n, reps), peer_local_reverse(ci, c_reversed, n, reps)},
+            {sycl_dp_rows(q, s_cost, s_dp, dp_rows, dp_cols, dp_reps),
+             peer_dp_rows(c_cost, c_dp, dp_rows, dp_cols, dp_reps)},
+            {sycl_strided_copy(q, sx, s_strided, strided_n, stride, reps),
+             peer_strided_copy(cx, c_strided, strided_n, stride, reps)}};
         for (int k = 0; k < kinds; ++k) {
             const double scale = k == 4 ? 1e9 : 1e6; // chain_1000: ns per node
             sycl_t[k].push_back(t[k][0] * scale);
@@ -341,22 +448,24 @@ int main(int argc, char** argv) try {
     } else {
         std::printf("compiled_kernels on %s: plain SYCL built by encore++ vs hand-written CUDA (median of %d rounds)\n\n",
                     device.c_str(), rounds);
-        std::printf("%-12s %-14s %12s %12s %14s %8s\n", "kernel", "unit", "encore++", "CUDA", "encore++/CUDA",
+        std::printf("%-14s %-14s %12s %12s %14s %8s\n", "kernel", "unit", "encore++", "CUDA", "encore++/CUDA",
                     "result");
         for (const row& r : rows_out)
-            std::printf("%-12s %-14s %12.2f %12.2f %14.3f %8s\n", r.kernel.c_str(), r.unit.c_str(), r.sycl, r.cuda,
+            std::printf("%-14s %-14s %12.2f %12.2f %14.3f %8s\n", r.kernel.c_str(), r.unit.c_str(), r.sycl, r.cuda,
                         r.ratio, r.same_result ? "same" : "DIFFERS");
         if (build_times) std::printf("\nbuild times: %s\n", read_file(build_times).c_str());
     }
     for (void* p : {static_cast<void*>(sx), static_cast<void*>(sy), static_cast<void*>(s_in),
                     static_cast<void*>(s_out), static_cast<void*>(si), static_cast<void*>(ssum),
                     static_cast<void*>(schain), static_cast<void*>(s_pos), static_cast<void*>(s_acc),
-                    static_cast<void*>(s_sums)})
+                    static_cast<void*>(s_sums), static_cast<void*>(s_reversed), static_cast<void*>(s_cost),
+                    static_cast<void*>(s_dp), static_cast<void*>(s_strided)})
         sycl::free(p, q);
     for (void* p : {static_cast<void*>(cx), static_cast<void*>(cy), static_cast<void*>(c_in),
                     static_cast<void*>(c_out), static_cast<void*>(ci), static_cast<void*>(csum),
                     static_cast<void*>(cchain), static_cast<void*>(c_pos), static_cast<void*>(c_acc),
-                    static_cast<void*>(c_sums)})
+                    static_cast<void*>(c_sums), static_cast<void*>(c_reversed), static_cast<void*>(c_cost),
+                    static_cast<void*>(c_dp), static_cast<void*>(c_strided)})
         peer_free(p);
     const bool all_same = std::all_of(rows_out.begin(), rows_out.end(), [](const row& r) { return r.same_result; });
     return all_same ? 0 : 1;

@@ -79,6 +79,37 @@ __global__ void warp_sums(const int* x, size_t n, int* sums) {
     if (threadIdx.x % 32 == 0 && i < n) sums[i / 32] = v;
 }
 
+// The next three are written as CUDA code usually is: 32-bit int indices (the SYCL side's ids are size_t).
+
+// Each block reverses its 256 values through shared memory.
+__global__ void reverse_tiles(const int* in, int* out) {
+    __shared__ int tile[256];
+    const int i = blockIdx.x * blockDim.x + threadIdx.x;
+    tile[threadIdx.x] = in[i];
+    __syncthreads();
+    out[i] = tile[blockDim.x - 1 - threadIdx.x];
+}
+
+// Row `r` of a minimum-cost path table: dp[r][c] = cost[r][c] + the least of dp[r-1][c-1 .. c+1] (clamped at the
+// edges), the row above staged in shared memory with one halo value each side. `cols` is a multiple of 256.
+__global__ void dp_row(const int* cost, int* dp, int r, int cols) {
+    __shared__ int above[256 + 2];
+    const int c = blockIdx.x * blockDim.x + threadIdx.x;
+    const int l = threadIdx.x;
+    const int* prev = dp + (r - 1) * cols;
+    above[l + 1] = prev[c];
+    if (l == 0) above[0] = prev[c == 0 ? 0 : c - 1];
+    if (l == 255) above[257] = prev[c + 1 == cols ? c : c + 1];
+    __syncthreads();
+    dp[r * cols + c] = cost[r * cols + c] + min(above[l], min(above[l + 1], above[l + 2]));
+}
+
+// out[i] = in[i * stride].
+__global__ void strided_copy(const float* in, float* out, int n, int stride) {
+    const int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i < n) out[i] = in[i * stride];
+}
+
 unsigned blocks_for(size_t n, unsigned block) {
     return static_cast<unsigned>((n + block - 1) / block);
 }
@@ -192,5 +223,35 @@ extern "C" double peer_sub_group_sum(const int* x, size_t n, int* sums, int reps
     const auto t = std::chrono::steady_clock::now();
     for (int r = 0; r < reps; ++r) warp_sums<<<blocks_for(n, 256), 256>>>(x, n, sums);
     check(cudaDeviceSynchronize(), "sub_group_sum");
+    return seconds_since(t) / reps;
+}
+
+extern "C" double peer_local_reverse(const int* in, int* out, size_t n, int reps) {
+    reverse_tiles<<<blocks_for(n, 256), 256>>>(in, out);
+    check(cudaDeviceSynchronize(), "local_reverse");
+    const auto t = std::chrono::steady_clock::now();
+    for (int r = 0; r < reps; ++r) reverse_tiles<<<blocks_for(n, 256), 256>>>(in, out);
+    check(cudaDeviceSynchronize(), "local_reverse");
+    return seconds_since(t) / reps;
+}
+
+// Fills rows 1 .. rows-1 of `dp` (row 0 is the caller's), one launch per row, `reps` times: seconds per row.
+extern "C" double peer_dp_rows(const int* cost, int* dp, size_t rows, size_t cols, int reps) {
+    dp_row<<<blocks_for(cols, 256), 256>>>(cost, dp, 1, static_cast<int>(cols));
+    check(cudaDeviceSynchronize(), "dp_rows");
+    const auto t = std::chrono::steady_clock::now();
+    for (int k = 0; k < reps; ++k)
+        for (size_t r = 1; r < rows; ++r)
+            dp_row<<<blocks_for(cols, 256), 256>>>(cost, dp, static_cast<int>(r), static_cast<int>(cols));
+    check(cudaDeviceSynchronize(), "dp_rows");
+    return seconds_since(t) / (reps * static_cast<double>(rows - 1));
+}
+
+extern "C" double peer_strided_copy(const float* in, float* out, size_t n, int stride, int reps) {
+    strided_copy<<<blocks_for(n, 256), 256>>>(in, out, static_cast<int>(n), stride);
+    check(cudaDeviceSynchronize(), "strided_copy");
+    const auto t = std::chrono::steady_clock::now();
+    for (int r = 0; r < reps; ++r) strided_copy<<<blocks_for(n, 256), 256>>>(in, out, static_cast<int>(n), stride);
+    check(cudaDeviceSynchronize(), "strided_copy");
     return seconds_since(t) / reps;
 }

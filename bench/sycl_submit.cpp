@@ -16,7 +16,8 @@
 // Each round times SYCL then raw for every form, alternating order between rounds; the table gives the medians of
 // 7 rounds per side and the median of the per-round ratios.
 //
-//   sycl_submit [--json] [--launches N] [--rounds N] [--native-only]
+//   sycl_submit [--json] [--launches N] [--rounds N] [--native-only] [--form NAME]
+//   --form: only that form (for a profiler)
 //   --json: {"results": [{"device": ..., "form": ..., "sycl_ns_per_launch": ..., "raw_ns_per_launch": ...,
 //            "ratio": ...}]}
 #include <sycl/sycl.hpp>
@@ -59,6 +60,7 @@ struct settings {
     int rounds = 7;
     bool json = false;
     bool native_only = false;
+    std::string form; // empty: every form
 };
 
 // The SYCL side of every form on queue `q` (in-order) and `ooo` (out-of-order) of one device; `p` 1,024 USM ints.
@@ -192,6 +194,7 @@ std::vector<result> measure(const std::string& device_name, sycl_forms& s,
                             const std::function<double(const std::string&, int)>& raw, const settings& o) {
     std::vector<result> out;
     for (const auto& form : forms) {
+        if (!o.form.empty() && form != o.form) continue;
         s.time(form, std::min(o.launches, 1000)); // warm: modules loaded, pools filled
         raw(form, std::min(o.launches, 1000));
         std::vector<double> sycl_times, raw_times, ratios;
@@ -229,8 +232,11 @@ int main(int argc, char** argv) try {
         else if (a == "--native-only") o.native_only = true;
         else if (a == "--launches" && i + 1 < argc) o.launches = std::max(1, std::atoi(argv[++i]));
         else if (a == "--rounds" && i + 1 < argc) o.rounds = std::max(1, std::atoi(argv[++i]));
+        else if (a == "--form" && i + 1 < argc && std::find(forms.begin(), forms.end(), argv[i + 1]) != forms.end())
+            o.form = argv[++i];
         else {
-            std::fprintf(stderr, "usage: sycl_submit [--json] [--launches N] [--rounds N] [--native-only]\n");
+            std::fprintf(stderr, "usage: sycl_submit [--json] [--launches N] [--rounds N] [--native-only] "
+                                 "[--form NAME]\n");
             return 2;
         }
     }

@@ -113,18 +113,36 @@ struct work_item {
 
 class kernel {
 public:
-    explicit kernel(std::string name) : name_(std::move(name)) {}
+    explicit kernel(std::string name) : owned_name_(std::move(name)), name_(&owned_name_) {}
+    // A name that outlives every kernel made with it (a static string: the SYCL front end makes each kernel type's
+    // name once). The kernel refers to it rather than copying it: making a kernel per submission allocates nothing
+    // for its name.
+    struct lasting_name {
+        const std::string& name;
+    };
+    explicit kernel(lasting_name n) noexcept : name_(&n.name) {}
     virtual ~kernel() = default;
     kernel(const kernel&) = delete;
     kernel& operator=(const kernel&) = delete;
 
-    const std::string& name() const noexcept { return name_; }
+    const std::string& name() const noexcept { return *name_; }
     // How many arguments the kernel takes where it knows (PTX kernels, function kernels made with a count), else
     // nothing: SYCL's set_arg indices are checked against it. Local memory counts for kernels that take it as an
     // argument (native, OpenCL); a CUDA kernel's dynamic shared memory is no parameter (the backend refuses it).
     virtual std::optional<std::size_t> argument_count() const noexcept { return std::nullopt; }
     // Runs one work-item on the host. Kernels that have no host form throw errc::feature_not_supported.
     virtual void run(const work_item& item, std::span<const kernel_argument> arguments) const = 0;
+    // Runs items [first, last) of a range launch whose items differ only in their first index, in order: `item`
+    // holds the launch's fields, and for item i its global_id[0] becomes item.offset[0] + i. This calls run() for
+    // each; kernels override it to run the loop without a virtual call per item (the native backend's range
+    // launches call it).
+    virtual void run_linear(work_item& item, std::size_t first, std::size_t last,
+                            std::span<const kernel_argument> arguments) const {
+        for (std::size_t i = first; i < last; ++i) {
+            item.global_id[0] = item.offset[0] + i;
+            run(item, arguments);
+        }
+    }
     // The kernel's code for the backend named `backend` ("cuda", ...), as a record whose layout that backend
     // defines (CUDA: encore::cuda::device_code in backends/cuda/device_code.hpp), or nullptr when the kernel
     // has none there. Kernels compiled by nvcc or NVRTC override it; the native backend never asks.
@@ -134,7 +152,8 @@ public:
     }
 
 private:
-    std::string name_;
+    std::string owned_name_;   // empty for a lasting name
+    const std::string* name_; // owned_name_, or the lasting name (never copied or moved: it points into *this)
 };
 
 } // namespace encore

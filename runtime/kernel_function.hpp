@@ -32,13 +32,24 @@ public:
         : kernel(std::move(name)), function_(std::move(function)), argument_count_(argument_count) {}
     std::optional<std::size_t> argument_count() const noexcept override { return argument_count_; }
     void run(const work_item& item, std::span<const kernel_argument> arguments) const override {
+        call(item, arguments);
+    }
+    void run_linear(work_item& item, std::size_t first, std::size_t last,
+                    std::span<const kernel_argument> arguments) const override {
+        for (std::size_t i = first; i < last; ++i) {
+            item.global_id[0] = item.offset[0] + i;
+            call(item, arguments);
+        }
+    }
+
+private:
+    void call(const work_item& item, std::span<const kernel_argument> arguments) const {
         if constexpr (std::invocable<const F&, const work_item&, std::span<const kernel_argument>>)
             function_(item, arguments);
         else
             function_(item);
     }
 
-private:
     F function_;
     std::optional<std::size_t> argument_count_;
 };

@@ -77,10 +77,16 @@ std::vector<event_ptr> queue_state::wait_list(event_list dependencies) const {
     return out;
 }
 
+// On an in-order queue a dependency on the queue's last command is implied (a SYCL buffer's last writer on the
+// same queue is the commonest): it is listed once.
+bool queue_state::implied(const event& e) const noexcept {
+    return properties.in_order && last && e.state() == last;
+}
+
 void queue_state::append_wait_list(event_list dependencies, std::vector<event_ptr>& out) const {
     out.reserve(out.size() + dependencies.size() + 1);
     for (const auto& e : dependencies)
-        if (e.state()) out.push_back(e.state());
+        if (e.state() && !implied(e)) out.push_back(e.state());
     if (properties.in_order && last) out.push_back(last);
 }
 
@@ -99,7 +105,7 @@ std::span<const event_ptr> queue_state::wait_list(event_list dependencies, std::
     }
     std::size_t count = 0;
     for (const auto& e : dependencies)
-        if (e.state()) storage[count++] = e.state();
+        if (e.state() && !implied(e)) storage[count++] = e.state();
     if (properties.in_order && last) storage[count++] = last;
     return {storage.data(), count};
 }

@@ -41,10 +41,8 @@ void run_range_items(const launch_shape& s, std::size_t first, std::size_t last)
     it.offset = r.offset;
     it.barrier = &detail::barrier_in_range_launch;
     if (r.global[1] == 1 && r.global[2] == 1) { // one dimension: the common case, one store per item
-        for (std::size_t i = first; i < last; ++i) {
-            it.global_id[0] = r.offset[0] + i;
-            s.kernel_object->run(it, s.arguments);
-        }
+        it.global_id = {0, r.offset[1], r.offset[2]};
+        s.kernel_object->run_linear(it, first, last, s.arguments);
         return;
     }
     const auto start = detail::delinearize(first, r.global);

@@ -84,11 +84,7 @@ inline void run_kernel(const compact_launch& c, work_item& scratch) {
     scratch.global_range = {c.total, 1, 1};
     scratch.offset = {c.first, 0, 0};
     scratch.barrier = &detail::barrier_in_range_launch;
-    const std::span<const kernel_argument> arguments(c.argument_data, c.argument_count);
-    for (std::size_t i = 0; i < c.total; ++i) {
-        scratch.global_id[0] = c.first + i;
-        c.kernel_object->run(scratch, arguments);
-    }
+    c.kernel_object->run_linear(scratch, 0, c.total, {c.argument_data, c.argument_count});
 }
 
 // Throws encore::error(invalid_argument) for a kernel command the native device cannot run: local memory

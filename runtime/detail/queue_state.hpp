@@ -28,7 +28,7 @@ struct queue_state {
     ~queue_state(); // waits for all work, then hands errors nobody took to the handler
 
     // Under `mutex`: the wait list of a new submission (its dependencies, plus the previous submission for an
-    // in-order queue) ...
+    // in-order queue, named once when a dependency is that submission too) ...
     std::vector<event_ptr> wait_list(event_list dependencies) const;
     // ... appended to `out` ...
     void append_wait_list(event_list dependencies, std::vector<event_ptr>& out) const;
@@ -38,6 +38,8 @@ struct queue_state {
                                          std::vector<event_ptr>& overflow) const;
     // ... and the bookkeeping of the submission's event.
     void record(const event_ptr& e);
+    // Whether dependency `e` is implied by the queue's order (in-order, and `e` is the last submission).
+    bool implied(const event& e) const noexcept;
     // Waits for everything recorded so far (takes `mutex` briefly).
     void wait_all();
 

@@ -131,7 +131,7 @@ void buffer_state::set_write_back(bool on) {
     write_back_ = on;
 }
 
-void buffer_state::dependencies(access_mode mode, std::vector<encore::event>& out) {
+void buffer_state::dependencies(access_mode mode, wait_events& out) {
     std::lock_guard lock(mutex_);
     std::erase_if(host_holds_, [](const encore::event& h) { return h.is_complete(); });
     out.insert(out.end(), host_holds_.begin(), host_holds_.end());

@@ -223,14 +223,17 @@ context::context(async_handler handler, const property_list& p) : context(device
 context::context(const device& d, async_handler handler, const property_list& p)
     : context(std::vector<device>{d}, std::move(handler), p) {}
 context::context(const std::vector<device>& devices, async_handler handler, const property_list& p)
-    : devices_(devices), handler_(std::move(handler)), id_(next_context_id++), properties_(p) {
-    if (devices_.empty()) throw exception(errc::invalid, "a context needs at least one device");
-    for (const auto& d : devices_)
-        if (d.get_platform() != devices_.front().get_platform())
+    : state_(std::make_shared<const detail::context_state>(
+          detail::context_state{devices, std::move(handler), next_context_id++, p})) {
+    if (devices.empty()) throw exception(errc::invalid, "a context needs at least one device");
+    for (const auto& d : devices)
+        if (d.get_platform() != devices.front().get_platform())
             throw exception(errc::invalid, "the devices of a context must belong to one platform");
 }
 
-bool context::contains(const device& d) const { return std::find(devices_.begin(), devices_.end(), d) != devices_.end(); }
+bool context::contains(const device& d) const {
+    return std::find(state_->devices.begin(), state_->devices.end(), d) != state_->devices.end();
+}
 
 } // namespace _V1
 } // namespace sycl

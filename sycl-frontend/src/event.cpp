@@ -44,12 +44,21 @@ std::uint64_t event::ext_encore_context_id() const noexcept {
 std::vector<event> event::get_wait_list() {
     require_not_graph_limited("get_wait_list");
     std::vector<event> out;
+    if (only_wait_.state()) out.emplace_back(only_wait_, queue_, backend_);
     if (!waits_) return out;
-    auto queue = queue_.lock();
     for (const auto& w : *waits_)
         if (std::none_of(out.begin(), out.end(), [&](const event& o) { return o.engine() == w; }))
-            out.emplace_back(w, queue, backend_);
+            out.emplace_back(w, queue_, backend_);
     return out;
+}
+
+void event::set_wait_list(std::span<const encore::event> waits) {
+    only_wait_ = {};
+    waits_.reset();
+    if (waits.size() == 1)
+        only_wait_ = waits.front();
+    else if (!waits.empty())
+        waits_ = std::make_shared<const std::vector<encore::event>>(waits.begin(), waits.end());
 }
 
 template <> info::event_command_status event::get_info<info::event::command_execution_status>() const {

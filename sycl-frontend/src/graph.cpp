@@ -106,9 +106,9 @@ std::uint32_t graph_impl::add_locked(handler& h, std::vector<std::uint32_t> pred
         std::lock_guard lock(parameter->mutex);
         requirements.push_back({parameter->buffer.get(), parameter->mode});
     }
-    requirements = merge_requirements(requirements);
+    requirements = merge_requirements(as_span(requirements));
     if (auto* task = std::get_if<::encore::host_task_command>(&command))
-        task->task = with_host_use(std::move(task->task), buffers_of(requirements));
+        task->task = with_host_use(std::move(task->task), buffers_of(as_span(requirements)));
     for (const auto& [index, parameter] : c.dynamic_arguments)
         if (!parameter->belongs_to(*this))
             throw exception(errc::invalid, "set_arg: the dynamic_parameter belongs to another graph");

@@ -93,7 +93,8 @@ namespace {
 // The buffers a command group uses and how, in a comparable order.
 std::vector<std::pair<sycl::detail::buffer_state*, access_mode>> buffer_uses(const handler::collected& c) {
     std::vector<std::pair<sycl::detail::buffer_state*, access_mode>> out;
-    for (const auto& r : sycl::detail::merge_requirements(c.requirements)) out.emplace_back(r.buffer, r.mode);
+    for (const auto& r : sycl::detail::merge_requirements(sycl::detail::as_span(c.requirements)))
+        out.emplace_back(r.buffer, r.mode);
     std::sort(out.begin(), out.end());
     return out;
 }

@@ -170,7 +170,7 @@ void handler::set_lambda_kernel(std::shared_ptr<const encore::kernel> k, encore:
                                                "set_arg");
         k = lambda->with_argument(static_cast<int>(i), *arguments_[i]);
     }
-    set_kernel(std::move(k), r, locals_);
+    set_kernel(std::move(k), r, std::move(locals_)); // one command per group: the locals are used once
 }
 
 void handler::set_kernel_object(const kernel& k, encore::nd_range r) {

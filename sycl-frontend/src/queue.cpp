@@ -43,14 +43,14 @@ std::mutex& tracking_mutex() {
 }
 } // namespace
 
-std::vector<buffer_state*> buffers_of(const std::vector<requirement>& requirements) {
+std::vector<buffer_state*> buffers_of(std::span<const requirement> requirements) {
     std::vector<buffer_state*> buffers;
     for (const auto& r : requirements) buffers.push_back(r.buffer);
     return buffers;
 }
 
-std::vector<requirement> merge_requirements(const std::vector<requirement>& requirements) {
-    std::vector<requirement> out;
+requirement_vector merge_requirements(std::span<const requirement> requirements) {
+    requirement_vector out;
     for (const auto& r : requirements) {
         auto it = std::find_if(out.begin(), out.end(), [&](const requirement& o) { return o.buffer == r.buffer; });
         if (it == out.end())
@@ -85,56 +85,62 @@ queue_impl::~queue_impl() {
 }
 
 event queue_impl::finish(handler& h) {
+    auto& c = h.contents();
     std::shared_ptr<graph_impl> graph;
+    wait_events waits;
     {
         std::lock_guard lock(mutex);
         graph = recording;
         // The external event is this command group's dependency like any other (and so can make the queue join
         // a graph's recording); it is used once.
-        if (external_event != event{}) h.contents().dependencies.push_back(std::exchange(external_event, event{}));
+        if (external_event != event{}) c.dependencies.push_back(std::exchange(external_event, event{}));
+        // A barrier holds back everything submitted to the queue after it (sycl_ext_oneapi_enqueue_barrier).
+        if (barrier.state() && !barrier.is_complete()) waits.push_back(barrier);
     }
-    if (!graph) graph = join_recording_through(*this, h.contents().dependencies);
+    if (!graph) graph = join_recording_through(*this, {c.dependencies.data(), c.dependencies.size()});
     if (graph) return record_submission(*graph, *this, h);
 
-    auto& c = h.contents();
     if (!c.dynamic_arguments.empty())
         throw exception(errc::invalid, "a dynamic_parameter can only be an argument of a command added to its graph");
     if (!c.dynamic_requirements.empty())
         throw exception(errc::invalid, "handler::require: a dynamic_parameter can only be required by a command added "
                                        "to its graph");
     if (c.allocation || c.frees) prepare_eager_async(c);
-    std::vector<encore::event> waits;
     // join_recording_through took every graph-limited event: these are eager work.
     for (const auto& e : c.dependencies)
         if (e.engine().state()) waits.push_back(e.engine());
-    auto requirements = c.requirements;
-    if (c.executable)
-        for (const auto& r : c.executable->buffer_requirements()) requirements.push_back(r);
-    requirements = merge_requirements(requirements);
+    requirement_vector requirements;
+    if (c.executable) {
+        requirement_vector all = c.requirements;
+        for (const auto& r : c.executable->buffer_requirements()) all.push_back(r);
+        requirements = merge_requirements(as_span(all));
+    } else if (!c.requirements.empty()) {
+        requirements = merge_requirements(as_span(c.requirements));
+    }
 
     const bool is_barrier = c.command && std::holds_alternative<encore::barrier_command>(*c.command);
-    std::lock_guard lock(tracking_mutex());
-    {
-        // A barrier holds back everything submitted to the queue after it (sycl_ext_oneapi_enqueue_barrier).
-        std::lock_guard queue_lock(mutex);
-        if (barrier.state() && !barrier.is_complete()) waits.push_back(barrier);
-    }
+    // Buffer tracking reads the last accesses and records the new one: one lock makes that atomic across queues.
+    // A command group that names no buffer has nothing to track.
+    std::unique_lock<std::mutex> tracking;
+    if (!requirements.empty()) tracking = std::unique_lock(tracking_mutex());
     for (const auto& r : requirements) r.buffer->dependencies(r.mode, waits);
     if (auto* task = c.command ? std::get_if<encore::host_task_command>(&*c.command) : nullptr)
-        task->task = with_host_use(std::move(task->task), buffers_of(requirements));
+        task->task = with_host_use(std::move(task->task), buffers_of(as_span(requirements)));
+    const std::span<const encore::event> wait_list(waits.data(), waits.size());
     encore::event e = translate_errors([&] {
-        if (c.executable) return engine.launch(*c.executable->engine, waits);
-        if (!c.command) return engine.submit(encore::empty_command{}, waits);
+        if (c.executable) return engine.launch(*c.executable->engine, wait_list);
+        if (!c.command) return engine.submit(encore::empty_command{}, wait_list);
         if (c.barrier_on_everything) return engine.barrier();
-        return engine.submit(std::move(*c.command), waits);
+        return engine.submit(std::move(*c.command), wait_list);
     });
     for (const auto& r : requirements) r.buffer->record(r.mode, e);
+    if (tracking) tracking.unlock();
     if (is_barrier) {
         std::lock_guard queue_lock(mutex);
         barrier = e;
     }
-    event result(std::move(e), shared_from_this(), dev.get_backend());
-    if (!waits.empty()) result.set_wait_list(std::make_shared<const std::vector<encore::event>>(std::move(waits)));
+    event result(std::move(e), weak_from_this(), dev.get_backend());
+    if (!waits.empty()) result.set_wait_list(wait_list);
     if (c.executable && !c.executable->profiling)
         result.refuse_profiling("get_profiling_info: the executable graph was finalized without "
                                 "property::graph::enable_profiling");

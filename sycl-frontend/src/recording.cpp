@@ -54,7 +54,7 @@ bool start_recording(graph_impl& g, queue_impl& q, const char* call, bool joined
     return true;
 }
 
-std::shared_ptr<graph_impl> join_recording_through(queue_impl& q, const std::vector<event>& dependencies) {
+std::shared_ptr<graph_impl> join_recording_through(queue_impl& q, std::span<const event> dependencies) {
     std::shared_ptr<graph_impl> graph;
     bool eager_work = false;
     for (const auto& e : dependencies) {

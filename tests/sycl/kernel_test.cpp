@@ -350,5 +350,21 @@ TEST_CASE("the deprecated range-with-offset parallel_for offsets the ids") {
     CHECK(p[5] == 0);
     CHECK(p[6] == 1);
     CHECK(p[9] == 4);
+
+    // Two dimensions, the second one item wide (the native backend runs such a range as one line of items): the
+    // second id is that dimension's offset.
+    std::fill(p, p + 10, -1);
+    q.submit([&](sycl::handler& h) {
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wdeprecated-declarations"
+        h.parallel_for(sycl::range<2>{4, 1}, sycl::id<2>{2, 5}, [=](sycl::item<2> it) {
+            p[it.get_id(0)] = static_cast<int>(it.get_id(1));
+        });
+#pragma GCC diagnostic pop
+    });
+    q.wait();
+    CHECK(p[1] == -1);
+    for (int i = 2; i < 6; ++i) CHECK(p[i] == 5);
+    CHECK(p[6] == -1);
     sycl::free(p, q);
 }

@@ -8,6 +8,7 @@
 #pragma once
 
 #include <functional>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -112,6 +113,17 @@ private:
     encore::backend* backend_;
 };
 
+namespace detail {
+// What the copies of one context share (SYCL's common reference semantics; copying a context, which every
+// command group's handler does, allocates nothing).
+struct context_state {
+    std::vector<device> devices;
+    async_handler handler;
+    std::uint64_t id;
+    property_list properties;
+};
+} // namespace detail
+
 class context {
 public:
     explicit context(const property_list& p = {}) : context(async_handler{}, p) {}
@@ -122,24 +134,21 @@ public:
         : context(devices, async_handler{}, p) {}
     explicit context(const std::vector<device>& devices, async_handler handler, const property_list& p = {});
 
-    template <typename P> bool has_property() const noexcept { return properties_.template has_property<P>(); }
-    template <typename P> P get_property() const { return properties_.template get_property<P>(); }
+    template <typename P> bool has_property() const noexcept { return state_->properties.template has_property<P>(); }
+    template <typename P> P get_property() const { return state_->properties.template get_property<P>(); }
 
-    platform get_platform() const { return devices_.front().get_platform(); }
-    std::vector<device> get_devices() const { return devices_; }
-    backend get_backend() const noexcept { return devices_.front().get_backend(); }
-    const async_handler& handler() const noexcept { return handler_; }
+    platform get_platform() const { return state_->devices.front().get_platform(); }
+    std::vector<device> get_devices() const { return state_->devices; }
+    backend get_backend() const noexcept { return state_->devices.front().get_backend(); }
+    const async_handler& handler() const noexcept { return state_->handler; }
     bool contains(const device& d) const;
-    friend bool operator==(const context& a, const context& b) noexcept { return a.id_ == b.id_; }
+    friend bool operator==(const context& a, const context& b) noexcept { return a.state_->id == b.state_->id; }
 
     // Encore: a number naming this context (copies share it), for USM bookkeeping.
-    std::uint64_t engine_id() const noexcept { return id_; }
+    std::uint64_t engine_id() const noexcept { return state_->id; }
 
 private:
-    std::vector<device> devices_;
-    async_handler handler_;
-    std::uint64_t id_;
-    property_list properties_;
+    std::shared_ptr<const detail::context_state> state_; // never null
 };
 
 } // namespace _V1

@@ -14,6 +14,7 @@
 #include <cstdint>
 #include <functional>
 #include <memory>
+#include <span>
 #include <vector>
 
 #include "encore/runtime/event.hpp"
@@ -76,7 +77,7 @@ public:
     }
 
     // Encore: what the event stands for.
-    event(encore::event engine, std::shared_ptr<detail::queue_impl> queue, backend b)
+    event(encore::event engine, std::weak_ptr<detail::queue_impl> queue, backend b)
         : engine_(std::move(engine)), queue_(std::move(queue)), backend_(b) {}
     explicit event(std::shared_ptr<const detail::recorded_node> node, backend b)
         : node_(std::move(node)), backend_(b) {}
@@ -86,10 +87,9 @@ public:
     void refuse_profiling(const char* reason) noexcept { no_profiling_reason_ = reason; }
     // Non-null for a graph-limited event.
     const std::shared_ptr<const detail::recorded_node>& recorded() const noexcept { return node_; }
-    // What get_wait_list answers (set by the queue when the command group had dependencies).
-    void set_wait_list(std::shared_ptr<const std::vector<encore::event>> waits) noexcept {
-        waits_ = std::move(waits);
-    }
+    // What get_wait_list answers (set by the queue when the command group had dependencies). One event, the
+    // common case, is kept in the event itself; more are copied into a list the event's copies share.
+    void set_wait_list(std::span<const encore::event> waits);
     // sycl_ext_oneapi_reusable_events: the context's number (context::engine_id) of an event made by make_event,
     // else of the event's queue; 0 when not known (a default-constructed event, or one whose queue is gone).
     std::uint64_t ext_encore_context_id() const noexcept;
@@ -108,7 +108,8 @@ private:
     std::shared_ptr<const detail::recorded_node> node_;
     backend backend_ = backend::ext_oneapi_native_cpu;
     const char* no_profiling_reason_ = nullptr;
-    std::shared_ptr<const std::vector<encore::event>> waits_;
+    encore::event only_wait_;                                  // a wait list of one event
+    std::shared_ptr<const std::vector<encore::event>> waits_; // a longer one
     std::uint64_t context_id_ = 0;
     bool tag_ = false;
 };

@@ -18,6 +18,8 @@
 #include <type_traits>
 #include <vector>
 
+#include <boost/container/small_vector.hpp>
+
 #include "accessor.hpp"
 #include "device.hpp"
 #include "detail/engine_range.hpp"
@@ -61,6 +63,9 @@ struct requirement {
     buffer_state* buffer;
     access_mode mode;
 };
+// A command group's events and buffers: most name none or one, so they live in the handler.
+using event_vector = boost::container::small_vector<event, 2>;
+using requirement_vector = boost::container::small_vector<requirement, 4>;
 // parallel_for(range, const kernel&) is its own overload (Clang finds the variadic one as good a match).
 template <typename... Rest>
 inline constexpr bool is_kernel_object = sizeof...(Rest) == 1 && (std::is_same_v<std::remove_cvref_t<Rest>, kernel> && ...);
@@ -306,8 +311,8 @@ public:
     struct collected {
         std::optional<encore::command> command;
         const char* command_name = nullptr;
-        std::vector<event> dependencies;
-        std::vector<detail::requirement> requirements;
+        detail::event_vector dependencies;
+        detail::requirement_vector requirements;
         bool barrier_on_everything = false;                  // ext_oneapi_barrier() without events
         std::shared_ptr<detail::executable_impl> executable; // ext_oneapi_graph
         // set_arg with a dynamic_parameter: (argument index, parameter)
@@ -374,6 +379,9 @@ public:
         if constexpr (requires { k.get(ext::oneapi::experimental::properties_tag{}); })
             detail::apply_kernel_properties(k.get(ext::oneapi::experimental::properties_tag{}), r, device_,
                                             kernel_name_of<KernelName>(k), extras_);
+#if defined(__SYCL_ID_QUERIES_FIT_IN_INT__)
+        detail::check_ids_fit_in_int(r, "parallel_for");
+#endif
         if constexpr (std::is_same_v<K, kernel>) {
             static_assert(last == 0, "parallel_for with a kernel object takes no reductions");
             set_kernel_object(k, r);
@@ -391,8 +399,8 @@ public:
         using kernel_type = detail::reduction_kernel<Launch, D, K, std::decay_t<std::tuple_element_t<I, Tuple>>...>;
         register_lambda<detail::lambda_registration<KernelName, K, kernel_type::takes_handler>>();
         detail::capture_scope capturing(*this);
-        set_lambda_kernel(std::make_shared<kernel_type>(detail::kernel_name<KernelName, K>(), k, &spec_values_,
-                                                        std::get<I>(all)...),
+        set_lambda_kernel(std::make_shared<kernel_type>(encore::kernel::lasting_name{detail::kernel_name<KernelName, K>()},
+                                                        k, &spec_values_, std::get<I>(all)...),
                           r);
     }
     // The engine kernel of lambda or function object `k`, with the command group's specialization constants; its
@@ -400,8 +408,8 @@ public:
     template <typename KernelName, detail::launch Launch, int D, typename K>
     std::shared_ptr<const encore::kernel> make_lambda_kernel(const K& k) {
         register_lambda<detail::lambda_registration<KernelName, K, detail::takes_kernel_handler<Launch, D, K>>>();
-        return std::make_shared<detail::lambda_kernel<Launch, D, K>>(detail::kernel_name<KernelName, K>(), k,
-                                                                     &spec_values_);
+        return std::make_shared<detail::lambda_kernel<Launch, D, K>>(
+            encore::kernel::lasting_name{detail::kernel_name<KernelName, K>()}, k, &spec_values_);
     }
     template <typename Registration> void register_lambda() {
         static_cast<void>(Registration::registered); // before main, so that bundles know the kernel

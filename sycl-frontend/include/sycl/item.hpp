@@ -29,14 +29,23 @@ namespace detail {
 inline thread_local std::span<std::byte* const> current_local_memory;
 inline thread_local const encore::work_item* current_work_item = nullptr;
 
+// An id or range value a kernel reads. Built by encore++ with -fsycl-id-queries-fit-in-int (its default, as
+// DPC++'s), device code knows it is below 2^31, so nvcc may do the kernel's index arithmetic in 32 bits; the host
+// refuses launches whose ids would not fit (check_ids_fit_in_int, sycl/detail/engine_range.hpp).
+ENCORE_HOST_DEVICE inline std::size_t id_value(std::size_t v) {
+#if defined(__CUDA_ARCH__) && defined(__SYCL_ID_QUERIES_FIT_IN_INT__)
+    __builtin_assume(v <= 2147483647u);
+#endif
+    return v;
+}
 template <int D> ENCORE_HOST_DEVICE range<D> to_range(const std::array<std::size_t, 3>& a) {
     range<D> r;
-    for (int d = 0; d < D; ++d) r[d] = a[d];
+    for (int d = 0; d < D; ++d) r[d] = id_value(a[d]);
     return r;
 }
 template <int D> ENCORE_HOST_DEVICE id<D> to_id(const std::array<std::size_t, 3>& a) {
     id<D> i;
-    for (int d = 0; d < D; ++d) i[d] = a[d];
+    for (int d = 0; d < D; ++d) i[d] = id_value(a[d]);
     return i;
 }
 struct item_factory;
@@ -125,15 +134,15 @@ public:
     group() = delete;
 
     ENCORE_HOST_DEVICE id<Dimensions> get_group_id() const { return detail::to_id<Dimensions>(item_->group_id); }
-    ENCORE_HOST_DEVICE std::size_t get_group_id(int d) const { return item_->group_id[d]; }
-    ENCORE_HOST_DEVICE std::size_t operator[](int d) const { return item_->group_id[d]; }
+    ENCORE_HOST_DEVICE std::size_t get_group_id(int d) const { return detail::id_value(item_->group_id[d]); }
+    ENCORE_HOST_DEVICE std::size_t operator[](int d) const { return detail::id_value(item_->group_id[d]); }
     ENCORE_HOST_DEVICE id<Dimensions> get_local_id() const { return detail::to_id<Dimensions>(item_->local_id); }
-    ENCORE_HOST_DEVICE std::size_t get_local_id(int d) const { return item_->local_id[d]; }
+    ENCORE_HOST_DEVICE std::size_t get_local_id(int d) const { return detail::id_value(item_->local_id[d]); }
     ENCORE_HOST_DEVICE range<Dimensions> get_local_range() const { return detail::to_range<Dimensions>(item_->local_range); }
-    ENCORE_HOST_DEVICE std::size_t get_local_range(int d) const { return item_->local_range[d]; }
+    ENCORE_HOST_DEVICE std::size_t get_local_range(int d) const { return detail::id_value(item_->local_range[d]); }
     ENCORE_HOST_DEVICE range<Dimensions> get_max_local_range() const { return get_local_range(); }
     ENCORE_HOST_DEVICE range<Dimensions> get_group_range() const { return detail::to_range<Dimensions>(item_->group_range); }
-    ENCORE_HOST_DEVICE std::size_t get_group_range(int d) const { return item_->group_range[d]; }
+    ENCORE_HOST_DEVICE std::size_t get_group_range(int d) const { return detail::id_value(item_->group_range[d]); }
     ENCORE_HOST_DEVICE std::size_t get_group_linear_id() const {
         return detail::linearize<Dimensions>(get_group_id(), get_group_range());
     }
@@ -182,22 +191,22 @@ public:
     nd_item() = delete;
 
     ENCORE_HOST_DEVICE id<Dimensions> get_global_id() const { return detail::to_id<Dimensions>(item_->global_id); }
-    ENCORE_HOST_DEVICE std::size_t get_global_id(int d) const { return item_->global_id[d]; }
+    ENCORE_HOST_DEVICE std::size_t get_global_id(int d) const { return detail::id_value(item_->global_id[d]); }
     ENCORE_HOST_DEVICE std::size_t get_global_linear_id() const {
         return detail::linearize<Dimensions>(get_global_id() - get_offset(), get_global_range());
     }
     ENCORE_HOST_DEVICE id<Dimensions> get_local_id() const { return detail::to_id<Dimensions>(item_->local_id); }
-    ENCORE_HOST_DEVICE std::size_t get_local_id(int d) const { return item_->local_id[d]; }
+    ENCORE_HOST_DEVICE std::size_t get_local_id(int d) const { return detail::id_value(item_->local_id[d]); }
     ENCORE_HOST_DEVICE std::size_t get_local_linear_id() const { return get_group().get_local_linear_id(); }
     ENCORE_HOST_DEVICE group<Dimensions> get_group() const { return group<Dimensions>(*item_); }
-    ENCORE_HOST_DEVICE std::size_t get_group(int d) const { return item_->group_id[d]; }
+    ENCORE_HOST_DEVICE std::size_t get_group(int d) const { return detail::id_value(item_->group_id[d]); }
     ENCORE_HOST_DEVICE std::size_t get_group_linear_id() const { return get_group().get_group_linear_id(); }
     ENCORE_HOST_DEVICE range<Dimensions> get_group_range() const { return detail::to_range<Dimensions>(item_->group_range); }
-    ENCORE_HOST_DEVICE std::size_t get_group_range(int d) const { return item_->group_range[d]; }
+    ENCORE_HOST_DEVICE std::size_t get_group_range(int d) const { return detail::id_value(item_->group_range[d]); }
     ENCORE_HOST_DEVICE range<Dimensions> get_global_range() const { return detail::to_range<Dimensions>(item_->global_range); }
-    ENCORE_HOST_DEVICE std::size_t get_global_range(int d) const { return item_->global_range[d]; }
+    ENCORE_HOST_DEVICE std::size_t get_global_range(int d) const { return detail::id_value(item_->global_range[d]); }
     ENCORE_HOST_DEVICE range<Dimensions> get_local_range() const { return detail::to_range<Dimensions>(item_->local_range); }
-    ENCORE_HOST_DEVICE std::size_t get_local_range(int d) const { return item_->local_range[d]; }
+    ENCORE_HOST_DEVICE std::size_t get_local_range(int d) const { return detail::id_value(item_->local_range[d]); }
     ENCORE_HOST_DEVICE id<Dimensions> get_offset() const { return detail::to_id<Dimensions>(item_->offset); }
     ENCORE_HOST_DEVICE nd_range<Dimensions> get_nd_range() const { return {get_global_range(), get_local_range(), get_offset()}; }
     // The work-item's sub-group (defined in sycl/sub_group.hpp).

@@ -280,8 +280,9 @@ public:
         takes_kernel_handler<Launch, D, K, reducer<typename Descriptors::value_type, typename Descriptors::operation>...>;
 
     // `values`: the command group's specialization constants, for a kernel that takes a kernel_handler.
-    reduction_kernel(std::string name, K k, const specialization_values* values, const Descriptors&... ds)
-        : encore::kernel(std::move(name)),
+    reduction_kernel(encore::kernel::lasting_name name, K k, const specialization_values* values,
+                     const Descriptors&... ds)
+        : encore::kernel(name),
           call_{make_kernel_object<takes_handler>(std::move(k), values), make_reduction_list(to_device(ds)...)},
           states_(std::make_shared<reduction_state<typename Descriptors::value_type, typename Descriptors::operation>>(
               ds.result, ds.identity, ds.op, ds.initialize)...),

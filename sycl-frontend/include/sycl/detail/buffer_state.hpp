@@ -17,6 +17,8 @@
 #include <mutex>
 #include <vector>
 
+#include <boost/container/small_vector.hpp>
+
 #include "encore/runtime/device.hpp"
 #include "encore/runtime/event.hpp"
 
@@ -28,6 +30,9 @@ enum class access_mode { read, write, read_write, discard_write, discard_read_wr
 namespace detail {
 
 constexpr bool writes(access_mode m) noexcept { return m != access_mode::read; }
+
+// The engine events one eager command group waits for: a few, so they stay on the submitting thread's stack.
+using wait_events = boost::container::small_vector<encore::event, 4>;
 
 class buffer_state : public std::enable_shared_from_this<buffer_state> {
 public:
@@ -58,7 +63,7 @@ public:
     void set_user_mutex(std::mutex* m);
 
     // The events a new command accessing the buffer with `mode` must wait for, appended to `out`.
-    void dependencies(access_mode mode, std::vector<encore::event>& out);
+    void dependencies(access_mode mode, wait_events& out);
     // The new command's event, for the commands after it.
     void record(access_mode mode, const encore::event& e);
     // Blocks until the commands that a host access with `mode` must wait for have completed.

@@ -34,6 +34,23 @@ template <int D> encore::nd_range to_engine(const nd_range<D>& r, const char* ca
     return out;
 }
 
+// A program built by encore++ assumes, as DPC++ does by default (-fsycl-id-queries-fit-in-int), that every id
+// and range a kernel reads fits in an int (sycl/item.hpp's id_value). Throws errc::nd_range naming `call` for a
+// launch where that does not hold: an extent, an offset, the last global id or the number of work-items above
+// 2^31 - 1.
+inline void check_ids_fit_in_int(const encore::nd_range& r, const char* call) {
+    constexpr std::size_t limit = 2147483647u;
+    bool fits = r.global_count() <= limit;
+    for (int d = 0; d < r.dimensions; ++d)
+        fits = fits && r.global[d] <= limit && r.offset[d] <= limit - r.global[d];
+    if (!fits)
+        throw exception(errc::nd_range,
+                        std::string(call) + ": the launch's ids do not fit in an int (" +
+                            std::to_string(r.global_count()) + " work-items) and this program was built assuming "
+                            "they do (encore++'s default, -fsycl-id-queries-fit-in-int); build it with "
+                            "-fno-sycl-id-queries-fit-in-int for larger launches");
+}
+
 // For an nd_range launch (local size given): the local range divides the global one, and a work-group fits the
 // device. Throws errc::nd_range naming `call` otherwise.
 void check_work_groups(const encore::nd_range& r, const device& d, const char* call);

@@ -191,7 +191,7 @@ void refuse_if_native(const graph_impl& g, const char* what);
 // returned while recording a graph, the queue joins that graph's recording first. Returns the graph joined, or
 // null when no dependency is graph-limited. Throws errc::invalid when the events come from two graphs, or from a
 // graph no queue records any more.
-std::shared_ptr<graph_impl> join_recording_through(queue_impl& q, const std::vector<event>& dependencies);
+std::shared_ptr<graph_impl> join_recording_through(queue_impl& q, std::span<const event> dependencies);
 // Stops `q` recording into `g`; the caller holds g.mutex. The last recorder releases the graph's buffers, and
 // ends a native recording session: the captured graph becomes a node (this can throw a driver's failure, after
 // `q` stopped).

@@ -55,18 +55,23 @@ inline std::string demangle(const char* mangled) {
     return status == 0 && readable ? std::string(readable.get()) : std::string(mangled);
 }
 
-template <typename Name, typename Kernel> std::string kernel_name() {
-    if constexpr (std::is_same_v<Name, auto_name>)
-        return demangle(typeid(Kernel).name());
-    else {
-        std::string name = demangle(typeid(Name*).name()); // a pointer: Name may be an incomplete class
-        if (!name.empty() && name.back() == '*') name.pop_back();
-        // A name declared inside a function (parallel_for<class scale>) keeps only its own part: "scale", not
-        // "ns::f(int, float)::scale" or "f()::{lambda(handler&)#1}::operator()(handler&) const::scale".
-        if (auto paren = name.rfind(')'); paren != std::string::npos)
-            if (auto scope = name.find("::", paren); scope != std::string::npos) name.erase(0, scope + 2);
-        return name;
-    }
+// The kernel's name, made once per kernel type (demangling costs more than the rest of a submission): a string
+// that lives as long as the program, which kernels refer to (encore::kernel::lasting_name).
+template <typename Name, typename Kernel> const std::string& kernel_name() {
+    static const std::string made = [] {
+        if constexpr (std::is_same_v<Name, auto_name>)
+            return demangle(typeid(Kernel).name());
+        else {
+            std::string name = demangle(typeid(Name*).name()); // a pointer: Name may be an incomplete class
+            if (!name.empty() && name.back() == '*') name.pop_back();
+            // A name declared inside a function (parallel_for<class scale>) keeps only its own part: "scale", not
+            // "ns::f(int, float)::scale" or "f()::{lambda(handler&)#1}::operator()(handler&) const::scale".
+            if (auto paren = name.rfind(')'); paren != std::string::npos)
+                if (auto scope = name.find("::", paren); scope != std::string::npos) name.erase(0, scope + 2);
+            return name;
+        }
+    }();
+    return made;
 }
 
 // work_group: a hierarchical launch (handler::parallel_for_work_group), an nd_range whose kernel takes the group.
@@ -219,8 +224,8 @@ class host_lambda_kernel final : public encore::kernel, public lambda_arguments 
 
 public:
     // `values`: the command group's specialization constants, for a kernel that takes a kernel_handler.
-    host_lambda_kernel(std::string name, K k, const specialization_values* values = nullptr)
-        : encore::kernel(std::move(name)), k_(make_kernel_object<handler>(std::move(k), values)) {
+    host_lambda_kernel(encore::kernel::lasting_name name, K k, const specialization_values* values = nullptr)
+        : encore::kernel(name), k_(make_kernel_object<handler>(std::move(k), values)) {
         // The entry's first parameter is the kernel object, with the values after it when it takes them.
         if (const outlined_entry& e = cuda_outlined_entry<K>(); e.entry) cuda_ = outlined_code(e, D, &k_, sizeof(k_));
     }
@@ -231,6 +236,23 @@ public:
             call_kernel<Launch, D>(k_.k, w, h);
         } else {
             call_kernel<Launch, D>(k_, w);
+        }
+    }
+    // A range launch's items in one loop, the kernel inlined into it (encore::kernel::run_linear).
+    void run_linear(encore::work_item& w, std::size_t first, std::size_t last,
+                    std::span<const encore::kernel_argument>) const override {
+        current_local_memory = w.local_memory;
+        if constexpr (handler) {
+            kernel_handler h = k_.handler();
+            for (std::size_t i = first; i < last; ++i) {
+                w.global_id[0] = w.offset[0] + i;
+                call_kernel<Launch, D>(k_.k, w, h);
+            }
+        } else {
+            for (std::size_t i = first; i < last; ++i) {
+                w.global_id[0] = w.offset[0] + i;
+                call_kernel<Launch, D>(k_, w);
+            }
         }
     }
     const void* device_code(std::string_view backend) const noexcept override {
@@ -250,7 +272,8 @@ public:
                     value.bytes.data(), at.size);
         return copy;
     }
-    host_lambda_kernel(const host_lambda_kernel& other) : encore::kernel(other.name()), k_(other.k_) {
+    host_lambda_kernel(const host_lambda_kernel& other)
+        : encore::kernel(encore::kernel::lasting_name{other.name()}), k_(other.k_) {
         if (other.cuda_.entry) cuda_ = outlined_code(cuda_outlined_entry<K>(), D, &k_, sizeof(k_));
     }
 
@@ -275,8 +298,8 @@ template <launch Launch, int D, typename K> class cuda_lambda_kernel final : pub
     static constexpr bool handler = takes_kernel_handler<Launch, D, K>;
 
 public:
-    cuda_lambda_kernel(std::string name, K k, const specialization_values* values = nullptr)
-        : encore::kernel(std::move(name)), call_{make_kernel_object<handler>(std::move(k), values)},
+    cuda_lambda_kernel(encore::kernel::lasting_name name, K k, const specialization_values* values = nullptr)
+        : encore::kernel(name), call_{make_kernel_object<handler>(std::move(k), values)},
           code_(encore::cuda::detail::work_item_code(&call_)) {}
     void run(const encore::work_item& w, std::span<const encore::kernel_argument>) const override {
         if constexpr (encore::cuda::is_device_only_lambda<K>)

@@ -3,6 +3,7 @@
 
 #include <memory>
 #include <mutex>
+#include <span>
 
 #include "encore/runtime/queue.hpp"
 #include "sycl/device.hpp"
@@ -16,9 +17,14 @@ namespace detail {
 
 // One requirement per buffer: a command group that names a buffer through several accessors waits and counts as
 // the strongest of them.
-std::vector<requirement> merge_requirements(const std::vector<requirement>& requirements);
+requirement_vector merge_requirements(std::span<const requirement> requirements);
 // The buffers of `requirements`, in order.
-std::vector<buffer_state*> buffers_of(const std::vector<requirement>& requirements);
+std::vector<buffer_state*> buffers_of(std::span<const requirement> requirements);
+// `v` (a small_vector, whose iterators std::span does not take) as a span.
+template <typename T, std::size_t N>
+std::span<const T> as_span(const boost::container::small_vector<T, N>& v) noexcept {
+    return {v.data(), v.size()};
+}
 
 struct queue_impl : std::enable_shared_from_this<queue_impl> {
     queue_impl(const context& c, const device& d, const async_handler& handler, const property_list& properties);
