@@ -16,8 +16,8 @@
 // Each round times SYCL then raw for every form, alternating order between rounds; the table gives the medians of
 // 7 rounds per side and the median of the per-round ratios.
 //
-//   sycl_submit [--json] [--launches N] [--rounds N] [--native-only] [--form NAME]
-//   --form: only that form (for a profiler)
+//   sycl_submit [--json] [--launches N] [--rounds N] [--native-only | --cuda-only] [--form NAME]
+//   --form: only that form; --cuda-only: only CUDA devices (both for a profiler)
 //   --json: {"results": [{"device": ..., "form": ..., "sycl_ns_per_launch": ..., "raw_ns_per_launch": ...,
 //            "ratio": ...}]}
 #include <sycl/sycl.hpp>
@@ -60,6 +60,7 @@ struct settings {
     int rounds = 7;
     bool json = false;
     bool native_only = false;
+    bool cuda_only = false;
     std::string form; // empty: every form
 };
 
@@ -230,20 +231,21 @@ int main(int argc, char** argv) try {
         const std::string a = argv[i];
         if (a == "--json") o.json = true;
         else if (a == "--native-only") o.native_only = true;
+        else if (a == "--cuda-only") o.cuda_only = true;
         else if (a == "--launches" && i + 1 < argc) o.launches = std::max(1, std::atoi(argv[++i]));
         else if (a == "--rounds" && i + 1 < argc) o.rounds = std::max(1, std::atoi(argv[++i]));
         else if (a == "--form" && i + 1 < argc && std::find(forms.begin(), forms.end(), argv[i + 1]) != forms.end())
             o.form = argv[++i];
         else {
-            std::fprintf(stderr, "usage: sycl_submit [--json] [--launches N] [--rounds N] [--native-only] "
-                                 "[--form NAME]\n");
+            std::fprintf(stderr, "usage: sycl_submit [--json] [--launches N] [--rounds N] "
+                                 "[--native-only | --cuda-only] [--form NAME]\n");
             return 2;
         }
     }
     std::vector<result> results;
     std::vector<sycl::device> devices;
     for (const auto& d : sycl::device::get_devices())
-        if (d.get_backend() == sycl::backend::ext_oneapi_native_cpu ||
+        if ((!o.cuda_only && d.get_backend() == sycl::backend::ext_oneapi_native_cpu) ||
             (!o.native_only && d.get_backend() == sycl::backend::ext_oneapi_cuda))
             devices.push_back(d);
     for (const auto& d : devices) {

@@ -49,16 +49,16 @@ __device__ inline void* last_local_memory() {
     return count == 0 ? nullptr : local_memory(count - 1);
 }
 
-// The entry of a kernel with local memory (local accessors, work-group scratch memory) calls it first, in every
-// thread of the block. Every thread writes the table itself, the same values, and reads only after its own
-// writes: no thread waits for another (a block barrier here cost a local-memory kernel 15% against CUDA's
-// __shared__ arrays). Constant indices: a parameter indexed at run time would be copied to the stack by every
-// thread.
+// The entry of a kernel with local memory (local accessors, work-group scratch memory) calls it first, in every thread of the block (it waits at a block
+// barrier). Constant indices: a parameter indexed at run time would be copied to the stack by every thread.
 __device__ inline void enter_local_memory(const gpu::local_layout& l) {
+    if (threadIdx.x == 0 && threadIdx.y == 0 && threadIdx.z == 0) {
 #pragma unroll
-    for (unsigned i = 0; i < gpu::max_local_allocations; ++i)
-        if (i < l.count) local_offsets()[i] = l.offset[i];
-    local_count() = l.count;
+        for (unsigned i = 0; i < gpu::max_local_allocations; ++i)
+            if (i < l.count) local_offsets()[i] = l.offset[i];
+        local_count() = l.count;
+    }
+    __syncthreads();
 }
 
 // Fills `it` for this CUDA thread of a launch of `Dimensions` dimensions; false for a thread past the range's

@@ -3,13 +3,13 @@
 //
 // An event is first `deferred` (its work waits on the host for events of other backends), then `enqueued`: its
 // work has its place in the device launcher's order (gpu_launcher.hpp) on a chosen stream, so later work of the
-// device can wait for it on the GPU; then `launched`: the driver has the work. The driver event of an eager
-// command (of an in-order or an out-of-order queue) is recorded only when something asks for it (a wait, a status
-// query, a callback, a wait from another stream), because in a stream of commands almost nobody asks, and a
-// record per command would cost as much as the command; a graph launch's is recorded right after it. A record
-// made later than its work also covers what was enqueued on that stream since: all of it was submitted before
-// whatever asked for the record, so none of it can depend on this event, and such an event may complete a
-// little late, never early. Events of one stream are ordered by the stream; the queue turns waits between streams into
+// device can wait for it on the GPU; then `launched`: the driver has the work. Its driver event is recorded right after
+// the work, except for eager commands of an in-order queue:
+// there it is recorded only when something asks for it (a wait, a status query, a callback, a wait from
+// another stream), because in a stream of commands almost nobody asks, and a record per command would cost
+// as much as the command. A record made later than its work also covers what was enqueued on that stream
+// since (never anything that could depend on this event), so such an event may complete a little late, never
+// early. Events of one stream are ordered by the stream; the queue turns waits between streams into
 // cuStreamWaitEvent, never into a host round trip.
 //
 // on_complete callbacks run on the completion_watcher's thread, which polls the events it was given with

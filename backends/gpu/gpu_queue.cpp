@@ -68,9 +68,7 @@ struct gpu_queue::core : std::enable_shared_from_this<core> {
         task.stream = &s;
         task.device = device;
         task.set_work(std::forward<Work>(work));
-        // Eager commands, in-order or not, get their driver event recorded on demand (gpu_event.hpp says why
-        // that is safe); a graph launch records right after (a partition's holder may pass its event on).
-        task.record = deferred || reference || where == placement::graph_launch;
+        task.record = deferred || reference || where != placement::in_order_command;
         for (const event_ptr* w : gpu_waits) // the same stream orders the rest
             if (ours(w)->stream() != &s && !ours(w)->known_complete()) task.waits.push_back(*w);
         // No driver call at all (an empty command or barrier whose event is recorded on demand): cheaper than a

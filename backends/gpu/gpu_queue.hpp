@@ -4,7 +4,7 @@
 // stream, one after the other, and records each command's event only when something asks for it
 // (gpu_event.hpp). An out-of-order queue spreads commands: a command goes to the stream whose last work is
 // one of the events it waits for (a chain stays on one stream, no event needed), otherwise to the next stream
-// in turn; its event too is recorded on demand (a wait from another stream asks). Graph launches (gpu_graph_lowering.hpp) go through the same path,
+// in turn, and every event is recorded. Graph launches (gpu_graph_lowering.hpp) go through the same path,
 // so the independent partitions of one launch run on different streams.
 //
 // Waits: an event of this backend's device that has its place on a stream becomes cuStreamWaitEvent on the GPU
@@ -37,7 +37,7 @@ class driver_command;
 // Where a piece of work goes and how its event is recorded.
 enum class placement : std::uint8_t {
     in_order_command, // the queue's first stream; event recorded on demand
-    spread,           // a stream chosen by its wait list (out-of-order queues); event recorded on demand
+    spread,           // a stream chosen by its wait list; event recorded right after the work
     graph_launch,     // like spread; also records the chosen stream's pending on-demand event first
 };
 
