@@ -26,9 +26,9 @@
 // The single kernels are timed as `reps` launches back to back on one in-order queue / one stream, then one wait:
 // with kernels of tens of microseconds the launches overlap the work, so the time per launch is the kernel's time
 // (launch costs show only if they exceed it). dp_rows is launch-bound by design: its rows are a few microseconds
-// of work each, so it measures what a submission costs next to the kernel it launches. Each round times SYCL then CUDA for every kernel; the table gives
-// the median over 5 rounds of each side and the median of the per-round ratios (SYCL / CUDA). Before timing,
-// each kernel's result is compared with the CUDA one.
+// of work each, so it measures what a submission costs next to the kernel it launches. Each round times SYCL then
+// CUDA for every kernel; the table gives the median over 5 rounds of each side and the median of the per-round
+// ratios (SYCL / CUDA). Before timing, each kernel's result is compared with the CUDA one.
 //
 // Build times (encore++ for this file against nvcc for the CUDA file) are measured where encore++ is, by
 // bench/compiled_kernels_build_time.py; `--build-times FILE` adds its JSON to the output.

@@ -399,9 +399,8 @@ public:
         using kernel_type = detail::reduction_kernel<Launch, D, K, std::decay_t<std::tuple_element_t<I, Tuple>>...>;
         register_lambda<detail::lambda_registration<KernelName, K, kernel_type::takes_handler>>();
         detail::capture_scope capturing(*this);
-        set_lambda_kernel(std::make_shared<kernel_type>(encore::kernel::lasting_name{detail::kernel_name<KernelName, K>()},
-                                                        k, &spec_values_, std::get<I>(all)...),
-                          r);
+        const encore::kernel::lasting_name name{detail::kernel_name<KernelName, K>()};
+        set_lambda_kernel(std::make_shared<kernel_type>(name, k, &spec_values_, std::get<I>(all)...), r);
     }
     // The engine kernel of lambda or function object `k`, with the command group's specialization constants; its
     // kernel_id registered before main. Throws errc::kernel_not_supported when a bound bundle lacks it.

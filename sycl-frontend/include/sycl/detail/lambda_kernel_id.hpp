@@ -47,7 +47,8 @@ template <typename KernelName, typename K, bool Handler> struct lambda_registrat
         return k;
     }
     static const registered_kernel& entry() {
-        static const registered_kernel e{kernel_name<KernelName, K>().c_str(), &engine, typeid(name_type*).name(), Handler};
+        static const registered_kernel e{kernel_name<KernelName, K>().c_str(), &engine, typeid(name_type*).name(),
+                                         Handler};
         return e;
     }
     static kernel_id id() {
