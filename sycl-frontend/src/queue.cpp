@@ -97,7 +97,7 @@ event queue_impl::finish(handler& h) {
         // A barrier holds back everything submitted to the queue after it (sycl_ext_oneapi_enqueue_barrier).
         if (barrier.state() && !barrier.is_complete()) waits.push_back(barrier);
     }
-    if (!graph) graph = join_recording_through(*this, {c.dependencies.data(), c.dependencies.size()});
+    if (!graph) graph = join_recording_through(*this, as_span(c.dependencies));
     if (graph) return record_submission(*graph, *this, h);
 
     if (!c.dynamic_arguments.empty())
@@ -126,7 +126,7 @@ event queue_impl::finish(handler& h) {
     for (const auto& r : requirements) r.buffer->dependencies(r.mode, waits);
     if (auto* task = c.command ? std::get_if<encore::host_task_command>(&*c.command) : nullptr)
         task->task = with_host_use(std::move(task->task), buffers_of(as_span(requirements)));
-    const std::span<const encore::event> wait_list(waits.data(), waits.size());
+    const std::span<const encore::event> wait_list = as_span(waits);
     encore::event e = translate_errors([&] {
         if (c.executable) return engine.launch(*c.executable->engine, wait_list);
         if (!c.command) return engine.submit(encore::empty_command{}, wait_list);
