@@ -1,6 +1,7 @@
 // encore::cuda::detail::make_work_item — how a __global__ entry rebuilds an encore::work_item from CUDA's
-// built-in indices, and finds its work-group's local memory (local_memory(i): allocation i in the block's
-// dynamic shared memory, where the launch put it). Written once for both users: nvcc single-source kernels (single_source.hpp's
+// built-in indices, and finds its work-group's local memory in the block's dynamic shared memory (a local
+// accessor holds its offset there, written by the launch; local_memory(i) finds allocation i through the block's
+// table, for get_work_group_scratch_memory). Written once for both users: nvcc single-source kernels (single_source.hpp's
 // work_item_entry) and the entries encore-outliner generates (compiler/outliner/device_source.cpp). SYCL's
 // last dimension is CUDA's x.
 //
@@ -49,8 +50,9 @@ __device__ inline void* last_local_memory() {
     return count == 0 ? nullptr : local_memory(count - 1);
 }
 
-// The entry of a kernel with local memory (local accessors, work-group scratch memory) calls it first, in every thread of the block (it waits at a block
-// barrier). Constant indices: a parameter indexed at run time would be copied to the stack by every thread.
+// The entry of a kernel that calls get_work_group_scratch_memory calls it first, in every thread of the block (it
+// waits at a block barrier). Constant indices: a parameter indexed at run time would be copied to the stack by
+// every thread.
 __device__ inline void enter_local_memory(const gpu::local_layout& l) {
     if (threadIdx.x == 0 && threadIdx.y == 0 && threadIdx.z == 0) {
 #pragma unroll

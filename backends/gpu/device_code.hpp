@@ -10,7 +10,7 @@
 // - single-source kernels compiled by nvcc (backends/cuda/single_source.hpp): `template <class F> __global__
 //   void entry(F f, launch_geometry g)`; the callable is copied by value as the first parameter and the
 //   entry rebuilds an encore::work_item from CUDA's built-in indices. The entry is found by `resolve`, or, for
-//   kernels outlined by encore++ (`extern "C" __global__ void __encore_kernel_...(K k, launch_geometry g
+//   kernels outlined by encore++ (`extern "C" __global__ void __encore_kernel_...(K k, geometry<D> g
 //   [, local_layout l] [, void* scratch])`),
 //   by `entry` in `image` like a module kernel.
 // The record is plain data (no GPU header needed) and must live as long as the kernel that returns it.
@@ -104,11 +104,25 @@ struct device_code {
     // work_item entries outlined by encore++: the entry takes a geometry<D> of this many dimensions (not 0)
     // instead of a launch_geometry.
     std::uint8_t geometry_dimensions = 0;
-    // work_item entries of kernels with local memory (outlined by encore++): the entry takes a local_layout after the
-    // launch_geometry (and before the scratch). argument_list entries of free-function kernels with local memory
-    // (encore++): each local memory parameter comes as its size in bytes (a 64-bit value), and a local_layout of
-    // every local allocation follows the parameters.
+    // work_item entries of kernels that reach their local memory through the block's table (encore++'s entries of
+    // kernels calling get_work_group_scratch_memory): the entry takes a local_layout after the geometry (and before
+    // the scratch). argument_list entries of free-function kernels with local memory (encore++): each local memory
+    // parameter comes as its size in bytes (a 64-bit value), and a local_layout of every local allocation follows
+    // the parameters.
     bool local_layout = false;
+    // work_item entries outlined by encore++: the launch takes local memory arguments, and binds the local
+    // accessors of the functor, which start at these byte positions (`local_accessor_count` of them): each begins
+    // with a local_binding, whose offset the launch writes into its copy of the functor.
+    bool binds_local_accessors = false;
+    const std::uint32_t* local_accessors = nullptr;
+    std::size_t local_accessor_count = 0;
+};
+
+// The first bytes of a local accessor in a functor (sycl/local_accessor.hpp): where its allocation starts in the
+// block's dynamic shared memory (written by the launch), and which of the launch's local allocations it is.
+struct local_binding {
+    std::uint32_t offset;
+    std::uint32_t allocation;
 };
 
 } // namespace encore::gpu

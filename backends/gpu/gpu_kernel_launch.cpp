@@ -11,12 +11,13 @@
 
 namespace encore::gpu {
 
-void kernel_launch::add_parameter(std::span<const std::byte> bytes, std::size_t alignment) {
+std::span<std::byte> kernel_launch::add_parameter(std::span<const std::byte> bytes, std::size_t alignment) {
     alignment = std::max<std::size_t>(alignment, 1);
     const std::size_t offset = (storage_.size() + alignment - 1) / alignment * alignment;
     storage_.resize(offset + bytes.size());
     if (!bytes.empty()) std::memcpy(storage_.data() + offset, bytes.data(), bytes.size());
     offsets_.push_back(offset);
+    return {storage_.data() + offset, bytes.size()};
 }
 
 void kernel_launch::finish_parameters() {
@@ -164,6 +165,28 @@ struct shared_layout {
     std::size_t total = 0;
 };
 
+// Writes where its allocation starts into the local accessor at byte `at` of a launch's copy of a functor. An
+// accessor of no allocation of this launch is an empty one (no memory: its kernel must not touch it) or one made
+// for another command group, which the kernel cannot use.
+void bind_local_accessor(std::span<std::byte> functor, std::uint32_t at, const local_layout& layout,
+                         const std::string& name) {
+    local_binding binding;
+    if (at + sizeof binding > functor.size())
+        throw error(errc::invalid_argument, "kernel '" + name + "': a local accessor at byte " + std::to_string(at) +
+                                                " is past the end of its " + std::to_string(functor.size()) +
+                                                "-byte kernel object");
+    std::memcpy(&binding, functor.data() + at, sizeof binding);
+    if (binding.allocation == std::numeric_limits<std::uint32_t>::max()) return; // default-constructed: empty
+    if (binding.allocation >= layout.count)
+        throw error(errc::invalid_argument,
+                    "kernel '" + name + "': a local accessor it captured names local allocation " +
+                        std::to_string(binding.allocation) + ", and its command group made " +
+                        std::to_string(layout.count) +
+                        " (a local_accessor is valid only in the kernel of the command group that made it)");
+    binding.offset = layout.offset[binding.allocation];
+    std::memcpy(functor.data() + at, &binding, sizeof binding);
+}
+
 // A value parameter's alignment: natural for scalars, up to 8 bytes.
 std::size_t natural_alignment(const kernel_argument& a) {
     return std::min<std::size_t>(std::bit_floor(std::max<std::size_t>(a.bytes.size(), 1)), 8);
@@ -200,7 +223,7 @@ kernel_launch prepare_kernel_launch(gpu_backend& backend, std::uint32_t device, 
                 throw error(errc::invalid_argument, "kernel '" + name +
                                                         "': a single-source kernel takes its data from its "
                                                         "captures, not from kernel arguments");
-            if (!code->local_layout)
+            if (!code->local_layout && !code->binds_local_accessors)
                 throw error(errc::feature_not_supported,
                             "kernel '" + name + "': local accessors on the " + std::string(backend.name()) +
                                 " backend need a kernel built by encore++ (a single-source kernel's entry has no "
@@ -208,7 +231,10 @@ kernel_launch prepare_kernel_launch(gpu_backend& backend, std::uint32_t device, 
             locals.place(a.local_bytes);
         }
         launch.shared_bytes = locals.finish();
-        launch.add_parameter({static_cast<const std::byte*>(code->functor), code->functor_bytes}, 16);
+        const std::span<std::byte> functor =
+            launch.add_parameter({static_cast<const std::byte*>(code->functor), code->functor_bytes}, 16);
+        for (std::size_t i = 0; i < code->local_accessor_count; ++i)
+            bind_local_accessor(functor, code->local_accessors[i], locals.layout, name);
         if (code->geometry_dimensions != 0) { // geometry<D>: global[D] then offset[D]
             const int d = code->geometry_dimensions;
             if (d != k.range.dimensions)

@@ -6,8 +6,9 @@
 // end); an argument_list kernel cannot skip items it does not know about, so its block divides the range
 // exactly (the largest power of two that does, up to 256 items). An nd_range launch uses the given
 // work-group size as the block. A work_item kernel's local-memory arguments (its local accessors) are laid out
-// one after the other, 16-byte aligned, in the block's dynamic shared memory, and the launch geometry tells the
-// entry where each starts; an argument_list kernel's are refused (errc::feature_not_supported). A work_item
+// one after the other, 16-byte aligned, in the block's dynamic shared memory, and the launch writes where each
+// starts into the local accessors of its copy of the functor (device_code::local_accessors); an argument_list
+// kernel's are refused (errc::feature_not_supported) unless encore++ outlined it. A work_item
 // kernel that needs scratch memory (a reduction) gets it as a third parameter.
 //
 //     auto launch = prepare_kernel_launch(backend, 0, std::get<kernel_command>(c));
@@ -59,7 +60,8 @@ public:
     boost::container::small_vector<memset_params, 2> zero_first;
 
     // Appends one parameter of `bytes.size()` bytes at `alignment`; call finish_parameters() after the last.
-    void add_parameter(std::span<const std::byte> bytes, std::size_t alignment);
+    // Returns the launch's copy of them, writable until the next parameter is added.
+    std::span<std::byte> add_parameter(std::span<const std::byte> bytes, std::size_t alignment);
     void finish_parameters();
 
 private:

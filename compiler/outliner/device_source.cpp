@@ -245,8 +245,9 @@ void free_function_entry(const clang::ASTContext& context, const kernel_info& k,
         const clang::QualType type = f->getParamDecl(i)->getType().getUnqualifiedType();
         if (k.params[i].kind == param_kind::local_accessor) {
             parameters += (i ? ", " : "") + std::string("unsigned long long ") + name;
+            const std::string index = std::to_string(allocation++);
             arguments += (i ? ", " : "") + std::string("::sycl::detail::local_parameter<") + qualified(context, type) +
-                         ">::make(" + name + ", " + std::to_string(allocation++) + ")";
+                         ">::make(" + name + ", " + index + ", __encore_layout.offset[" + index + "])";
         } else {
             parameters += (i ? ", " : "") + qualified(context, type, name);
             arguments += (i ? ", " : "") + name;
@@ -260,7 +261,7 @@ void free_function_entry(const clang::ASTContext& context, const kernel_info& k,
     out.flush();
     tail << "#if !defined(ENCORE_DEVICE_KERNELS_SELECTED) || defined(ENCORE_DEVICE_KERNEL_" << hash << ")\n"
          << "extern \"C\" __global__ void " << k.entry << "(" << parameters << ") {\n"
-         << (local ? "    ::encore::cuda::detail::enter_local_memory(__encore_layout);\n" : "")
+         << (k.scratch_memory ? "    ::encore::cuda::detail::enter_local_memory(__encore_layout);\n" : "")
          << "    ::encore::work_item item;\n"
          << "    ::encore::cuda::detail::make_exact_work_item<" << k.dimensions << ">(item);\n"
          << "    ::sycl::detail::device_work_item_slot() = &item;\n"
@@ -419,7 +420,8 @@ std::string device_source(clang::ASTContext& context, clang::Rewriter& rewriter,
         const bool has_local = takes_local_layout(k);
         const std::string launch =
             std::string("::sycl::detail::launch::") + launch_enumerator(k.launch) + ", " + std::to_string(k.dimensions);
-        // Kernels with local accessors take where they are (local_layout) and set up the block's table first.
+        // Kernels calling get_work_group_scratch_memory take where the local allocations are (local_layout) and
+        // set up the block's table first; local accessors come bound (takes_local_layout).
         const std::string local_parameter = has_local ? ", ::encore::gpu::local_layout l" : "";
         const std::string enter_local = has_local ? "    ::encore::cuda::detail::enter_local_memory(l);\n" : "";
         if (k.has_reduction) {

@@ -67,10 +67,13 @@ struct kernel_info {
     const clang::FunctionDecl* free_function = nullptr;
 };
 
-// Whether the kernel's entry takes the launch's local layout: it has local memory parameters (local accessors
-// captured; a free function's local memory parameters) or calls get_work_group_scratch_memory.
+// Whether the kernel's entry takes the launch's local layout: it calls get_work_group_scratch_memory (which finds
+// the scratch through the block's table), or it is a free function with local memory parameters (the entry makes
+// their accessors from the layout). A lambda's or functor's local accessors need no layout: the launch writes where
+// each one's memory is into the kernel object it passes (backends/gpu/gpu_kernel_launch.cpp).
 inline bool takes_local_layout(const kernel_info& k) {
     if (k.scratch_memory) return true;
+    if (!k.free_function) return false;
     for (const kernel_param& p : k.params)
         if (p.kind == param_kind::local_accessor) return true;
     return false;

@@ -96,9 +96,14 @@ struct resize_scope {
     resize_scope& operator=(const resize_scope&) = delete;
     resizing outer;
 };
-// What a local_accessor is made with when its allocation exists already (dynamic local memory).
+// A local_accessor's place in a CUDA block's dynamic shared memory when nothing bound it yet.
+inline constexpr std::uint32_t unbound_local = 0xffffffffu;
+// What a local_accessor is made with when its allocation exists already (dynamic local memory); `offset`: where
+// the allocation starts in a CUDA block's dynamic shared memory, when the maker knows (a free-function kernel's
+// entry).
 struct reserved_local {
     std::uint32_t index;
+    std::uint32_t offset = unbound_local;
 };
 
 // current_local_memory (sycl/item.hpp): the local memory of the work-group whose item runs on this thread, set by

@@ -1,8 +1,9 @@
 // local_accessor (SYCL 2020 section 4.7.6.11): work-group local memory of an nd_range kernel, one array per
 // work-group, made in a command group and valid in that group's kernel. On the native backend the arrays are the
 // work-group's slice of the launch's local memory (the handler reserves each accessor's bytes); in CUDA device code
-// they are the block's dynamic shared memory (backends/cuda/device_work_item.hpp). Buffer and host accessors are
-// accessor.hpp.
+// they are the block's dynamic shared memory, and each accessor the kernel captured holds where its array starts
+// there: the GPU layer writes it into the launch's copy of the kernel object (binding_offset, below), so the
+// kernel reads it as a CUDA kernel reads a parameter. Buffer and host accessors are accessor.hpp.
 //
 //     h.parallel_for(sycl::nd_range<1>{n, 64}, [=, tile = sycl::local_accessor<float>(64, h)](sycl::nd_item<1> it) {
 //         tile[it.get_local_id(0)] = in[it.get_global_id(0)];
@@ -11,6 +12,7 @@
 #pragma once
 
 #include <array>
+#include <cstddef>
 #include <cstdint>
 #include <functional>
 #include <limits>
@@ -38,7 +40,7 @@ public:
     // Zero dimensions: one element per work-group.
     local_accessor(handler& h, const property_list& = {})
         requires(Dimensions == 0)
-        : range_(1), index_(detail::handler_access::add_local(h, sizeof(DataT))) {}
+        : index_(detail::handler_access::add_local(h, sizeof(DataT))), range_(1) {}
     ENCORE_HOST_DEVICE operator reference() const
         requires(Dimensions == 0)
     {
@@ -57,19 +59,19 @@ public:
         return *this;
     }
     local_accessor(range<Dimensions> r, handler& h, const property_list& = {})
-        : range_(r), index_(detail::handler_access::add_local(h, r.size() * sizeof(DataT))) {
+        : index_(detail::handler_access::add_local(h, r.size() * sizeof(DataT))), range_(r) {
         for (int d = 0; d < Dimensions; ++d) extents_[d] = r[d];
     }
     // Encore: a view of local allocation `reserved.index`, reserved already (dynamic local memory).
     ENCORE_HOST_DEVICE local_accessor(range<Dimensions> r, detail::reserved_local reserved)
-        : range_(r), index_(reserved.index) {
+        : offset_(reserved.offset), index_(reserved.index), range_(r) {
         for (int d = 0; d < Dimensions; ++d) extents_[d] = r[d];
     }
     // local_accessor<const T> from local_accessor<T>.
     template <typename U>
         requires(std::is_same_v<const U, DataT> && !std::is_const_v<U>)
     local_accessor(const local_accessor<U, Dimensions>& o)
-        : range_(o.range_), extents_(o.extents_), index_(o.index_) {}
+        : offset_(o.offset_), index_(o.index_), range_(o.range_), extents_(o.extents_) {}
 
     ENCORE_HOST_DEVICE bool empty() const noexcept { return size() == 0; }
     std::size_t max_size() const noexcept { return std::numeric_limits<difference_type>::max(); }
@@ -116,21 +118,33 @@ public:
     }
     // Encore: its index among the kernel's local allocations.
     std::uint32_t ext_encore_index() const noexcept { return index_; }
+    // Where, in the bytes of an accessor, the GPU layer writes the byte offset of its allocation in the block's
+    // dynamic shared memory; the allocation's index follows it (backends/gpu/device_code.hpp's local_binding).
+    static constexpr std::size_t binding_offset = 0;
 
 private:
     template <typename, int> friend class local_accessor;
     // The host runs a work-group's items on one thread, which the kernel wrapper pointed at the group's memory; on
-    // a CUDA device the allocation is in the block's dynamic shared memory (backends/cuda/device_work_item.hpp).
+    // a CUDA device the allocation is offset_ bytes into the block's dynamic shared memory (an accessor nothing
+    // bound is an error the launch reports first: gpu_kernel_launch.cpp).
     ENCORE_HOST_DEVICE DataT* data() const noexcept {
+        static_assert(laid_out_for_binding(), "local_accessor: offset_ and index_ must lead its bytes");
 #if defined(__CUDA_ARCH__)
-        return reinterpret_cast<DataT*>(::encore::cuda::detail::local_memory(index_));
+        return reinterpret_cast<DataT*>(::encore::cuda::detail::dynamic_shared_memory() + offset_);
 #else
         return reinterpret_cast<DataT*>(detail::current_local_memory[index_]);
 #endif
     }
-    range<detail::region_dimensions<Dimensions>> range_; // {1} for zero dimensions
-    std::array<std::size_t, Dimensions> extents_{};
+    // offset_ then index_ first, in every instantiation (binding_offset; data() checks it).
+    std::uint32_t offset_ = detail::unbound_local;
     std::uint32_t index_ = std::numeric_limits<std::uint32_t>::max(); // the default: an empty accessor
+    range<detail::region_dimensions<Dimensions>> range_;             // {1} for zero dimensions
+    std::array<std::size_t, Dimensions> extents_{};
+
+    static constexpr bool laid_out_for_binding() {
+        return std::is_standard_layout_v<local_accessor> && offsetof(local_accessor, offset_) == binding_offset &&
+               offsetof(local_accessor, index_) == binding_offset + sizeof(std::uint32_t);
+    }
 };
 
 } // namespace _V1

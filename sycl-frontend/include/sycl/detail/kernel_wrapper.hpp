@@ -24,6 +24,7 @@
 #include <string>
 #include <typeinfo>
 #include <utility>
+#include <vector>
 
 #include "encore/backends/gpu/device_code.hpp"
 #include "encore/compiler/kernel_descriptor.hpp"
@@ -32,6 +33,7 @@
 #include "sycl/accessor.hpp"
 #include "sycl/detail/host_device.hpp"
 #include "sycl/item.hpp"
+#include "sycl/local_accessor.hpp"
 #include "sycl/specialization_id.hpp"
 
 #if defined(__CUDACC__)
@@ -142,7 +144,10 @@ template <typename K> const K& kernel_of(const specialized<K>& s) { return s.k; 
 struct outlined_entry {
     const encore::compiler::device_image* image = nullptr;
     const char* entry = nullptr;
-    bool local_layout = false; // the kernel has local accessors: its entry takes a gpu::local_layout
+    bool local_layout = false; // the entry takes a gpu::local_layout (the kernel calls get_work_group_scratch_memory)
+    // Where the kernel object's local accessors are (byte positions; the object starts the functor), which the
+    // launch binds to their allocations.
+    std::vector<std::uint32_t> local_accessors;
 };
 bool buffers_on_backend(std::string_view backend); // buffers' storage is USM of `backend` (buffer_state.cpp)
 template <typename K> const outlined_entry& cuda_outlined_entry() {
@@ -164,7 +169,8 @@ template <typename K> const outlined_entry& cuda_outlined_entry() {
         e.local_layout = d->local_layout;
         for (const auto& p : d->parameters()) {
             if (p.kind == encore::compiler::param_kind::accessor && !buffers_on_backend("cuda")) return e;
-            e.local_layout = e.local_layout || p.kind == encore::compiler::param_kind::local_accessor;
+            if (p.kind == encore::compiler::param_kind::local_accessor)
+                e.local_accessors.push_back(static_cast<std::uint32_t>(p.offset + local_accessor<int>::binding_offset));
         }
         e.image = encore::compiler::find_image("cuda", *d);
         e.entry = e.image ? d->entry : nullptr;
@@ -181,6 +187,9 @@ inline encore::gpu::device_code outlined_code(const outlined_entry& e, int dimen
     code.convention = encore::gpu::calling_convention::work_item;
     code.entry = e.entry;
     code.local_layout = e.local_layout;
+    code.binds_local_accessors = true;
+    code.local_accessors = e.local_accessors.data();
+    code.local_accessor_count = e.local_accessors.size();
     code.geometry_dimensions = static_cast<std::uint8_t>(dimensions > 0 ? dimensions : 1);
     code.functor = functor;
     code.functor_bytes = bytes;

@@ -62,25 +62,27 @@ template <typename... Ps> struct free_function_signature<void (*)(Ps...)> {
 // writes, all but dynamic_work_group_memory, which holds host state).
 template <typename P> struct local_parameter : std::false_type {};
 template <typename T> struct local_parameter<local_accessor<T, 1>> : std::true_type {
-    ENCORE_HOST_DEVICE static local_accessor<T, 1> make(std::size_t bytes, std::uint32_t index) {
-        return local_accessor<T, 1>(range<1>{bytes / sizeof(T)}, reserved_local{index});
+    // `offset`: where the allocation starts in a CUDA block's dynamic shared memory (encore++'s entry knows).
+    ENCORE_HOST_DEVICE static local_accessor<T, 1> make(std::size_t bytes, std::uint32_t index,
+                                                        std::uint32_t offset = unbound_local) {
+        return local_accessor<T, 1>(range<1>{bytes / sizeof(T)}, reserved_local{index, offset});
     }
 };
 template <typename T, typename Properties>
 struct local_parameter<ext::oneapi::experimental::work_group_memory<T, Properties>> : std::true_type {
     using value_type = std::remove_all_extents_t<T>;
-    ENCORE_HOST_DEVICE static ext::oneapi::experimental::work_group_memory<T, Properties> make(std::size_t bytes,
-                                                                                              std::uint32_t index) {
+    ENCORE_HOST_DEVICE static ext::oneapi::experimental::work_group_memory<T, Properties>
+    make(std::size_t bytes, std::uint32_t index, std::uint32_t offset = unbound_local) {
         return ext::oneapi::experimental::work_group_memory<T, Properties>(
-            local_parameter<local_accessor<value_type, 1>>::make(bytes, index));
+            local_parameter<local_accessor<value_type, 1>>::make(bytes, index, offset));
     }
 };
 template <typename T, typename Properties>
 struct local_parameter<ext::oneapi::experimental::dynamic_work_group_memory<T, Properties>> : std::true_type {
-    static ext::oneapi::experimental::dynamic_work_group_memory<T, Properties> make(std::size_t bytes,
-                                                                                  std::uint32_t index) {
+    static ext::oneapi::experimental::dynamic_work_group_memory<T, Properties>
+    make(std::size_t bytes, std::uint32_t index, std::uint32_t offset = unbound_local) {
         return ext::oneapi::experimental::dynamic_work_group_memory<T, Properties>(
-            local_parameter<ext::oneapi::experimental::work_group_memory<T, Properties>>::make(bytes, index));
+            local_parameter<ext::oneapi::experimental::work_group_memory<T, Properties>>::make(bytes, index, offset));
     }
 };
 
