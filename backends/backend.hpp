@@ -34,6 +34,7 @@
 #include <span>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "encore/graph/command.hpp"
 #include "encore/graph/graph.hpp"
@@ -43,7 +44,7 @@
 namespace encore {
 
 // Bumped whenever a virtual function below changes; a plugin built for another version is not loaded.
-inline constexpr std::uint32_t backend_interface_version = 8;
+inline constexpr std::uint32_t backend_interface_version = 9;
 
 // SYCL's usm::alloc: device memory is for the device only, host memory is pinned host memory the device can
 // read, shared memory migrates between both.
@@ -75,6 +76,16 @@ struct device_properties {
     // Device memory the host reaches between map_for_host and unmap_for_host (OpenCL coarse-grain SVM): where a
     // device has no shared memory, SYCL buffers keep their contents there and map them for host access.
     bool mapped_device_memory = false;
+    // What the device tells a user choosing it (interface version 9; encore-ls prints them). How a graph
+    // partition becomes one executable here, in the backend's words ("CUDA graph", "cl_khr_command_buffer
+    // 0.9.4", "launch plan", "Level Zero command-list chain", "native task list"): for people, never parsed.
+    std::string graph_lowering;
+    // Whether the device takes SPIR-V (IL) programs: OpenCL's CL_DEVICE_IL_VERSION names SPIR-V, Level Zero's
+    // module properties give a SPIR-V version.
+    bool spirv = false;
+    // The sub-group widths its kernels run with: encore::sub_group_width where Encore runs C++ kernels
+    // (native, CUDA's warps), the driver's list elsewhere; empty where the device does not say.
+    std::vector<std::uint32_t> sub_group_sizes;
 };
 
 // Nanoseconds on one clock per backend: only differences between timestamps of one backend mean something.

@@ -129,8 +129,9 @@ backend_registry::backend_registry(registry_options options) : options_(std::mov
         }
         seen.push_back(name);
         if (!filter_.may_accept(name)) {
-            note("backend '" + name + "': not loaded: ONEAPI_DEVICE_SELECTOR=" + *options_.device_selector +
-                 " selects none of its devices");
+            report(name, backend_report::outcome::not_selected, {},
+                   "not loaded: ONEAPI_DEVICE_SELECTOR=" + *options_.device_selector +
+                       " selects none of its devices");
             continue;
         }
         load(name);
@@ -139,9 +140,11 @@ backend_registry::backend_registry(registry_options options) : options_(std::mov
         for (std::uint32_t d = 0; d < b->device_count(); ++d) {
             if (filter_.accepts(b->name(), d, b->properties(d).type))
                 devices_.emplace_back(*b, d);
-            else
+            else {
+                hidden_.emplace_back(*b, d);
                 note("backend '" + std::string(b->name()) + "': device " + std::to_string(d) + " (" +
                      b->properties(d).name + ") hidden by ONEAPI_DEVICE_SELECTOR=" + *options_.device_selector);
+            }
         }
     if (order_.empty()) note("no backend loaded: no device is available to this process");
     else if (devices_.empty()) note("no device visible: ONEAPI_DEVICE_SELECTOR=" + *options_.device_selector +
@@ -149,6 +152,28 @@ backend_registry::backend_registry(registry_options options) : options_(std::mov
 }
 
 backend_registry::~backend_registry() = default;
+
+std::string_view to_string(backend_report::outcome outcome) noexcept {
+    switch (outcome) {
+    case backend_report::outcome::loaded:
+        return "loaded";
+    case backend_report::outcome::not_selected:
+        return "not selected";
+    case backend_report::outcome::absent:
+        return "absent";
+    case backend_report::outcome::load_failed:
+        return "failed to load";
+    case backend_report::outcome::other_version:
+        return "other interface version";
+    case backend_report::outcome::unavailable:
+        return "unavailable";
+    case backend_report::outcome::no_device:
+        return "no device";
+    case backend_report::outcome::bad_name:
+        return "bad name";
+    }
+    return "unknown";
+}
 
 backend_registry& backend_registry::global() {
     static backend_registry registry(registry_options::from_environment());
@@ -210,6 +235,13 @@ device backend_registry::choose_default() {
     return first;
 }
 
+std::string backend_registry::default_device_explanation() {
+    default_device();
+    std::lock_guard lock(trace_mutex_);
+    constexpr std::string_view prefix = "default device: ";
+    return last_choice_.rfind(prefix, 0) == 0 ? last_choice_.substr(prefix.size()) : last_choice_;
+}
+
 void backend_registry::explain_default(std::string line) {
     {
         std::lock_guard lock(trace_mutex_);
@@ -219,73 +251,89 @@ void backend_registry::explain_default(std::string line) {
     note(std::move(line));
 }
 
+void backend_registry::report(const std::string& name, backend_report::outcome result, std::string path,
+                              std::string reason) {
+    note("backend '" + name + "': " + reason);
+    reports_.push_back({name, result, std::move(path), std::move(reason)});
+}
+
 void backend_registry::load(const std::string& name) {
-    const std::string prefix = "backend '" + name + "': ";
+    using outcome = backend_report::outcome;
     if (!valid_name(name)) {
-        note(prefix + "not a backend name (letters, digits, '_' and '-' only); skipped");
+        report(name, outcome::bad_name, {},
+               "not a backend name (letters, digits, '_' and '-' only); skipped");
         return;
     }
     auto entry = std::make_unique<plugin>();
     entry->name = name;
+    std::string path;
+    std::string loaded;
     if (name == "native") {
         try {
             entry->instance = native::make_backend();
         } catch (const std::exception& e) {
-            note(prefix + "built in, but failed to start: " + e.what());
+            report(name, outcome::load_failed, {}, std::string("built in, but failed to start: ") + e.what());
             return;
         }
-        note(prefix + "built in, " + describe_devices(*entry->instance));
+        loaded = "built in, " + describe_devices(*entry->instance);
     } else {
         const std::string file = "libencore-backend-" + name + ".so";
-        std::string path;
         for (const auto& d : directories_)
             if (is_file(d + "/" + file)) {
                 path = d + "/" + file;
                 break;
             }
         if (path.empty()) {
-            note(prefix + "not loaded: " + file + " is in none of the searched directories");
+            report(name, outcome::absent, {},
+                   "not loaded: " + file + " is in none of the searched directories");
             return;
         }
         void* handle = ::dlopen(path.c_str(), RTLD_NOW | RTLD_LOCAL);
         if (!handle) {
             const char* why = ::dlerror();
             // dlerror names the library that is missing, which may be the driver rather than the plugin itself.
-            note(prefix + "not loaded: " + path + ": " + (why ? why : "dlopen failed"));
+            report(name, outcome::load_failed, path,
+                   "not loaded: " + path + ": " + (why ? why : "dlopen failed"));
             return;
         }
         entry->library = std::make_unique<library_handle>(handle);
         auto entry_point =
             reinterpret_cast<encore_backend_entry_function>(::dlsym(handle, ENCORE_BACKEND_ENTRY_NAME));
         if (!entry_point) {
-            note(prefix + "not loaded: " + path + " exports no " ENCORE_BACKEND_ENTRY_NAME);
+            report(name, outcome::load_failed, path,
+                   "not loaded: " + path + " exports no " ENCORE_BACKEND_ENTRY_NAME);
             return;
         }
         backend_plugin_request request;
         try {
             entry_point(&request);
         } catch (const std::exception& e) {
-            note(prefix + "not loaded: " + path + " failed to start: " + e.what());
+            report(name, outcome::load_failed, path, "not loaded: " + path + " failed to start: " + e.what());
             return;
         } catch (...) {
-            note(prefix + "not loaded: " + path + " failed to start");
+            report(name, outcome::load_failed, path, "not loaded: " + path + " failed to start");
             return;
         }
         if (!request.instance) {
-            note(prefix + "unavailable: " +
-                 (request.unavailable_reason.empty() ? "the plugin made no backend (interface version " +
-                                                           std::to_string(backend_interface_version) + "?)"
-                                                     : request.unavailable_reason) +
-                 " (" + path + ")");
+            // Plugins return without a word when the runtime speaks another interface version (backend.hpp).
+            if (request.unavailable_reason.empty())
+                report(name, outcome::other_version, path,
+                       "unavailable: the plugin made no backend (interface version " +
+                           std::to_string(backend_interface_version) + "?) (" + path + ")");
+            else
+                report(name, outcome::unavailable, path,
+                       "unavailable: " + request.unavailable_reason + " (" + path + ")");
             return;
         }
         entry->instance = std::move(request.instance);
-        note(prefix + "loaded " + path + ", " + describe_devices(*entry->instance));
+        loaded = "loaded " + path + ", " + describe_devices(*entry->instance);
     }
     if (entry->instance->device_count() == 0) {
-        note(prefix + "has no device; not used");
+        note("backend '" + name + "': " + loaded);
+        report(name, outcome::no_device, path, "has no device; not used");
         return;
     }
+    report(name, outcome::loaded, path, loaded);
     order_.push_back(entry->instance.get());
     plugins_.push_back(std::move(entry));
 }

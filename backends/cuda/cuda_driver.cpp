@@ -130,6 +130,9 @@ public:
         p.profiling = true;
         p.native_graphs = true;
         p.native_recording = true;
+        p.graph_lowering = "CUDA graph";
+        // Encore's sub-groups are warps on CUDA (sycl/sub_group.hpp).
+        p.sub_group_sizes = {static_cast<std::uint32_t>(attribute(d, CU_DEVICE_ATTRIBUTE_WARP_SIZE))};
         return p;
     }
 

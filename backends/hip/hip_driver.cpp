@@ -186,6 +186,8 @@ public:
         p.profiling = true;
         p.native_graphs = true;
         p.native_recording = true;
+        p.graph_lowering = "HIP graph";
+        p.sub_group_sizes = {static_cast<std::uint32_t>(d.warpSize)}; // hiprtc kernels run in wavefronts
         return p;
     }
 

@@ -25,6 +25,8 @@ device_properties properties_of(const detail::api& ze, const detail::driver_devi
     check(ze.zeDeviceGetProperties(dd.device, &p), "zeDeviceGetProperties");
     ze_device_compute_properties_t c{ZE_STRUCTURE_TYPE_DEVICE_COMPUTE_PROPERTIES};
     check(ze.zeDeviceGetComputeProperties(dd.device, &c), "zeDeviceGetComputeProperties");
+    ze_device_module_properties_t m{ZE_STRUCTURE_TYPE_DEVICE_MODULE_PROPERTIES};
+    check(ze.zeDeviceGetModuleProperties(dd.device, &m), "zeDeviceGetModuleProperties");
     std::uint32_t memories = 0;
     check(ze.zeDeviceGetMemoryProperties(dd.device, &memories, nullptr), "zeDeviceGetMemoryProperties");
     std::vector<ze_device_memory_properties_t> memory(memories, {ZE_STRUCTURE_TYPE_DEVICE_MEMORY_PROPERTIES});
@@ -58,6 +60,11 @@ device_properties properties_of(const detail::api& ze, const detail::driver_devi
     out.native_graphs = true;
     out.host_kernels = false;
     out.native_recording = false;
+    out.graph_lowering = "Level Zero command-list chain";
+    // A driver without a SPIR-V compiler reports version 0 (the tests' CPU driver).
+    out.spirv = m.spirvVersionSupported != 0;
+    for (std::uint32_t i = 0; i < std::min<std::uint32_t>(c.numSubGroupSizes, ZE_SUBGROUPSIZE_COUNT); ++i)
+        out.sub_group_sizes.push_back(c.subGroupSizes[i]);
     // With the 1.0 structure type, timerResolution is in nanoseconds per tick.
     ns_per_tick = p.timerResolution ? static_cast<double>(p.timerResolution) : 1.0;
     return out;

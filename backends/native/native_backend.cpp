@@ -49,6 +49,8 @@ device_properties cpu_properties() {
     p.profiling = true;
     p.native_graphs = true;
     p.host_kernels = true;
+    p.graph_lowering = "native task list";
+    p.sub_group_sizes = {static_cast<std::uint32_t>(sub_group_width)}; // work_group.hpp
     return p;
 }
 

@@ -82,6 +82,12 @@ std::unique_ptr<opencl_backend> opencl_backend::create(std::string& why_not) {
                 s->use_command_buffers =
                     s->command_buffers.load(pd.platform, s->capabilities.command_buffer) && command_buffers;
             s->properties.native_graphs = s->use_command_buffers;
+            s->properties.graph_lowering =
+                s->use_command_buffers
+                    ? "cl_khr_command_buffer " + detail::version_string(s->capabilities.command_buffer)
+                    : "launch plan";
+            s->properties.spirv = s->capabilities.il_version.find("SPIR-V") != std::string::npos;
+            s->properties.sub_group_sizes = s->capabilities.sub_group_sizes;
             s->use_markers = env_flag("ENCORE_OPENCL_MARKERS", s->properties.type != device_type::cpu);
             s->use_mutable_dispatch =
                 s->use_command_buffers && detail::updates_kernels_in_place(s->capabilities) &&

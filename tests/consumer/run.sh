@@ -76,4 +76,14 @@ if [ -x "$work/pkg-config/consumer" ]; then
         *) echo "consumer (plugin folders): FAILED: not the install's plugin folder: $searched"; failed=1 ;;
     esac
 fi
+# The installed encore-ls runs against the installed libencore and finds the native device (the selector above).
+ls_tool="$stage$prefix/bin/encore-ls"
+if ls_json="$("$ls_tool" --json 2>&1)" && printf '%s' "$ls_json" | python3 -c '
+import json, sys
+found = json.load(sys.stdin)
+sys.exit(0 if found["default_device"]["id"] == "native:0" and found["usable"] else 1)'; then
+    echo "consumer (encore-ls): the installed encore-ls lists the native device as the default"
+else
+    echo "consumer (encore-ls): FAILED: $ls_tool --json: $(printf '%s' "$ls_json" | tail -5)"; failed=1
+fi
 exit $failed

@@ -21,6 +21,11 @@ TEST_CASE("the GPU device describes a GPU with native graphs") {
     CHECK(p.max_work_group_size >= 1024);
     CHECK(p.allocation_alignment == 256);
     CHECK(p.name.size() > 0);
+    // What encore-ls prints: graphs become the API's own graphs; one sub-group width, the warp or wavefront.
+    CHECK((p.graph_lowering == "CUDA graph" || p.graph_lowering == "HIP graph"));
+    REQUIRE(p.sub_group_sizes.size() == 1);
+    CHECK((p.sub_group_sizes[0] == 32 || p.sub_group_sizes[0] == 64));
+    CHECK_FALSE(p.spirv);
 }
 
 TEST_CASE("memset and memcpy on device, host and shared memory") {

@@ -21,6 +21,14 @@ TEST_CASE("the device says what it is") {
     CHECK(p.profiling);
     CHECK(p.max_work_group_size >= 1);
     CHECK(p.global_memory_bytes > 0);
+    CHECK(p.graph_lowering == "Level Zero command-list chain");
+    CHECK_FALSE(p.sub_group_sizes.empty());
+    if (p.name == "Encore Level Zero test driver (host threads)") {
+        // The CPU test driver's answers (driver/driver_entry_points.cpp): no SPIR-V compiler, sub-groups of
+        // one.
+        CHECK_FALSE(p.spirv);
+        CHECK(p.sub_group_sizes == std::vector<std::uint32_t>{1});
+    }
 }
 
 TEST_CASE("memory of every kind: memset, memcpy, fills of every pattern size") {

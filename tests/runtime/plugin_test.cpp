@@ -93,6 +93,21 @@ TEST_CASE("a missing plugin, a missing driver and a bad name are trace lines, no
     CHECK(trace_mentions(r, "backend 'nodriver': unavailable: no driver: "));
     CHECK(trace_mentions(r, "backend '../evil': not a backend name"));
     CHECK(trace_mentions(r, "backend 'native': listed twice"));
+    // The same, as data: one report per name, in order (a name listed twice: once).
+    const auto& reports = r.backend_reports();
+    REQUIRE(reports.size() == 4);
+    CHECK(reports[0].name == "absent");
+    CHECK(reports[0].result == backend_report::outcome::absent);
+    CHECK(reports[0].path.empty());
+    CHECK(reports[1].name == "nodriver");
+    CHECK(reports[1].result == backend_report::outcome::unavailable);
+    CHECK(reports[1].path == plugin_directory() + "/libencore-backend-nodriver.so");
+    CHECK(reports[1].reason.rfind("unavailable: no driver: ", 0) == 0);
+    CHECK(reports[2].result == backend_report::outcome::bad_name);
+    CHECK(reports[3].name == "native");
+    CHECK(reports[3].result == backend_report::outcome::loaded);
+    CHECK(reports[3].reason == "built in, 1 device: " + r.backends()[0]->properties(0).name);
+    CHECK(to_string(reports[1].result) == "unavailable");
 
     backend_registry none({.backends = "absent"});
     CHECK(none.backends().empty());
@@ -219,6 +234,57 @@ TEST_CASE("a plugin file that cannot be loaded is a trace line naming the file a
     backend_registry r({.backends = "broken,native", .search_path = folder});
     CHECK(r.backends().size() == 1);
     CHECK(trace_mentions(r, "backend 'broken': not loaded: " + path + ": "));
+    REQUIRE(r.backend_reports().size() == 2);
+    CHECK(r.backend_reports()[0].result == backend_report::outcome::load_failed);
+    CHECK(r.backend_reports()[0].path == path);
+    CHECK(to_string(r.backend_reports()[0].result) == "failed to load");
     std::remove(path.c_str());
     ::rmdir(folder);
+}
+
+TEST_CASE(
+    "a plugin built for another interface version makes no backend, and the report says which case it is") {
+    backend_registry r({.backends = "old_interface,native", .search_path = plugin_directory()});
+    REQUIRE(r.backends().size() == 1);
+    REQUIRE(r.backend_reports().size() == 2);
+    const auto& old = r.backend_reports()[0];
+    CHECK(old.name == "old_interface");
+    CHECK(old.result == backend_report::outcome::other_version);
+    CHECK(to_string(old.result) == "other interface version");
+    CHECK(old.reason.find("interface version " + std::to_string(backend_interface_version)) !=
+          std::string::npos);
+    CHECK(trace_mentions(r, "backend 'old_interface': unavailable: the plugin made no backend"));
+}
+
+TEST_CASE("the registry keeps the devices ONEAPI_DEVICE_SELECTOR hides, and the default device's reason") {
+    backend_registry r(
+        {.backends = "counting,native", .search_path = plugin_directory(), .device_selector = "!counting:0"});
+    REQUIRE(r.devices().size() == 1);
+    CHECK(r.devices()[0].backend_name() == "native");
+    REQUIRE(r.hidden_devices().size() == 1);
+    CHECK(r.hidden_devices()[0].backend_name() == "counting");
+    CHECK(r.hidden_devices()[0].index() == 0);
+    CHECK(r.default_device_explanation().rfind("native:0 (", 0) == 0);
+    CHECK(r.default_device_explanation().find("because it runs the program's host-compiled kernels") !=
+          std::string::npos);
+
+    // A backend the selector rules out is not loaded, and its report says why.
+    backend_registry only_native(
+        {.backends = "counting,native", .search_path = plugin_directory(), .device_selector = "native:*"});
+    REQUIRE(only_native.backend_reports().size() == 2);
+    CHECK(only_native.backend_reports()[0].result == backend_report::outcome::not_selected);
+    CHECK(only_native.hidden_devices().empty());
+
+    backend_registry nothing({.backends = "native", .device_selector = "!native:0"});
+    CHECK(nothing.devices().empty());
+    CHECK(nothing.hidden_devices().size() == 1);
+    CHECK_THROWS_AS(nothing.default_device_explanation(), encore::error);
+}
+
+TEST_CASE("native: the device says how graphs lower, its sub-group width and that it takes no SPIR-V") {
+    backend_registry r({.backends = "native"});
+    const auto& p = r.devices().at(0).properties();
+    CHECK(p.graph_lowering == "native task list");
+    CHECK(p.sub_group_sizes == std::vector<std::uint32_t>{static_cast<std::uint32_t>(sub_group_width)});
+    CHECK_FALSE(p.spirv);
 }

@@ -23,6 +23,7 @@ namespace encore::level_zero::detail {
 
 #define ENCORE_ZE_FUNCTIONS(X)                                                                               \
     X(zeInit)                                                                                                \
+    X(zeDeviceGetModuleProperties)                                                                           \
     X(zeDriverGet) X(zeDriverGetProperties) X(zeDriverGetApiVersion) X(zeDeviceGet) X(zeDeviceGetProperties) \
         X(zeDeviceGetComputeProperties) X(zeDeviceGetMemoryProperties) X(zeDeviceGetGlobalTimestamps)        \
             X(zeContextCreate) X(zeContextDestroy) X(zeMemAllocDevice) X(zeMemAllocHost) X(zeMemAllocShared) \

@@ -36,8 +36,9 @@ device_capabilities query_capabilities(cl_device_id d) {
             CL_SUCCESS)
             extensions.clear();
     }
-    bool intel_usm = false;
+    bool intel_usm = false, sub_group_sizes = false;
     for (const auto& e : extensions) {
+        if (std::strcmp(e.name, "cl_intel_required_subgroup_size") == 0) sub_group_sizes = true;
         if (std::strcmp(e.name, "cl_khr_command_buffer") == 0) c.command_buffer = e.version;
         if (std::strcmp(e.name, "cl_khr_command_buffer_mutable_dispatch") == 0)
             c.mutable_dispatch = e.version;
@@ -46,6 +47,7 @@ device_capabilities query_capabilities(cl_device_id d) {
     if (extensions.empty()) { // before OpenCL 3.0: names only, so no command-buffer version to trust
         const std::string names = device_string(d, CL_DEVICE_EXTENSIONS);
         intel_usm = names.find("cl_intel_unified_shared_memory") != std::string::npos;
+        sub_group_sizes = names.find("cl_intel_required_subgroup_size") != std::string::npos;
     }
     if (c.command_buffer)
         c.command_buffer_capabilities = device_value<cl_device_command_buffer_capabilities_khr>(
@@ -65,6 +67,14 @@ device_capabilities query_capabilities(cl_device_id d) {
         mode && std::strcmp(mode, "coarse-svm") == 0 && (c.svm & CL_DEVICE_SVM_COARSE_GRAIN_BUFFER))
         c.usm = usm_mode::svm_coarse;
     c.il_version = device_string(d, CL_DEVICE_IL_VERSION);
+    if (sub_group_sizes &&
+        cl.clGetDeviceInfo(d, CL_DEVICE_SUB_GROUP_SIZES_INTEL, 0, nullptr, &bytes) == CL_SUCCESS && bytes) {
+        std::vector<std::size_t> sizes(bytes / sizeof(std::size_t));
+        if (cl.clGetDeviceInfo(d, CL_DEVICE_SUB_GROUP_SIZES_INTEL, bytes, sizes.data(), nullptr) ==
+            CL_SUCCESS)
+            for (auto size : sizes)
+                c.sub_group_sizes.push_back(static_cast<std::uint32_t>(size));
+    }
     const auto queue = device_value<cl_command_queue_properties>(d, CL_DEVICE_QUEUE_ON_HOST_PROPERTIES);
     c.out_of_order = (queue & CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE) != 0;
     c.profiling = (queue & CL_QUEUE_PROFILING_ENABLE) != 0;
