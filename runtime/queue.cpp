@@ -140,8 +140,10 @@ void queue_state::wait_all() {
         pending = properties.in_order ? std::vector<event_ptr>{} : outstanding;
         if (last) pending.push_back(last);
     }
-    for (auto& e : pending)
-        e->wait();
+    // Newest first: where later work completing tells that earlier work of its stream did (GPU streams), the
+    // older events' waits are then answered without a driver call.
+    for (auto e = pending.rbegin(); e != pending.rend(); ++e)
+        (*e)->wait();
     std::lock_guard lock(mutex);
     std::erase_if(outstanding, [](const event_ptr& o) { return o->status() == event_status::complete; });
     std::erase_if(keep_alive, [](const auto& k) { return k.first->status() == event_status::complete; });

@@ -39,6 +39,16 @@ void gpu_event::record_locked(stream_state& s) {
     }
     backend_.api().record(event_, s.stream);
     recorded_ = true;
+    record_number_.store(++s.records, std::memory_order_release);
+}
+
+void gpu_event::completed_on_stream() const noexcept {
+    complete_known();
+    const std::uint64_t number = record_number_.load(std::memory_order_acquire);
+    std::atomic<std::uint64_t>& through = stream_->complete_through;
+    for (std::uint64_t seen = through.load(std::memory_order_relaxed);
+         seen < number && !through.compare_exchange_weak(seen, number, std::memory_order_release);) {
+    }
 }
 
 std::vector<std::function<void()>> gpu_event::move_to(state next) {
@@ -78,12 +88,12 @@ gpu::driver_event gpu_event::recorded_handle() {
 }
 
 event_status gpu_event::status() const noexcept {
-    if (done_.load(std::memory_order_acquire)) return event_status::complete;
+    if (known_complete()) return event_status::complete;
     if (state_.load(std::memory_order_acquire) != state::launched) return event_status::submitted;
     try {
         gpu::driver_event e = const_cast<gpu_event*>(this)->recorded_handle();
         if (!backend_.api().query(e)) return event_status::running;
-        complete_known(); // done, or failed in a way the next wait reports
+        completed_on_stream(); // done, or failed in a way the next wait reports
         return event_status::complete;
     } catch (...) {
         return event_status::running; // a record that failed now will fail again, and throw, in wait()
@@ -91,7 +101,7 @@ event_status gpu_event::status() const noexcept {
 }
 
 void gpu_event::wait() {
-    if (done_.load(std::memory_order_acquire)) return;
+    if (known_complete()) return;
     for (state s = state_.load(std::memory_order_acquire); s == state::deferred || s == state::enqueued;
          s = state_.load(std::memory_order_acquire)) {
         {
@@ -104,7 +114,7 @@ void gpu_event::wait() {
     gpu::driver_event e = recorded_handle();
     context_scope scope(backend_.api(), stream_->context);
     backend_.api().synchronize(e);
-    complete_known();
+    completed_on_stream();
 }
 
 void gpu_event::on_complete(std::function<void()> callback) {

@@ -49,6 +49,11 @@ struct stream_state {
     // launcher's thread reads the fields above for every task).
     alignas(64) std::weak_ptr<gpu_event> lazy_tail; // the last work's event, while its record is on demand
     std::atomic<const gpu_event*> last{nullptr};    // the event of the last work enqueued here
+    // Records are numbered on their stream (under `mutex`); a record seen complete completes every record made
+    // before it there, so `complete_through` (the highest such number) answers for all of them without a driver
+    // call: an out-of-order queue's wait() over thousands of events synchronizes once per stream, not per event.
+    std::uint64_t records = 0;
+    std::atomic<std::uint64_t> complete_through{0};
 };
 
 // What profiling timestamps are measured against: an event recorded at queue creation and the host clock
@@ -79,8 +84,13 @@ public:
         const state s = state_.load(std::memory_order_acquire);
         return s == state::enqueued || s == state::launched;
     }
-    // True once someone saw the work complete (cheap; false does not mean it is still running).
-    bool known_complete() const noexcept { return done_.load(std::memory_order_acquire); }
+    // True once someone saw the work, or later work of its stream, complete (cheap; false does not mean it is
+    // still running).
+    bool known_complete() const noexcept {
+        if (done_.load(std::memory_order_acquire)) return true;
+        const std::uint64_t number = record_number_.load(std::memory_order_acquire);
+        return number != 0 && stream_->complete_through.load(std::memory_order_acquire) >= number;
+    }
     const gpu_backend& owner() const noexcept { return backend_; }
 
     // --- for the queue, which owns the life cycle ---
@@ -106,6 +116,8 @@ public:
 private:
     enum class state : std::uint8_t { deferred, enqueued, launched, failed };
     void complete_known() const noexcept { done_.store(true, std::memory_order_release); }
+    // The recorded work was seen complete on its stream: so was every record before it there.
+    void completed_on_stream() const noexcept;
     // Under mutex_: moves to `next` and, when that ends the wait for the launch (launched, failed), takes the
     // callbacks registered meanwhile; then wakes wait() if anyone waits. Returns the callbacks taken.
     std::vector<std::function<void()>> move_to(state next);
@@ -119,6 +131,8 @@ private:
     gpu::driver_event event_ = nullptr;       // recorded under stream_->mutex; from the backend's pool unless profiling
     gpu::driver_event start_event_ = nullptr; // profiling only
     bool recorded_ = false;         // under the stream's mutex
+    // The record's number on its stream (stream_state::records), 0 until recorded; stream_ is set before it.
+    std::atomic<std::uint64_t> record_number_{0};
     std::uint64_t submit_ns_ = 0;
     std::mutex mutex_; // state changes, and the callbacks registered before launched
     // wait() for an event not launched yet blocks on state_ itself (atomic wait/notify): no condition variable to
