@@ -138,10 +138,7 @@ public:
     // launches call it).
     virtual void run_linear(work_item& item, std::size_t first, std::size_t last,
                             std::span<const kernel_argument> arguments) const {
-        for (std::size_t i = first; i < last; ++i) {
-            item.global_id[0] = item.offset[0] + i;
-            run(item, arguments);
-        }
+        for_linear_items(item, first, last, [&](const work_item& w) { run(w, arguments); });
     }
     // The kernel's code for the backend named `backend` ("cuda", ...), as a record whose layout that backend
     // defines (CUDA: encore::cuda::device_code in backends/cuda/device_code.hpp), or nullptr when the kernel
@@ -149,6 +146,16 @@ public:
     virtual const void* device_code(std::string_view backend) const noexcept {
         static_cast<void>(backend);
         return nullptr;
+    }
+
+protected:
+    // run_linear's loop, for overrides to call with their own per-item call (inlined into the loop).
+    template <typename Call>
+    static void for_linear_items(work_item& item, std::size_t first, std::size_t last, Call&& call) {
+        for (std::size_t i = first; i < last; ++i) {
+            item.global_id[0] = item.offset[0] + i;
+            call(static_cast<const work_item&>(item));
+        }
     }
 
 private:

@@ -36,10 +36,7 @@ public:
     }
     void run_linear(work_item& item, std::size_t first, std::size_t last,
                     std::span<const kernel_argument> arguments) const override {
-        for (std::size_t i = first; i < last; ++i) {
-            item.global_id[0] = item.offset[0] + i;
-            call(item, arguments);
-        }
+        for_linear_items(item, first, last, [&](const work_item& w) { call(w, arguments); });
     }
 
 private:

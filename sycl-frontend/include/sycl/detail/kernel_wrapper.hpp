@@ -253,15 +253,10 @@ public:
         current_local_memory = w.local_memory;
         if constexpr (handler) {
             kernel_handler h = k_.handler();
-            for (std::size_t i = first; i < last; ++i) {
-                w.global_id[0] = w.offset[0] + i;
-                call_kernel<Launch, D>(k_.k, w, h);
-            }
+            for_linear_items(w, first, last,
+                             [&](const encore::work_item& item) { call_kernel<Launch, D>(k_.k, item, h); });
         } else {
-            for (std::size_t i = first; i < last; ++i) {
-                w.global_id[0] = w.offset[0] + i;
-                call_kernel<Launch, D>(k_, w);
-            }
+            for_linear_items(w, first, last, [&](const encore::work_item& item) { call_kernel<Launch, D>(k_, item); });
         }
     }
     const void* device_code(std::string_view backend) const noexcept override {
