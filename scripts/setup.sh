@@ -7,7 +7,7 @@
 # Environment: ENCORE_BUILD_DIR (default: build). The HIP SDK (libamdhip64-dev: the HIP plugin is built and its
 # tests run, skipping without an AMD GPU) and Level Zero's (libze-dev, libze1: the loader and its validation layer;
 # the Level Zero tests run behind them over a CPU test driver) are installed too, and clang-15 with llvm-spirv-15
-# (the OpenCL tests' SPIR-V module).
+# (the OpenCL tests' SPIR-V module), and OpenMPI (the distributed Jacobi sample, run on 1-3 ranks).
 # CUDA comes from /usr/local/cuda and is not installed.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -15,7 +15,7 @@ cd "$(dirname "$0")/.."
 packages=(build-essential pkg-config meson ninja-build cmake ccache
           libboost-graph-dev libboost-context-dev libtbb-dev nlohmann-json3-dev doctest-dev graphviz
           ocl-icd-opencl-dev opencl-headers pocl-opencl-icd libamdhip64-dev libze-dev libze1
-          libclang-15-dev libclang-cpp15-dev llvm-15-dev clang-15 llvm-spirv-15)
+          libclang-15-dev libclang-cpp15-dev llvm-15-dev clang-15 llvm-spirv-15 libopenmpi-dev openmpi-bin)
 
 missing=()
 for package in "${packages[@]}"; do
