@@ -153,10 +153,10 @@ void trace_from_event(trace_session& session, const std::shared_ptr<backend_even
     if (!e || !e->has_profiling()) return;
     r.thread = session.queue_thread(r.process, queue, std::string(backend) + " queue");
     const std::int64_t submitted = trace_clock_ns();
-    std::weak_ptr<backend_event> weak = e;
-    e->on_complete([&session, weak, r = std::move(r), submitted]() mutable {
-        auto event = weak.lock();
-        if (!event) return;
+    // The callback holds the event: the queue may drop it before its completion is seen (an in-order queue keeps
+    // only its last command's event), and the timestamps are read from it. Backends destroy a callback once it
+    // has run, which ends the cycle.
+    e->on_complete([&session, event = e, r = std::move(r), submitted]() mutable {
         try {
             const profiling_timestamps t = event->timestamps();
             std::int64_t offset = submitted - static_cast<std::int64_t>(t.submit);
