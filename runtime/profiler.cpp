@@ -1,5 +1,7 @@
 #include "profiler.hpp"
 
+#include <unistd.h>
+
 #include <algorithm>
 #include <cerrno>
 #include <cstdio>
@@ -8,7 +10,6 @@
 #include <fstream>
 #include <map>
 #include <mutex>
-#include <unistd.h>
 #include <utility>
 
 #include "encore/backends/detail/trace_recorder.hpp"
