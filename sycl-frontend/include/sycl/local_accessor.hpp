@@ -2,7 +2,7 @@
 // work-group, made in a command group and valid in that group's kernel. On the native backend the arrays are the
 // work-group's slice of the launch's local memory (the handler reserves each accessor's bytes); in CUDA device code
 // they are the block's dynamic shared memory, and each accessor the kernel captured holds where its array starts
-// there: the GPU layer writes it into the launch's copy of the kernel object (binding_offset, below), so the
+// there: the GPU layer writes it into the launch's copy of the kernel object (ext_encore_binding_offset, below), so the
 // kernel reads it as a CUDA kernel reads a parameter. Buffer and host accessors are accessor.hpp.
 //
 //     h.parallel_for(sycl::nd_range<1>{n, 64}, [=, tile = sycl::local_accessor<float>(64, h)](sycl::nd_item<1> it) {
@@ -120,7 +120,7 @@ public:
     std::uint32_t ext_encore_index() const noexcept { return index_; }
     // Where, in the bytes of an accessor, the GPU layer writes the byte offset of its allocation in the block's
     // dynamic shared memory; the allocation's index follows it (backends/gpu/device_code.hpp's local_binding).
-    static constexpr std::size_t binding_offset = 0;
+    static constexpr std::size_t ext_encore_binding_offset = 0;
 
 private:
     template <typename, int> friend class local_accessor;
@@ -135,15 +135,16 @@ private:
         return reinterpret_cast<DataT*>(detail::current_local_memory[index_]);
 #endif
     }
-    // offset_ then index_ first, in every instantiation (binding_offset; data() checks it).
+    // offset_ then index_ first, in every instantiation (ext_encore_binding_offset; data() checks it).
     std::uint32_t offset_ = detail::unbound_local;
     std::uint32_t index_ = std::numeric_limits<std::uint32_t>::max(); // the default: an empty accessor
     range<detail::region_dimensions<Dimensions>> range_;             // {1} for zero dimensions
     std::array<std::size_t, Dimensions> extents_{};
 
     static constexpr bool laid_out_for_binding() {
-        return std::is_standard_layout_v<local_accessor> && offsetof(local_accessor, offset_) == binding_offset &&
-               offsetof(local_accessor, index_) == binding_offset + sizeof(std::uint32_t);
+        return std::is_standard_layout_v<local_accessor> &&
+               offsetof(local_accessor, offset_) == ext_encore_binding_offset &&
+               offsetof(local_accessor, index_) == ext_encore_binding_offset + sizeof(std::uint32_t);
     }
 };
 

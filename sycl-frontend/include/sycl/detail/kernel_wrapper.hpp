@@ -170,7 +170,8 @@ template <typename K> const outlined_entry& cuda_outlined_entry() {
         for (const auto& p : d->parameters()) {
             if (p.kind == encore::compiler::param_kind::accessor && !buffers_on_backend("cuda")) return e;
             if (p.kind == encore::compiler::param_kind::local_accessor)
-                e.local_accessors.push_back(static_cast<std::uint32_t>(p.offset + local_accessor<int>::binding_offset));
+                e.local_accessors.push_back(
+                    static_cast<std::uint32_t>(p.offset + local_accessor<int>::ext_encore_binding_offset));
         }
         e.image = encore::compiler::find_image("cuda", *d);
         e.entry = e.image ? d->entry : nullptr;
