@@ -26,10 +26,12 @@
 
 #include "encore/cache/cache_settings.hpp"
 #include "encore/cache/persistent_cache.hpp"
+#include "encore/graph/detail/human_bytes.hpp"
 
 namespace {
 
 using namespace encore::cache;
+using encore::detail::human_bytes;
 
 constexpr int exit_damaged = 1;
 constexpr int exit_usage = 2;
@@ -42,19 +44,6 @@ int usage(const std::string& problem) {
                  "       evict --older-than DAYS | verify\n",
                  problem.c_str());
     return exit_usage;
-}
-
-std::string human_bytes(std::uint64_t bytes) {
-    const char* units[] = {"B", "KiB", "MiB", "GiB", "TiB"};
-    double value = static_cast<double>(bytes);
-    int unit = 0;
-    while (value >= 1024 && unit < 4) {
-        value /= 1024;
-        ++unit;
-    }
-    char text[32];
-    std::snprintf(text, sizeof text, unit == 0 ? "%.0f %s" : "%.1f %s", value, units[unit]);
-    return text;
 }
 
 std::string iso_time(std::int64_t seconds) {

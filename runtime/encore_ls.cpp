@@ -25,6 +25,7 @@
 #include <nlohmann/json.hpp>
 
 #include "encore/backends/source_program.hpp"
+#include "encore/graph/detail/human_bytes.hpp"
 #include "encore/graph/error.hpp"
 #include "encore/runtime/backend_registry.hpp"
 
@@ -36,6 +37,7 @@ namespace {
 
 // Fields in the order people read them (docs/runtime.md lists them so).
 using json = nlohmann::ordered_json;
+using encore::detail::human_bytes;
 
 constexpr int exit_no_device = 1;
 constexpr int exit_usage = 2;
@@ -76,19 +78,6 @@ std::optional<options> parse(int argc, char** argv, bool& help) {
         }
     }
     return o;
-}
-
-std::string human_bytes(std::uint64_t bytes) {
-    const char* units[] = {"B", "KiB", "MiB", "GiB", "TiB"};
-    double value = static_cast<double>(bytes);
-    int unit = 0;
-    while (value >= 1024 && unit < 4) {
-        value /= 1024;
-        ++unit;
-    }
-    char text[32];
-    std::snprintf(text, sizeof text, unit == 0 ? "%.0f %s" : "%.1f %s", value, units[unit]);
-    return text;
 }
 
 std::string_view type_name(encore::device_type t) {
