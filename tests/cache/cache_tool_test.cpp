@@ -2,7 +2,6 @@
 // ENCORE_CACHE_TOOL (tests/cache/meson.build sets it).
 #include <doctest/doctest.h>
 
-#include <cstdio>
 #include <cstdlib>
 
 #include <nlohmann/json.hpp>
@@ -11,29 +10,17 @@
 #include "encore/cache/cache_settings.hpp"
 #include "encore/cache/entry_format.hpp"
 #include "encore/cache/persistent_cache.hpp"
+#include "support/run_command.hpp"
 
 using namespace encore::cache;
 using namespace cache_test;
 
 namespace {
 
-struct result {
-    int status = -1;
-    std::string out;
-};
-
-result run_tool(const std::string& arguments) {
+command_result run_tool(const std::string& arguments) {
     const char* tool = std::getenv("ENCORE_CACHE_TOOL");
     REQUIRE_MESSAGE(tool, "ENCORE_CACHE_TOOL is not set");
-    result r;
-    FILE* pipe = ::popen((std::string(tool) + " " + arguments + " 2>&1").c_str(), "r");
-    REQUIRE(pipe);
-    char buffer[4096];
-    while (std::size_t n = std::fread(buffer, 1, sizeof buffer, pipe))
-        r.out.append(buffer, n);
-    const int status = ::pclose(pipe);
-    r.status = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-    return r;
+    return run_command(std::string(tool) + " " + arguments + " 2>&1");
 }
 
 } // namespace

@@ -8,16 +8,14 @@
 // flags, separated by spaces), ENCORE_OUTLINER_OUT (a scratch folder).
 #include <doctest/doctest.h>
 
-#include <sys/wait.h>
-
-#include <array>
-#include <cstdio>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <regex>
 #include <string>
 #include <vector>
+
+#include "support/run_command.hpp"
 
 namespace {
 
@@ -27,12 +25,7 @@ std::string env(const char* name) {
     return value;
 }
 
-struct run_result {
-    int status = -1;
-    std::string output;
-};
-
-run_result run_outliner(const std::string& input) {
+command_result run_outliner(const std::string& input) {
     const std::string out = env("ENCORE_OUTLINER_OUT");
     std::filesystem::create_directories(out);
     const std::string stem = std::filesystem::path(input).stem().string();
@@ -41,14 +34,7 @@ run_result run_outliner(const std::string& input) {
     std::filesystem::remove(device);
     const std::string command = env("ENCORE_OUTLINER") + " " + input + " --header " + header + " --device " +
                                 device + " -- " + env("ENCORE_OUTLINER_FLAGS") + " 2>&1";
-    run_result result;
-    FILE* pipe = popen(command.c_str(), "r");
-    REQUIRE(pipe != nullptr);
-    std::array<char, 4096> buffer;
-    while (std::size_t n = std::fread(buffer.data(), 1, buffer.size(), pipe))
-        result.output.append(buffer.data(), n);
-    const int status = pclose(pipe);
-    result.status = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+    const command_result result = run_command(command);
     if (result.status != 0) {
         CHECK_MESSAGE(!std::filesystem::exists(header), "outputs must not be written after an error");
         CHECK_MESSAGE(!std::filesystem::exists(device), "outputs must not be written after an error");
@@ -106,18 +92,18 @@ TEST_CASE("every device-code rule is diagnosed at the offending expression") {
         SUBCASE(std::filesystem::path(input).filename().string().c_str()) {
             const std::vector<expected_error> expected = expectations(input);
             REQUIRE_MESSAGE(!expected.empty(), input << " has no expect-error marker");
-            const run_result r = run_outliner(input);
-            INFO("output:\n" << r.output);
+            const command_result r = run_outliner(input);
+            INFO("output:\n" << r.out);
             CHECK(r.status == 1);
             // All of them, nothing else.
-            CHECK(lines_with(r.output, ": error: ").size() == expected.size());
+            CHECK(lines_with(r.out, ": error: ").size() == expected.size());
             // The calls that lead to an error, where the input marks them (not every note is marked).
             std::vector<expected_error> all = expected;
             for (const expected_error& note : expectations(input, "note"))
                 all.push_back(note);
             for (const expected_error& e : all) {
                 bool seen = false;
-                for (const std::string& line : lines_with(r.output, e.prefix))
+                for (const std::string& line : lines_with(r.out, e.prefix))
                     seen =
                         seen || (line.rfind(e.prefix, 0) == 0 && line.find(e.fragment) != std::string::npos);
                 CHECK_MESSAGE(seen, "expected: " << e.prefix << "..." << e.fragment);
@@ -128,10 +114,10 @@ TEST_CASE("every device-code rule is diagnosed at the offending expression") {
 
 TEST_CASE("a program that follows the rules gets no diagnostic and its outputs") {
     const std::string input = env("ENCORE_OUTLINER_INPUTS") + "/clean.cpp";
-    const run_result r = run_outliner(input);
-    INFO("output:\n" << r.output);
+    const command_result r = run_outliner(input);
+    INFO("output:\n" << r.out);
     CHECK(r.status == 0);
-    CHECK(r.output.empty());
+    CHECK(r.out.empty());
     const std::string out = env("ENCORE_OUTLINER_OUT");
     CHECK(std::filesystem::exists(out + "/clean.int.hpp"));
     CHECK(std::filesystem::exists(out + "/clean.device.cu"));

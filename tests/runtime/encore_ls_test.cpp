@@ -4,39 +4,25 @@
 // (counting, nodriver), the OpenCL plugin (PoCL) or the Level Zero plugin with the CPU test driver.
 #include <doctest/doctest.h>
 
-#include <sys/wait.h>
-
-#include <cstdio>
 #include <cstdlib>
 #include <string>
 
 #include <nlohmann/json.hpp>
 
+#include "support/run_command.hpp"
+
 namespace {
 
 using nlohmann::json;
 
-struct result {
-    int status = -1;
-    std::string out;
-};
-
 // Runs `encore-ls arguments` with `environment` (NAME=VALUE words for env(1); ONEAPI_DEVICE_SELECTOR is unset
 // first unless given); stderr joins stdout when `with_stderr`.
-result run_tool(const std::string& environment, const std::string& arguments, bool with_stderr = true) {
+command_result run_tool(const std::string& environment, const std::string& arguments, bool with_stderr = true) {
     const char* tool = std::getenv("ENCORE_LS_TOOL");
     REQUIRE_MESSAGE(tool, "ENCORE_LS_TOOL is not set");
     const std::string command = "env -u ONEAPI_DEVICE_SELECTOR -u ENCORE_TRACE " + environment + " " + tool +
                                 " " + arguments + (with_stderr ? " 2>&1" : " 2>/dev/null");
-    result r;
-    FILE* pipe = ::popen(command.c_str(), "r");
-    REQUIRE(pipe);
-    char buffer[4096];
-    while (std::size_t n = std::fread(buffer, 1, sizeof buffer, pipe))
-        r.out.append(buffer, n);
-    const int status = ::pclose(pipe);
-    r.status = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-    return r;
+    return run_command(command);
 }
 
 json run_json(const std::string& environment, int expected_status = 0) {
