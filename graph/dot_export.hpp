@@ -10,6 +10,7 @@
 #pragma once
 
 #include <ostream>
+#include <span>
 #include <string>
 
 #include "graph.hpp"
@@ -23,6 +24,16 @@ struct export_options {
 void write_dot(const graph& g, std::ostream& out, export_options options = {});
 // Throws encore::error(invalid_argument) naming the path when it cannot be written.
 void write_dot_file(const graph& g, const std::string& path, export_options options = {});
+
+// The same picture coloured by measured time (a replay's picture, docs/profiling.md): each node filled on a
+// white-to-red scale by its share of the slowest node's time, with the time in its label (nodes without a
+// time, a negative or NaN entry, stay white and say "not measured"), and the critical path
+// (graph/critical_path.hpp) drawn in bold red edges with its total in the graph's label. `node_ns[v]` is node
+// v's time in nanoseconds; throws encore::error(invalid_argument) unless it holds one entry per node.
+void write_timed_dot(const graph& g, std::ostream& out, std::span<const double> node_ns,
+                     export_options options = {});
+void write_timed_dot_file(const graph& g, const std::string& path, std::span<const double> node_ns,
+                          export_options options = {});
 
 // Whether Graphviz's `dot` program is on the PATH.
 bool graphviz_available();

@@ -8,6 +8,7 @@
 #include "encore/backends/detail/completion_event.hpp"
 #include "encore/runtime/detail/flatten.hpp"
 #include "encore/backends/detail/host_task_pool.hpp"
+#include "encore/backends/detail/trace_recorder.hpp"
 #include "encore/runtime/detail/queue_state.hpp"
 #include "encore/graph/compact_adjacency.hpp"
 #include "encore/graph/error.hpp"
@@ -116,6 +117,28 @@ struct executable_graph::impl {
     partitioning parts;
     std::vector<std::unique_ptr<backend_executable>> lowered; // null for host-task partitions
 
+    // The trace this graph was last launched under (profiler.hpp) and its number there; the trace gets a
+    // snapshot of the graph at its first launch under it.
+    detail::trace_session* traced_in = nullptr;
+    std::uint32_t trace_graph = 0;
+    std::uint32_t trace_process = 0;
+    // Under `mutex`: the label of a new launch under `session`.
+    detail::trace_launch_label trace_launch(detail::trace_session& session) {
+        if (traced_in != &session) {
+            const graph& fg = flattened();
+            detail::trace_graph_record record;
+            record.graph_id = source_id;
+            record.flat = detail::trace_snapshot(fg);
+            record.partition_of.assign(parts.partition_of.begin(), parts.partition_of.end());
+            record.partitions = static_cast<std::uint32_t>(parts.partitions.size());
+            record.process = trace_process =
+                session.device_process(dev.backend_name(), dev.index(), dev.properties().name);
+            trace_graph = session.add_graph(std::move(record));
+            traced_in = &session;
+        }
+        return {&session, session.new_launch(trace_graph), 0, trace_process};
+    }
+
     std::mutex mutex;
     event_ptr last;                          // the latest launch
     std::vector<event_ptr> partition_events; // per launch, reused
@@ -138,6 +161,34 @@ const partitioning& executable_graph::partitions() const noexcept {
     return impl_->parts;
 }
 
+namespace {
+// A host-task node of a traced launch: timed on the host thread that runs it.
+std::function<void()> traced_host_task(const std::function<void()>* task, detail::trace_launch_label label,
+                                       std::uint32_t node) {
+    return [task, label, node] {
+        detail::trace_record r;
+        r.kind = detail::trace_record_kind::host_task;
+        r.process = detail::trace_session::host_process;
+        r.node = node;
+        r.launch = label.launch;
+        r.start_ns = detail::trace_clock_ns();
+        struct record_on_exit { // also when the task throws (launch_host_task reports it)
+            detail::trace_record& r;
+            detail::trace_session& session;
+            ~record_on_exit() {
+                r.end_ns = detail::trace_clock_ns();
+                try {
+                    session.record(std::move(r), "host task thread");
+                } catch (...) {
+                    // Out of memory for the trace: the slice is lost, the task's outcome is not.
+                }
+            }
+        } on_exit{r, *label.session};
+        (*task)();
+    };
+}
+} // namespace
+
 event_ptr executable_graph::launch(detail::queue_state& q, std::vector<event_ptr> wait_list) {
     auto& s = *impl_;
     if (!(q.dev == s.dev))
@@ -147,11 +198,28 @@ event_ptr executable_graph::launch(detail::queue_state& q, std::vector<event_ptr
     if (s.last && s.last->status() != event_status::complete) wait_list.push_back(s.last);
     const bool profiling = q.properties.enable_profiling;
     const auto count = s.parts.partitions.size();
+    // Off, the profiler's whole cost here is this load (profiler.hpp).
+    detail::trace_launch_label trace;
+    if (auto* session = detail::tracing()) [[unlikely]]
+        trace = s.trace_launch(*session);
+    auto launch_lowered = [&](std::size_t p, std::span<const event_ptr> after) {
+        if (!trace.session) [[likely]]
+            return s.lowered[p]->launch(*q.backend, after);
+        trace.partition = static_cast<std::uint32_t>(p);
+        event_ptr e;
+        {
+            const detail::trace_launch_scope scope(&trace);
+            e = s.lowered[p]->launch(*q.backend, after);
+        }
+        if (!detail::backend_times_nodes(s.dev.backend_name()))
+            detail::trace_from_event(*trace.session, e, trace, q.backend.get(), s.dev.backend_name());
+        return e;
+    };
     event_ptr result;
     if (count == 0) {
         result = detail::join_events(std::move(wait_list), profiling, detail::join_kind::dependencies);
     } else if (count == 1 && s.lowered[0]) {
-        result = s.lowered[0]->launch(*q.backend, wait_list);
+        result = launch_lowered(0, wait_list);
     } else {
         // Partitions are numbered in topological order: each one's predecessors already have their events.
         s.partition_events.assign(count, nullptr);
@@ -169,9 +237,12 @@ event_ptr executable_graph::launch(detail::queue_state& q, std::vector<event_ptr
                 const auto* task =
                     &std::get<host_task_command>(s.flattened().boost_graph()[part.nodes[0]].command).task;
                 s.partition_events[p] =
-                    detail::launch_host_task([task] { (*task)(); }, after, q.errors, profiling);
+                    trace.session
+                        ? detail::launch_host_task(traced_host_task(task, trace, part.nodes[0]), after,
+                                                   q.errors, profiling)
+                        : detail::launch_host_task([task] { (*task)(); }, after, q.errors, profiling);
             } else {
-                s.partition_events[p] = s.lowered[p]->launch(*q.backend, after);
+                s.partition_events[p] = launch_lowered(p, after);
             }
         }
         result = detail::join_events(s.partition_events, profiling, detail::join_kind::parts);

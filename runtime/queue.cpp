@@ -6,10 +6,12 @@
 
 #include "encore/backends/detail/completion_event.hpp"
 #include "encore/backends/detail/host_task_pool.hpp"
+#include "encore/backends/detail/trace_recorder.hpp"
 #include "encore/runtime/detail/queue_state.hpp"
 #include "encore/runtime/executable_graph.hpp"
 #include "encore/graph/error.hpp"
 #include "encore/graph/graph.hpp"
+#include "encore/graph/kernel.hpp"
 
 namespace encore {
 
@@ -46,7 +48,12 @@ queue_state::queue_state(const device& d, queue_properties p, async_handler h)
     if (properties.enable_profiling && !dev.properties().profiling)
         throw error(errc::feature_not_supported,
                     "queue: device '" + dev.properties().name + "' cannot record profiling timestamps");
-    backend = dev.owner().create_queue(dev.index(), properties, errors);
+    // While a trace records, the events of backends the runtime times from their timestamps need them
+    // (profiler.hpp); the queue's own properties, and so its join events, stay as the program asked.
+    queue_properties backend_properties = properties;
+    if (detail::tracing() && !detail::backend_times_nodes(dev.backend_name()) && dev.properties().profiling)
+        backend_properties.enable_profiling = true;
+    backend = dev.owner().create_queue(dev.index(), backend_properties, errors);
 }
 
 queue_state::~queue_state() {
@@ -167,6 +174,65 @@ const queue_properties& queue::properties() const noexcept {
 }
 
 namespace {
+// An eager host task of a traced queue: timed on the host thread that runs it.
+std::function<void()> traced_host_task(std::function<void()> task, detail::trace_session& session) {
+    return [task = std::move(task), &session] {
+        detail::trace_record r;
+        r.kind = detail::trace_record_kind::host_task;
+        r.process = detail::trace_session::host_process;
+        r.name = "host_task";
+        r.command = command_kind::host_task;
+        r.start_ns = detail::trace_clock_ns();
+        struct record_on_exit { // also when the task throws (launch_host_task reports it)
+            detail::trace_record& r;
+            detail::trace_session& session;
+            ~record_on_exit() {
+                r.end_ns = detail::trace_clock_ns();
+                try {
+                    session.record(std::move(r), "host task thread");
+                } catch (...) {
+                    // Out of memory for the trace: the slice is lost, the task's outcome is not.
+                }
+            }
+        } on_exit{r, session};
+        task();
+    };
+}
+
+// An eager command of a traced queue on a backend the runtime times from its events (trace_recorder.hpp).
+void trace_eager(detail::queue_state& s, detail::trace_session& session, const event_ptr& e, std::string name,
+                 command_kind kind) {
+    detail::trace_record r;
+    r.kind = detail::trace_record_kind::eager;
+    r.process = session.device_process(s.dev.backend_name(), s.dev.index(), s.dev.properties().name);
+    r.name = std::move(name);
+    r.command = kind;
+    detail::trace_from_event(session, e, std::move(r), s.backend.get(), s.dev.backend_name());
+}
+
+// A command's submission to the backend while a trace records: a backend that does not time its own work gets
+// it timed from its event. Out of line, so that the path without a trace stays as it was.
+[[gnu::cold, gnu::noinline]] event_ptr submit_traced(detail::queue_state& s, detail::trace_session& trace,
+                                                     command& c, std::span<const event_ptr> wait_list) {
+    if (detail::backend_times_nodes(s.dev.backend_name())) return s.backend->submit(std::move(c), wait_list);
+    auto name = detail::trace_name(c); // before the backend takes `c`
+    const auto kind = kind_of(c);
+    event_ptr e = s.backend->submit(std::move(c), wait_list);
+    trace_eager(s, trace, e, std::move(name), kind);
+    return e;
+}
+
+// The same for submit(const kernel_command&).
+[[gnu::cold, gnu::noinline]] event_ptr submit_kernel_traced(detail::queue_state& s,
+                                                            detail::trace_session& trace,
+                                                            const kernel_command& k,
+                                                            std::span<const event_ptr> wait_list) {
+    event_ptr e = s.backend->submit_kernel(k, wait_list);
+    if (!detail::backend_times_nodes(s.dev.backend_name()))
+        trace_eager(s, trace, e, k.kernel->name(), command_kind::kernel);
+    return e;
+}
+
 // What every eager submission does under the queue's lock: its wait list (the dependencies, and the last
 // command on an in-order queue), the backend's call (`enqueue(wait_list)`), and the queue's record of it.
 template <typename Enqueue>
@@ -198,15 +264,20 @@ event queue::submit(command c, event_list dependencies) {
         return e;
     }
     return submit_locked(s, dependencies, [&](std::span<const event_ptr> wait_list) {
-        if (auto* h = std::get_if<host_task_command>(&c))
+        if (auto* h = std::get_if<host_task_command>(&c)) {
+            if (auto* trace = detail::tracing()) [[unlikely]] // off, the profiler's whole cost here
+                h->task = traced_host_task(std::move(h->task), *trace);
             return detail::launch_host_task(std::move(h->task), wait_list, s.errors,
                                             s.properties.enable_profiling);
+        }
         if (std::holds_alternative<barrier_command>(c) && dependencies.empty() && !s.properties.in_order) {
             // A barrier without dependencies waits for everything submitted before it.
             std::erase_if(s.outstanding,
                           [](const event_ptr& o) { return o->status() == event_status::complete; });
             return s.backend->submit(std::move(c), s.outstanding);
         }
+        if (auto* trace = detail::tracing()) [[unlikely]] // off, the profiler's whole cost here
+            return submit_traced(s, *trace, c, wait_list);
         return s.backend->submit(std::move(c), wait_list);
     });
 }
@@ -215,6 +286,8 @@ event queue::submit(const kernel_command& k, event_list dependencies) {
     validate(k);
     auto& s = *state_;
     return submit_locked(s, dependencies, [&](std::span<const event_ptr> wait_list) {
+        if (auto* trace = detail::tracing()) [[unlikely]] // off, the profiler's whole cost here
+            return submit_kernel_traced(s, *trace, k, wait_list);
         return s.backend->submit_kernel(k, wait_list);
     });
 }

@@ -1,7 +1,10 @@
-// encore_demo: the main demo, written with SYCL and the sycl_ext_oneapi_graph extension. It records one step of
-// work (two kernel groups with a host task between them) from a queue into a graph, finalizes it for the native
-// CPU backend, replays it, checks the results against plain C++, and compares the cost of replaying with
-// submitting the same command groups one by one. It writes the graph as DOT (and SVG when Graphviz is installed).
+// encore_demo: the main demo, written with SYCL and the sycl_ext_oneapi_graph extension. It records one step
+// of work (two kernel groups with a host task between them) from a queue into a graph, finalizes it for the
+// native CPU backend, replays it, checks the results against plain C++, and compares the cost of replaying
+// with submitting the same command groups one by one. It writes the graph as DOT (and SVG when Graphviz is
+// installed), then profiles a few replays (sycl::ext::encore::start_profiling) and writes their timeline as a
+// Chrome trace (PREFIX-trace.json: open it in ui.perfetto.dev) and the graph coloured by measured time with
+// its critical path (PREFIX-timed.dot and .svg).
 //
 //   encore_demo [--out PREFIX] [--blocks B] [--elements N] [--replays R]
 //
@@ -183,6 +186,29 @@ int main(int argc, char** argv) try {
         std::printf(" and %s\n", svg.c_str());
     } else {
         std::printf(" (install graphviz to render it as SVG)\n");
+    }
+
+    // A few replays profiled: their timeline, and the graph coloured by each node's mean time.
+    namespace sycl_encore = sycl::ext::encore;
+    if (!sycl_encore::profiling_active()) { // ENCORE_PROFILE records the whole run instead
+        sycl_encore::start_profiling();
+        for (int i = 0; i < 20; ++i)
+            last = q.ext_oneapi_graph(exec);
+        q.wait_and_throw();
+        const sycl_encore::profile profile = sycl_encore::stop_profiling();
+        const std::string trace = o.out + "-trace.json", timed_dot = o.out + "-timed.dot",
+                          timed_svg = o.out + "-timed.svg";
+        profile.write(trace);
+        profile.print_timed_graph(g, timed_dot);
+        std::printf("20 replays profiled: timeline in %s (open it in ui.perfetto.dev), node times in %s",
+                    trace.c_str(), timed_dot.c_str());
+        if (sycl_encore::graphviz_available()) {
+            sycl_encore::render_svg(timed_dot, timed_svg);
+            std::printf(" and %s\n", timed_svg.c_str());
+        } else {
+            std::printf("\n");
+        }
+        wrong += !matches(s, expected);
     }
 
     for (float* p : {s.x, s.y, s.result, s.mean}) sycl::free(p, q);

@@ -83,6 +83,15 @@ native_backend::~native_backend() {
         std::free(pointer); // what the program forgot to free
 }
 
+std::uint32_t native_backend::trace_process(encore::detail::trace_session& session) {
+    std::lock_guard lock(trace_mutex_);
+    if (traced_in_ != &session) {
+        trace_process_ = session.device_process(name(), 0, properties_.name);
+        traced_in_ = &session;
+    }
+    return trace_process_;
+}
+
 void native_backend::check_device(std::uint32_t device) const {
     if (device != 0)
         throw error(errc::invalid_argument, "native backend has one device (0); device " +

@@ -21,6 +21,7 @@
 #include <oneapi/tbb/task_arena.h>
 
 #include "encore/backends/backend.hpp"
+#include "encore/backends/detail/trace_recorder.hpp"
 #include "encore/backends/native/detail/kernel_costs.hpp"
 #include "encore/backends/native/detail/launch_starter.hpp"
 #include "encore/backends/native/detail/start_order.hpp"
@@ -60,6 +61,8 @@ public:
     detail::start_order& start_order() noexcept { return start_order_; }
     // What kernels took, per kernel type: eager submission runs tiny ones inline (native_queue.cpp).
     detail::kernel_costs& kernel_costs() noexcept { return kernel_costs_; }
+    // The device's track in `session` (runtime/profiler.hpp), for eager commands' slices; only while it records.
+    std::uint32_t trace_process(encore::detail::trace_session& session);
 
 private:
     void check_device(std::uint32_t device) const;
@@ -71,6 +74,9 @@ private:
     std::unique_ptr<detail::launch_starter> launch_starter_; // after the arena: stopped before it goes
     detail::start_order start_order_;
     detail::kernel_costs kernel_costs_;
+    std::mutex trace_mutex_; // the device's track in the trace it last recorded into
+    encore::detail::trace_session* traced_in_ = nullptr;
+    std::uint32_t trace_process_ = 0;
     std::mutex allocations_mutex_;
     std::unordered_map<void*, std::size_t> allocations_; // pointer -> bytes
 };

@@ -70,6 +70,23 @@ void execute_measured(const command& c, const std::type_info* kernel_type, detai
     costs.record(*kernel_type, std::min(ns, cap));
 }
 
+// The slice of an eager command that ran from `start_ns` until now on this thread.
+void record_eager(encore::detail::trace_session& session, std::uint32_t process, const command& c,
+                  std::int64_t start_ns) noexcept {
+    try {
+        encore::detail::trace_record r;
+        r.kind = encore::detail::trace_record_kind::eager;
+        r.process = process;
+        r.start_ns = start_ns;
+        r.end_ns = encore::detail::trace_clock_ns();
+        r.name = encore::detail::trace_name(c);
+        r.command = kind_of(c);
+        session.record(std::move(r), "native worker");
+    } catch (...) {
+        // Out of memory for the trace: the slice is lost, the work is not.
+    }
+}
+
 // Spins until `done()` holds, for at most `limit` (the clock is read every 16 rounds); whether it held.
 template <typename Done> bool spin_until(std::chrono::nanoseconds limit, Done done) noexcept {
     const auto until = std::chrono::steady_clock::now() + limit;
@@ -112,13 +129,28 @@ struct detail::eager_work : ordered_start {
 
     void execute_once() noexcept {
         done->mark_running();
+        // Off, the profiler's whole cost here is this load (backends/detail/trace_recorder.hpp), on the worker
+        // rather than on the submitting thread, which an in-order queue's stream of commands waits for; the timed
+        // run is out of line.
+        if (auto* trace = encore::detail::tracing()) [[unlikely]]
+            execute_traced(*trace);
+        else
+            try {
+                execute_measured(c, small_kernel_type(c), backend.kernel_costs(), sample_cap);
+            } catch (...) {
+                errors->report(std::current_exception());
+            }
+        c = empty_command{}; // what the command held (kernel arguments, buffers) goes now, not with the chain
+        done->complete();
+    }
+    [[gnu::cold, gnu::noinline]] void execute_traced(encore::detail::trace_session& trace) noexcept {
+        const std::int64_t start = encore::detail::trace_clock_ns();
         try {
             execute_measured(c, small_kernel_type(c), backend.kernel_costs(), sample_cap);
         } catch (...) {
             errors->report(std::current_exception());
         }
-        c = empty_command{}; // what the command held (kernel arguments, buffers) goes now, not with the chain
-        done->complete();
+        record_eager(trace, backend.trace_process(trace), c, start);
     }
 
     // Only the queue's newest command can get a successor: the spin ends as soon as another one is submitted.
@@ -276,16 +308,32 @@ event_ptr native_queue::run_inline(command& c, std::span<const event_ptr> wait_l
     wait_allowed_ = true;
     auto done = std::make_shared<encore::detail::completion_event>(properties_.enable_profiling);
     done->mark_running();
-    try {
-        // One inline run in 8 is timed (two clock reads cost as much as a tiny kernel): a kernel that became
-        // slower leaves the inline path after at most 24 runs.
-        execute_measured(c, ++inline_runs_ % 8 == 0 ? kernel_type : nullptr, backend_.kernel_costs(),
-                         2 * inline_below_ns_);
-    } catch (...) {
-        errors_->report(std::current_exception());
+    const std::type_info* timed = ++inline_runs_ % 8 == 0 ? kernel_type : nullptr;
+    if (auto* trace = encore::detail::tracing()) [[unlikely]] { // off, the profiler's whole cost here
+        run_traced(*trace, c, timed);
+    } else {
+        try {
+            // One inline run in 8 is timed (two clock reads cost as much as a tiny kernel): a kernel that became
+            // slower leaves the inline path after at most 24 runs.
+            execute_measured(c, timed, backend_.kernel_costs(), 2 * inline_below_ns_);
+        } catch (...) {
+            errors_->report(std::current_exception());
+        }
     }
     done->complete_unshared(); // not handed out yet
     return done;
+}
+
+// run_inline's run while a trace records: out of line, so that the path without one stays as it was.
+void native_queue::run_traced(encore::detail::trace_session& trace, const command& c,
+                              const std::type_info* timed) noexcept {
+    const std::int64_t start = encore::detail::trace_clock_ns();
+    try {
+        execute_measured(c, timed, backend_.kernel_costs(), 2 * inline_below_ns_);
+    } catch (...) {
+        errors_->report(std::current_exception());
+    }
+    record_eager(trace, backend_.trace_process(trace), c, start);
 }
 
 native_queue& as_native_queue(backend_queue& q, const char* what) {

@@ -19,8 +19,13 @@
 
 #include <memory>
 #include <mutex>
+#include <typeinfo>
 
 #include "encore/backends/backend.hpp"
+
+namespace encore::detail {
+class trace_session;
+}
 
 namespace encore::native {
 
@@ -44,6 +49,8 @@ private:
     // Runs `c` right here when it is tiny and nothing it waits for is pending; null when it did not.
     // `tiny` tells whether `c` is one of those (when it did not run: it waits for something).
     event_ptr run_inline(command& c, std::span<const event_ptr> wait_list, bool& tiny);
+    [[gnu::cold, gnu::noinline]] void run_traced(encore::detail::trace_session& trace, const command& c,
+                                                 const std::type_info* timed) noexcept;
 
     native_backend& backend_;
     queue_properties properties_;

@@ -26,6 +26,7 @@ struct detail::launch_claim final : encore::detail::wait_helper, detail::start_r
     std::shared_ptr<std::atomic<std::size_t>> enqueued; // the backend's count of launch tasks not yet run
     std::atomic<bool> ready{false}, claimed{false};
     std::uint64_t ticket = 0; // start_order: eager commands with earlier tickets start before this launch
+    encore::detail::trace_launch_label trace; // the launch's label while a trace records
     struct {
         std::shared_ptr<launch_claim> claim;
         std::shared_ptr<encore::detail::completion_event> done;
@@ -52,7 +53,7 @@ struct detail::launch_claim final : encore::detail::wait_helper, detail::start_r
     void drive() noexcept {
         // Not ahead of eager commands submitted before this launch that no worker has started.
         list->backend_.start_order().claim_before(ticket, [](ordered_start& s) { run_claimed_eager(s); });
-        list->run(*done, *errors);
+        list->run(*done, *errors, trace);
     }
 };
 
@@ -64,7 +65,7 @@ void detail::run_launch(launch_claim& claim) noexcept {
     const auto enqueued = claim.enqueued;
     {
         const auto keep = std::move(claim.pending); // released when the task is done, whoever drove the launch
-        if (claim.claim()) claim.list->run(*claim.done, *claim.errors);
+        if (claim.claim()) claim.list->run(*claim.done, *claim.errors, claim.trace);
     } // the claim may be gone from here on
     enqueued->fetch_sub(1, std::memory_order_release);
 }
@@ -97,6 +98,7 @@ task_list::task_list(native_backend& backend, const graph& g, const partition& p
     local_of_.reserve(count);
     for (std::uint32_t i = 0; i < count; ++i)
         local_of_.emplace_back(order[i], i);
+    graph_node_ = order;
     std::sort(local_of_.begin(), local_of_.end());
     auto local = [&](std::uint32_t v) {
         auto it = std::lower_bound(local_of_.begin(), local_of_.end(), std::pair{v, std::uint32_t{0}});
@@ -163,6 +165,9 @@ event_ptr task_list::launch(backend_queue& queue, std::span<const event_ptr> wai
     auto done = std::make_shared<encore::detail::completion_event>(q.properties().enable_profiling);
     auto claim = std::make_shared<detail::launch_claim>(this, done.get(), q.errors(), backend_.enqueued_launches());
     done->set_helper(claim);
+    // Off, the profiler's whole cost here is this load (backends/detail/trace_recorder.hpp).
+    if (encore::detail::tracing()) [[unlikely]]
+        if (const auto* label = encore::detail::current_trace_launch()) claim->trace = *label;
     encore::detail::when_all(wait_list, [this, claim, done] {
         // Nothing of the task list is read once `ready` is set: from then on a thread waiting for `done` may
         // drive the launch to its end, and the executable graph (with this task list) may be destroyed before
@@ -225,9 +230,11 @@ void task_list::record_time(schedule s, double ns) noexcept {
     mean = mean < 0 ? ns : (mean + ns) / 2;
 }
 
-void task_list::run(encore::detail::completion_event& done, error_sink& errors) noexcept {
+void task_list::run(encore::detail::completion_event& done, error_sink& errors,
+                    const encore::detail::trace_launch_label& trace) noexcept {
     done.mark_running();
     errors_ = &errors;
+    trace_ = trace.session ? &trace : nullptr;
     const schedule how = choose_schedule();
     const auto start = std::chrono::steady_clock::now();
     if (how == schedule::sequential) {
@@ -235,8 +242,25 @@ void task_list::run(encore::detail::completion_event& done, error_sink& errors) 
     } else {
         run_parallel();
     }
-    record_time(how, std::chrono::duration<double, std::nano>(std::chrono::steady_clock::now() - start).count());
+    const auto end = std::chrono::steady_clock::now();
+    record_time(how, std::chrono::duration<double, std::nano>(end - start).count());
     last_schedule_ = how;
+    if (trace_) [[unlikely]] {
+        // The partition encloses its nodes on this thread's track (the driver's).
+        encore::detail::trace_record r;
+        r.kind = encore::detail::trace_record_kind::partition;
+        r.process = trace.process;
+        r.node = trace.partition;
+        r.launch = trace.launch;
+        r.start_ns = std::chrono::duration_cast<std::chrono::nanoseconds>(start.time_since_epoch()).count();
+        r.end_ns = std::chrono::duration_cast<std::chrono::nanoseconds>(end.time_since_epoch()).count();
+        try {
+            trace.session->record(std::move(r), "native worker");
+        } catch (...) {
+            // Out of memory for the trace: the slice is lost, the replay goes on.
+        }
+        trace_ = nullptr;
+    }
     errors_ = nullptr;
     done.complete(); // the last touch: the runtime may launch again, or destroy this list, from here on
 }
@@ -245,7 +269,7 @@ void task_list::run_sequential() noexcept {
     // The list's order is a topological order: every node runs after its predecessors.
     const auto count = static_cast<std::uint32_t>(nodes_.size());
     work_item scratch;
-    if (launches_.size() != count) {
+    if (launches_.size() != count || trace_) {
         for (std::uint32_t n = 0; n < count; ++n)
             execute_node(n, scratch);
         return;
@@ -309,6 +333,8 @@ void task_list::spawn_ready(const std::uint32_t* first, std::uint32_t count, std
 }
 
 void task_list::execute_node(std::uint32_t n, work_item& scratch) noexcept {
+    if (trace_) [[unlikely]]
+        return execute_traced_node(n, scratch);
     try {
         const std::uint32_t shape = nodes_[n].shape;
         if (shape != none)
@@ -317,6 +343,32 @@ void task_list::execute_node(std::uint32_t n, work_item& scratch) noexcept {
             execute(commands_[n]);
     } catch (...) {
         errors_->report(std::current_exception());
+    }
+}
+
+// Steady-clock reads around the node, on the thread that runs it (about 2 x 20 ns), and one record appended
+// to this thread's buffer.
+void task_list::execute_traced_node(std::uint32_t n, work_item& scratch) noexcept {
+    encore::detail::trace_record r;
+    r.kind = encore::detail::trace_record_kind::graph_node;
+    r.process = trace_->process;
+    r.node = graph_node_[n];
+    r.launch = trace_->launch;
+    r.start_ns = encore::detail::trace_clock_ns();
+    try {
+        const std::uint32_t shape = nodes_[n].shape;
+        if (shape != none)
+            run_kernel(launches_[shape], scratch);
+        else
+            execute(commands_[n]);
+    } catch (...) {
+        errors_->report(std::current_exception());
+    }
+    r.end_ns = encore::detail::trace_clock_ns();
+    try {
+        trace_->session->record(std::move(r), "native worker");
+    } catch (...) {
+        // Out of memory for the trace: the slice is lost, the replay goes on.
     }
 }
 

@@ -46,6 +46,7 @@
 
 #include "encore/backends/backend.hpp"
 #include "encore/backends/detail/completion_event.hpp"
+#include "encore/backends/detail/trace_recorder.hpp"
 #include "encore/backends/native/detail/tbb_handoff.hpp"
 #include "encore/backends/native/kernel_launch.hpp"
 
@@ -81,13 +82,17 @@ private:
     friend void detail::run_launch(detail::launch_claim&) noexcept;
     friend void detail::run_ready(task_list&, const std::uint32_t*, std::uint32_t, std::uint32_t) noexcept;
 
-    void run(encore::detail::completion_event& done, error_sink& errors) noexcept;
+    // `trace`: the launch's label while a trace records (its session null otherwise): each node is then
+    // timed.
+    void run(encore::detail::completion_event& done, error_sink& errors,
+             const encore::detail::trace_launch_label& trace) noexcept;
     void run_from(std::uint32_t n) noexcept;
     // Runs nodes first[0 .. count) (all ready), spawning halves while more than `grain` are left.
     void run_ready(const std::uint32_t* first, std::uint32_t count, std::uint32_t grain) noexcept;
     void spawn_ready(const std::uint32_t* first, std::uint32_t count, std::uint32_t grain);
     std::uint32_t grain_for(std::uint32_t count) const noexcept;
     void execute_node(std::uint32_t n, work_item& scratch) noexcept;
+    void execute_traced_node(std::uint32_t n, work_item& scratch) noexcept;
     schedule choose_schedule() noexcept;
     void record_time(schedule s, double ns) noexcept;
     void run_sequential() noexcept;
@@ -109,6 +114,7 @@ private:
     };
     std::unique_ptr<counter[]> pending_;
     std::vector<std::pair<std::uint32_t, std::uint32_t>> local_of_; // (graph node, local index), sorted
+    std::vector<std::uint32_t> graph_node_;                         // local index -> graph node
     bool in_order_ = false;
     // The schedule's measurements (launches never overlap, and update() runs between them: no atomics).
     enum class forced : std::uint8_t { no, sequential, parallel } forced_ = forced::no;
@@ -120,6 +126,8 @@ private:
     // with tasks pending: run() waits for the group before completing a launch.
     std::unique_ptr<tbb::task_group> group_ = std::make_unique<tbb::task_group>();
     error_sink* errors_ = nullptr; // of the launch in flight
+    // The label of the launch in flight while a trace records; null otherwise.
+    const encore::detail::trace_launch_label* trace_ = nullptr;
 };
 
 } // namespace encore::native

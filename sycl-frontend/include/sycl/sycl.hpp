@@ -16,6 +16,7 @@
 #include "ext/oneapi/experimental/free_function_kernels.hpp"
 #include "ext/oneapi/experimental/graph.hpp"
 #include "ext/oneapi/experimental/kernel_compiler.hpp"
+#include "ext/encore/profiling.hpp"
 #include "ext/oneapi/experimental/reusable_events.hpp"
 #include "ext/oneapi/experimental/work_group_memory.hpp"
 #include "ext/oneapi/bfloat16.hpp"
