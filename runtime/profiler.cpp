@@ -28,9 +28,11 @@ struct profiler_state {
     std::vector<detail::trace_record> taken; // records of `current` collected by snapshot()
 };
 
+// Never destroyed: threads of the backends (a GPU backend's completion watcher, a native worker) may still record
+// into a session while the program's static objects are being destroyed, after the trace was written.
 profiler_state& state() {
-    static profiler_state s;
-    return s;
+    static profiler_state* s = new profiler_state;
+    return *s;
 }
 
 trace convert(detail::trace_data data, std::vector<detail::trace_record> earlier) {

@@ -192,6 +192,19 @@ public:
     }
 };
 
+// A natively captured graph as a trace keeps it: its backend's name and size, not the backend's object (whose
+// destruction calls that backend's driver, which may be gone when a trace is destroyed at the program's exit).
+class stand_in_native_graph final : public native_graph {
+public:
+    explicit stand_in_native_graph(const native_graph& g) : backend_(g.backend()), size_(g.size()) {}
+    std::string_view backend() const noexcept override { return backend_; }
+    std::size_t size() const noexcept override { return size_; }
+
+private:
+    std::string backend_;
+    std::size_t size_;
+};
+
 command stand_in(const command& c) {
     switch (kind_of(c)) {
     case command_kind::kernel: {
@@ -218,8 +231,10 @@ command stand_in(const command& c) {
         return barrier_command{};
     case command_kind::empty:
         return empty_command{};
-    case command_kind::subgraph:     // inlined before a graph is lowered: not in a traced graph
-    case command_kind::native_graph: // a backend's object, nothing of the program's
+    case command_kind::native_graph:
+        return native_graph_command{
+            std::make_shared<stand_in_native_graph>(*std::get<native_graph_command>(c).graph)};
+    case command_kind::subgraph: // inlined before a graph is lowered: not in a traced graph
         break;
     }
     return c;

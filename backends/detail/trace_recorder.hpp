@@ -12,9 +12,10 @@
 // current_trace_launch() during launch() and keeps a copy for the run. Other backends are timed by the
 // runtime from their events' profiling timestamps, one slice per partition and per eager command.
 //
-// Sessions are never destroyed while the process runs (the profiler keeps each one after it stops, emptied),
-// so a worker still holding a pointer to a stopped session appends to a live object, and a thread's cached
-// buffer can never belong to a new session at a reused address.
+// Sessions are never destroyed, not even at the program's exit (the profiler keeps each one after it stops,
+// emptied), so a worker still holding a pointer to a stopped session appends to a live object, and a thread's
+// cached buffer can never belong to a new session at a reused address. A session's snapshots of graphs hold
+// nothing of the program's or of a backend's (trace_snapshot): nothing is left to destroy late.
 //
 //     if (auto* session = encore::detail::tracing()) [[unlikely]]
 //         session->record({.kind = trace_record_kind::eager, .process = p, ...}, "native worker");

@@ -25,6 +25,7 @@
 
 #include "encore/encore.hpp"
 #include "encore/graph/critical_path.hpp"
+#include "encore/backends/detail/trace_recorder.hpp"
 #include "encore/runtime/profiler.hpp"
 
 extern char** environ;
@@ -389,4 +390,31 @@ TEST_CASE("native: a trace keeps nothing of the program's data alive") {
     REQUIRE(t.graphs.size() == 1);
     CHECK(t.graphs[0].flat->describe(0u).find("holds_data") != std::string::npos);
     CHECK(t.slices.size() == 2 + 1); // two nodes, one device partition
+}
+
+namespace {
+// A backend's captured graph, as far as the trace sees one: it counts the live copies of itself.
+struct counted_native_graph final : native_graph {
+    static inline int alive = 0;
+    counted_native_graph() { ++alive; }
+    ~counted_native_graph() override { --alive; }
+    std::string_view backend() const noexcept override { return "test"; }
+    std::size_t size() const noexcept override { return 7; }
+};
+} // namespace
+
+TEST_CASE("a trace's snapshot of a graph keeps no backend object: a natively captured graph becomes its name") {
+    // A captured CUDA graph held by a trace was destroyed at the program's exit, after the CUDA driver: it must
+    // not be held at all.
+    std::shared_ptr<const graph> snapshot;
+    {
+        graph g;
+        g.add(native_graph_command{std::make_shared<counted_native_graph>()});
+        CHECK(counted_native_graph::alive == 1);
+        snapshot = encore::detail::trace_snapshot(g);
+    }
+    CHECK(counted_native_graph::alive == 0);
+    const auto& n = std::get<native_graph_command>(snapshot->command_at(snapshot->node_at(0)));
+    CHECK(n.graph->backend() == "test");
+    CHECK(n.graph->size() == 7);
 }
