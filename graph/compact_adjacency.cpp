@@ -28,6 +28,8 @@ compact_adjacency::compact_adjacency(const graph& g) {
         successor_offsets_.push_back(static_cast<std::uint32_t>(successors_.size()));
         predecessor_offsets_.push_back(static_cast<std::uint32_t>(predecessors_.size()));
         host_task_[v] = kind_of(s[v].command) == command_kind::host_task;
+        if (s[v].device_slot != 0 && device_slot_.empty()) device_slot_.resize(n, 0);
+        if (!device_slot_.empty()) device_slot_[v] = s[v].device_slot;
     }
 }
 

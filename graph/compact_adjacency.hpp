@@ -29,6 +29,9 @@ public:
         return {predecessors_.data() + predecessor_offsets_[v], predecessors_.data() + predecessor_offsets_[v + 1]};
     }
     bool is_host_task(std::uint32_t v) const noexcept { return host_task_[v]; }
+    // The node's device slot (graph::device_slot); kept only for graphs that use more than slot 0.
+    std::uint32_t device_slot(std::uint32_t v) const noexcept { return device_slot_.empty() ? 0 : device_slot_[v]; }
+    bool multi_device() const noexcept { return !device_slot_.empty(); }
     // Every edge goes from a lower to a higher index, as in any graph built by add() alone: index order is then a
     // topological order, and the cheapest one to walk (memory order).
     bool index_order_is_topological() const noexcept { return index_order_is_topological_; }
@@ -36,6 +39,7 @@ public:
 private:
     std::vector<std::uint32_t> successor_offsets_, successors_, predecessor_offsets_, predecessors_;
     std::vector<bool> host_task_;
+    std::vector<std::uint32_t> device_slot_; // empty when every node is in slot 0
     bool index_order_is_topological_ = true;
 };
 

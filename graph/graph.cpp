@@ -141,6 +141,22 @@ node graph::add(command c, std::span<const node> dependencies) {
     return node{id_, v};
 }
 
+void graph::set_device_slot(node n, std::uint32_t slot) {
+    const auto v = checked_index(n, "device slot of");
+    writable()[v].device_slot = slot;
+}
+
+std::uint32_t graph::device_slot(node n) const {
+    return boost_graph()[checked_index(n, "device slot of")].device_slot;
+}
+
+std::uint32_t graph::device_slots() const noexcept {
+    std::uint32_t largest = 0;
+    const storage& s = boost_graph();
+    for (std::size_t v = 0; v < size(); ++v) largest = std::max(largest, s[v].device_slot);
+    return largest + 1;
+}
+
 void graph::reserve(std::size_t nodes) {
     // Boost's adjacency_list has no reserve(); its vertex vector is a public member.
     writable().m_vertices.reserve(nodes);

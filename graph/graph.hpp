@@ -44,6 +44,8 @@ class graph {
 public:
     struct node_record {
         encore::command command;
+        // Which of the devices the graph is finalized for runs the node (multi-device graphs, below).
+        std::uint32_t device_slot = 0;
     };
     // Vertex descriptors are node indices (vecS); in- and out-edges are both kept (bidirectionalS), each node's
     // first few inline (detail/small_edge_list.hpp), and the global edge list is one vector (vecS) rather than a
@@ -92,6 +94,14 @@ public:
     const command& command_at(node n) const;
     // Replaces a node's command by one of the same kind (node update). Throws invalid_argument otherwise.
     void replace_command(node n, command c);
+
+    // Multi-device graphs (an Encore extension; docs/multi-device.md): a node runs on device number `slot` of the
+    // list the graph is finalized for (encore::executable_graph), 0 (the first) unless set otherwise. A host task
+    // runs on the host whatever its slot. Throws unknown_node / foreign_node for a bad handle.
+    void set_device_slot(node n, std::uint32_t slot);
+    std::uint32_t device_slot(node n) const;
+    // How many devices the graph needs: one more than its largest slot (1 for an empty graph).
+    std::uint32_t device_slots() const noexcept;
 
     // "node 3 (kernel 'saxpy')": how error messages name a node.
     std::string describe(node n) const;

@@ -1,5 +1,7 @@
 #include "partition.hpp"
 
+#include "encore/graph/error.hpp"
+
 #include <algorithm>
 #include <functional>
 #include <limits>
@@ -20,6 +22,10 @@ partitioning partition_graph(const compact_adjacency& adjacency, std::span<const
     if (order.size() != adjacency.size())
         throw std::invalid_argument("partition_graph: the order has " + std::to_string(order.size()) +
                                     " nodes, the graph " + std::to_string(adjacency.size()));
+    if (strategy == partition_strategy::design_walk && adjacency.multi_device())
+        throw error(errc::feature_not_supported,
+                    "partition_graph: the design_walk strategy cuts single-device graphs only; this graph places "
+                    "nodes on several devices (use host_task_layers)");
     auto group = strategy == partition_strategy::design_walk ? detail::group_by_design_walk(adjacency, order)
                                                              : detail::group_by_host_task_layers(adjacency, order);
     return detail::build_partitions(adjacency, order, group);
@@ -86,6 +92,7 @@ partitioning build_partitions(const compact_adjacency& a, std::span<const std::u
         partition& part = result.partitions[number[p]];
         part.nodes = std::move(members[p]);
         part.host_task = part.nodes.size() == 1 && a.is_host_task(part.nodes[0]);
+        part.device_slot = part.host_task ? 0 : a.device_slot(part.nodes[0]);
         for (auto q : successors[p]) {
             part.successors.push_back(number[q]);
             result.partitions[number[q]].predecessors.push_back(number[p]);

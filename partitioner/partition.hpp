@@ -5,6 +5,7 @@
 // - each host task is alone in its partition; every other node is in exactly one device partition;
 // - partition p waits for partition q only when a node of p depends on a node of q (no false ordering), and the
 //   partitions form a DAG numbered in topological order: a partition only waits for lower numbers;
+// - the nodes of a device partition share one device slot (multi-device graphs, graph::device_slot);
 // - `nodes` lists a partition's nodes in execution order; `in_order` says they form a single chain in which each
 //   node depends on the one before, a hint that lets backends drop synchronisation inside the partition.
 //
@@ -28,6 +29,9 @@ struct partition {
     std::vector<std::uint32_t> successors;   // partitions that wait for this one, ascending
     bool host_task = false;
     bool in_order = false;
+    // The device slot of every node of a device partition (graph::device_slot): multi-device graphs are cut
+    // where an edge goes from one device to another, as around host tasks. 0 for host-task partitions.
+    std::uint32_t device_slot = 0;
 };
 
 struct partitioning {
@@ -43,7 +47,8 @@ enum class partition_strategy {
     // they depend on, so parallel branches do not wait for each other's host tasks. O(V+E); see
     // partitioner/host_task_layers.cpp.
     host_task_layers,
-    // The design document's walk, kept as the baseline that bench/partition_quality measures against.
+    // The design document's walk, kept as the baseline that bench/partition_quality measures against. Single
+    // device only: partition_graph throws feature_not_supported for a graph that uses several device slots.
     design_walk,
 };
 

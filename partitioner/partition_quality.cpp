@@ -34,6 +34,9 @@ void check_partition_rules(const graph& g, const partitioning& parts) {
             if (host && part.nodes.size() != 1)
                 broken("host task " + std::to_string(v) + " shares partition " + std::to_string(p));
             if (host != part.host_task) broken("host_task flag of partition " + std::to_string(p));
+            if (!host && s[v].device_slot != part.device_slot)
+                broken("node " + std::to_string(v) + " of device slot " + std::to_string(s[v].device_slot) +
+                       " is in partition " + std::to_string(p) + " of slot " + std::to_string(part.device_slot));
         }
         if (!std::is_sorted(part.predecessors.begin(), part.predecessors.end()) ||
             !std::is_sorted(part.successors.begin(), part.successors.end()))

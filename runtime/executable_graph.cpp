@@ -1,5 +1,7 @@
 #include "executable_graph.hpp"
 
+#include <algorithm>
+#include <iterator>
 #include <mutex>
 #include <span>
 #include <utility>
@@ -37,11 +39,32 @@ void check_kernel_update(const std::string& node, const command& old_command, co
                                                 std::to_string(after->range.dimensions) + " were given");
 }
 
+// The device list of a multi-device graph, checked against `g`.
+std::vector<device> checked_devices(const graph& g, std::vector<device> devices) {
+    if (devices.empty()) throw error(errc::invalid_argument, "finalize: no device was given");
+    for (const auto& d : devices)
+        if (&d.owner() != &devices[0].owner())
+            throw error(errc::invalid_argument,
+                        "finalize: a multi-device graph runs on devices of one backend; " + describe(devices[0]) +
+                            " and " + describe(d) + " were given");
+    const std::uint32_t needed = g.device_slots();
+    if (needed > devices.size()) {
+        const auto& s = g.boost_graph();
+        std::uint32_t v = 0;
+        while (s[v].device_slot < devices.size()) ++v;
+        throw error(errc::invalid_argument, "finalize: " + g.describe(v) + " runs on device slot " +
+                                                std::to_string(s[v].device_slot) + ", and " +
+                                                std::to_string(devices.size()) + " device(s) were given");
+    }
+    return devices;
+}
+
 } // namespace
 
 struct executable_graph::impl {
-    impl(const graph& g, const device& d, const finalize_options& options)
-        : dev(d), source_id(g.id()), original(g), flat(detail::flatten(original)) {
+    impl(const graph& g, std::vector<device> devices, const finalize_options& options)
+        : devs(checked_devices(g, std::move(devices))), dev(devs[0]), source_id(g.id()), original(g),
+          flat(detail::flatten(original)) {
         // One compact copy of the edges serves the topological sort and the partitioner.
         const graph& fg = flattened();
         const compact_adjacency adjacency(fg);
@@ -50,8 +73,10 @@ struct executable_graph::impl {
                                      : partition_graph(adjacency, order);
         lowered.resize(parts.partitions.size());
         for (std::size_t p = 0; p < parts.partitions.size(); ++p)
-            if (!parts.partitions[p].host_task)
-                lowered[p] = dev.owner().lower(dev.index(), fg, parts.partitions[p]);
+            if (!parts.partitions[p].host_task) {
+                const device& d = devs[parts.partitions[p].device_slot];
+                lowered[p] = d.owner().lower(d.index(), fg, parts.partitions[p]);
+            }
     }
 
     // What was partitioned and lowered: `original` itself unless it has subgraph nodes.
@@ -109,7 +134,8 @@ struct executable_graph::impl {
         return original.node_at(n.index); // throws unknown_node
     }
 
-    device dev;
+    std::vector<device> devs; // slot -> device
+    device dev;               // devs[0]
     std::uint64_t source_id;
     graph original;          // the snapshot, with the user's node numbering
     detail::flat_graph flat; // its subgraph nodes inlined, when it has any
@@ -139,13 +165,51 @@ struct executable_graph::impl {
         return {&session, session.new_launch(trace_graph), 0, trace_process};
     }
 
+    // Under `mutex`: the slot whose partitions run on the launching queue `q` (the first slot of its device),
+    // or none.
+    static constexpr std::uint32_t no_slot = ~std::uint32_t{0};
+    std::uint32_t slot_of(const detail::queue_state& q) const {
+        for (std::uint32_t i = 0; i < devs.size(); ++i)
+            if (devs[i] == q.dev) return i;
+        return no_slot;
+    }
+    // Under `mutex`: the queue that runs slot `slot`'s partitions of a launch on `q`: `q` itself for its own
+    // slot, else an in-order queue of that slot's device kept for launches from queues with q's error sink and
+    // profiling (made at the first such launch).
+    backend_queue& queue_for(detail::queue_state& q, std::uint32_t q_slot, std::uint32_t slot) {
+        if (slot == q_slot) return *q.backend;
+        const bool profiling = q.properties.enable_profiling;
+        auto it = std::find_if(side_queues.begin(), side_queues.end(), [&](const side_queue_set& set) {
+            return set.errors == q.errors && set.profiling == profiling;
+        });
+        if (it == side_queues.end()) {
+            side_queues.push_back({q.errors, profiling, {}});
+            side_queues.back().queues.resize(devs.size());
+            it = std::prev(side_queues.end());
+        }
+        auto& made = it->queues[slot];
+        if (!made)
+            made = devs[slot].owner().create_queue(
+                devs[slot].index(), queue_properties{.in_order = true, .enable_profiling = profiling}, q.errors);
+        return *made;
+    }
+    struct side_queue_set {
+        std::shared_ptr<detail::error_collector> errors;
+        bool profiling = false;
+        std::vector<std::unique_ptr<backend_queue>> queues; // per slot; null for slots not used yet
+    };
+    std::vector<side_queue_set> side_queues;
+
     std::mutex mutex;
     event_ptr last;                          // the latest launch
     std::vector<event_ptr> partition_events; // per launch, reused
 };
 
 executable_graph::executable_graph(const graph& g, const device& d, finalize_options options)
-    : impl_(std::make_unique<impl>(g, d, options)) {}
+    : impl_(std::make_unique<impl>(g, std::vector<device>{d}, options)) {}
+
+executable_graph::executable_graph(const graph& g, std::vector<device> devices, finalize_options options)
+    : impl_(std::make_unique<impl>(g, std::move(devices), options)) {}
 
 executable_graph::~executable_graph() = default;
 executable_graph::executable_graph(executable_graph&&) noexcept = default;
@@ -153,6 +217,9 @@ executable_graph& executable_graph::operator=(executable_graph&&) noexcept = def
 
 const device& executable_graph::get_device() const noexcept {
     return impl_->dev;
+}
+const std::vector<device>& executable_graph::devices() const noexcept {
+    return impl_->devs;
 }
 std::size_t executable_graph::size() const noexcept {
     return impl_->flattened().size();
@@ -191,9 +258,13 @@ std::function<void()> traced_host_task(const std::function<void()>* task, detail
 
 event_ptr executable_graph::launch(detail::queue_state& q, std::vector<event_ptr> wait_list) {
     auto& s = *impl_;
-    if (!(q.dev == s.dev))
-        throw error(errc::invalid_argument, "launch: the executable graph was finalized for " +
-                                                describe(s.dev) + ", the queue is on " + describe(q.dev));
+    const std::uint32_t q_slot = s.slot_of(q);
+    if (q_slot == impl::no_slot) {
+        std::string finalized_for = describe(s.devs[0]);
+        for (std::size_t i = 1; i < s.devs.size(); ++i) finalized_for += ", " + describe(s.devs[i]);
+        throw error(errc::invalid_argument, "launch: the executable graph was finalized for " + finalized_for +
+                                                "; the queue is on " + describe(q.dev));
+    }
     std::lock_guard lock(s.mutex);
     if (s.last && s.last->status() != event_status::complete) wait_list.push_back(s.last);
     const bool profiling = q.properties.enable_profiling;
@@ -203,16 +274,21 @@ event_ptr executable_graph::launch(detail::queue_state& q, std::vector<event_ptr
     if (auto* session = detail::tracing()) [[unlikely]]
         trace = s.trace_launch(*session);
     auto launch_lowered = [&](std::size_t p, std::span<const event_ptr> after) {
+        const std::uint32_t slot = s.parts.partitions[p].device_slot;
+        backend_queue& on = s.queue_for(q, q_slot, slot);
         if (!trace.session) [[likely]]
-            return s.lowered[p]->launch(*q.backend, after);
+            return s.lowered[p]->launch(on, after);
         trace.partition = static_cast<std::uint32_t>(p);
+        const device& d = s.devs[slot];
+        trace.process = slot == 0 ? s.trace_process
+                                  : trace.session->device_process(d.backend_name(), d.index(), d.properties().name);
         event_ptr e;
         {
             const detail::trace_launch_scope scope(&trace);
-            e = s.lowered[p]->launch(*q.backend, after);
+            e = s.lowered[p]->launch(on, after);
         }
-        if (!detail::backend_times_nodes(s.dev.backend_name()))
-            detail::trace_from_event(*trace.session, e, trace, q.backend.get(), s.dev.backend_name());
+        if (!detail::backend_times_nodes(d.backend_name()))
+            detail::trace_from_event(*trace.session, e, trace, &on, d.backend_name());
         return e;
     };
     event_ptr result;
@@ -310,8 +386,14 @@ void executable_graph::update(const graph& g) {
     const graph& flat = s.flattened();
     require_same_topology(flat, flat_update); // the children of subgraph nodes too
     const auto& from = flat_update.boost_graph();
-    for (std::uint32_t v = 0; v < flat_update.size(); ++v)
+    for (std::uint32_t v = 0; v < flat_update.size(); ++v) {
         check_kernel_update(flat.describe(v), flat.boost_graph()[v].command, from[v].command);
+        if (from[v].device_slot != flat.boost_graph()[v].device_slot)
+            throw error(errc::invalid_argument,
+                        "update of " + flat.describe(v) + ": it runs on device slot " +
+                            std::to_string(flat.boost_graph()[v].device_slot) + ", the update places it on slot " +
+                            std::to_string(from[v].device_slot) + " (a node keeps its device)");
+    }
     std::vector<std::pair<std::uint32_t, const command*>> commands;
     commands.reserve(flat_update.size());
     for (std::uint32_t v = 0; v < flat_update.size(); ++v)

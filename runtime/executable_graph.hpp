@@ -22,6 +22,13 @@
 //     for (int i = 0; i < 100; ++i) q.launch(exec);
 //     exec.update_arguments(a, {encore::kernel_argument::from_pointer(y)});
 //     q.launch(exec).wait();
+//
+// Multi-device graphs (an Encore extension; docs/multi-device.md): finalized for a list of devices of one
+// backend, node n runs on devices[g.device_slot(n)]. The graph is cut where an edge goes from one device to
+// another, as around host tasks; each device's partitions are lowered for that device, and a cross-device edge
+// becomes a wait for the other device's event (CUDA: cuStreamWaitEvent, no host round trip). A launch goes on
+// a queue of any of the devices: that device's partitions run on the queue, the others on in-order queues the
+// executable graph keeps per device. Copies between devices are ordinary memcpy nodes (peer copies on CUDA).
 #pragma once
 
 #include <memory>
@@ -48,13 +55,17 @@ struct finalize_options {
 class executable_graph {
 public:
     executable_graph(const graph& g, const device& d, finalize_options options = {});
+    // Multi-device: node n runs on devices[g.device_slot(n)]. Throws invalid_argument for an empty list, devices
+    // of several backends, a device listed twice, or a node whose slot has no device.
+    executable_graph(const graph& g, std::vector<device> devices, finalize_options options = {});
     ~executable_graph(); // waits for the last launch
     executable_graph(executable_graph&&) noexcept;
     executable_graph& operator=(executable_graph&&) noexcept;
     executable_graph(const executable_graph&) = delete;
     executable_graph& operator=(const executable_graph&) = delete;
 
-    const device& get_device() const noexcept;
+    const device& get_device() const noexcept; // the first of devices()
+    const std::vector<device>& devices() const noexcept;
     std::size_t size() const noexcept; // nodes of the finalized graph, subgraphs inlined
     const partitioning& partitions() const noexcept;
 
@@ -72,7 +83,8 @@ public:
     // changes.
     void update(const graph& g);
 
-    // For encore::queue::launch: starts one launch after `wait_list`.
+    // For encore::queue::launch: starts one launch after `wait_list`. The queue's device must be one of
+    // devices() (invalid_argument otherwise).
     event_ptr launch(detail::queue_state& q, std::vector<event_ptr> wait_list);
 
 private:

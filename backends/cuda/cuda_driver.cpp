@@ -145,6 +145,15 @@ public:
         CUdevice d = 0;
         if (cuDeviceGet(&d, static_cast<int>(device)) == CUDA_SUCCESS) static_cast<void>(cuDevicePrimaryCtxRelease(d));
     }
+    bool enable_peer_access(std::uint32_t device, std::uint32_t peer, gpu::driver_context peer_context) override {
+        int can = 0;
+        check(cuDeviceCanAccessPeer(&can, handle(device), handle(peer)), "cuDeviceCanAccessPeer");
+        if (!can) return false;
+        const CUresult r = cuCtxEnablePeerAccess(as<CUcontext>(peer_context), 0);
+        if (r == CUDA_ERROR_PEER_ACCESS_ALREADY_ENABLED) return true;
+        check(r, "cuCtxEnablePeerAccess");
+        return true;
+    }
     gpu::driver_context current_context() override {
         CUcontext c = nullptr;
         check(cuCtxGetCurrent(&c), "cuCtxGetCurrent");

@@ -78,6 +78,13 @@ public:
     virtual void release_context(std::uint32_t device) noexcept = 0;
     virtual driver_context current_context() = 0;
     virtual void set_current_context(driver_context c) = 0;
+    // Lets `device`'s context reach `peer`'s device memory directly (copies between the two then take the
+    // devices' own link, NVLink or PCIe, instead of staging through the host); `device`'s context current.
+    // Whether it is on: false where the devices cannot (or the driver has no peer access).
+    virtual bool enable_peer_access(std::uint32_t device, std::uint32_t peer, driver_context peer_context) {
+        static_cast<void>(device), static_cast<void>(peer), static_cast<void>(peer_context);
+        return false;
+    }
 
     // --- memory (the context of the device current) ---
     // `what` names the allocation in the error ("4096 bytes of device memory on NVIDIA H100").

@@ -292,6 +292,23 @@ driver_function gpu_backend::fill_function(std::uint32_t device) {
     return fill_functions_[device];
 }
 
+void gpu_backend::reach_peers(std::uint32_t device, const void* a, const void* b) {
+    if (devices_.size() < 2) return;
+    for (const void* p : {a, b}) {
+        const auto found = allocations_.find(p);
+        if (!found || found->kind == memory_kind::host || found->device == device) continue;
+        const std::uint32_t peer = found->device;
+        {
+            std::lock_guard lock(peers_mutex_);
+            if (!peers_tried_.emplace(device, peer).second) continue;
+        }
+        context_scope scope(*api_, devices_[device].context);
+        const bool on = api_->enable_peer_access(device, peer, devices_[peer].context);
+        trace("peer access from device " + std::to_string(device) + " to device " + std::to_string(peer) +
+              (on ? ": on" : ": not possible, copies between them are staged by the driver"));
+    }
+}
+
 gpu::driver_event gpu_backend::acquire_event(std::uint32_t device) {
     {
         std::lock_guard lock(functions_mutex_);

@@ -20,6 +20,7 @@
 #include <map>
 #include <memory>
 #include <mutex>
+#include <set>
 #include <string>
 #include <tuple>
 #include <vector>
@@ -71,6 +72,10 @@ public:
     driver_function fill_function(std::uint32_t device);
     // The kind of the backend's allocation that holds `p`, or nullopt for memory it did not allocate.
     std::optional<memory_kind> kind_of(const void* p) const { return allocations_.kind_of(p); }
+    // A copy on `device` that reads or writes `a` and `b`: where either is device memory of another device, lets
+    // `device` reach it directly (driver::enable_peer_access, once per pair of devices; copies between devices
+    // work without, staged by the driver).
+    void reach_peers(std::uint32_t device, const void* a, const void* b);
     completion_watcher& watcher() { return *watcher_; }
     // Where every stream call of `device`'s queues is made, in submission order (gpu_launcher.hpp).
     launcher& launcher_of(std::uint32_t device) { return *launchers_.at(device); }
@@ -102,6 +107,8 @@ private:
     std::unique_ptr<completion_watcher> watcher_;
     std::vector<std::unique_ptr<launcher>> launchers_; // per device, started with the backend
     bool trace_ = false;
+    std::mutex peers_mutex_;
+    std::set<std::pair<std::uint32_t, std::uint32_t>> peers_tried_; // (device, peer) asked already
 
     std::mutex functions_mutex_; // guards modules_, functions_ and the events pools
     std::map<std::pair<std::uint64_t, std::uint32_t>, module_handle> modules_; // (image id, device)

@@ -48,6 +48,7 @@ driver_command driver_command::from(gpu_backend& backend, std::uint32_t device, 
         d.form_ = form::memcpy;
         d.copy_ = {m.destination, m.source, m.bytes};
         if (m.bytes == 0) d.form_ = form::nothing;
+        else backend.reach_peers(device, m.destination, m.source); // a copy between devices: a peer copy
         break;
     }
     case command_kind::memset: {

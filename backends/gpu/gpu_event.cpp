@@ -80,6 +80,17 @@ void gpu_event::set_failed() noexcept {
         callback();
 }
 
+void gpu_event::wait_launched() {
+    for (state s = state_.load(std::memory_order_acquire); s == state::enqueued;
+         s = state_.load(std::memory_order_acquire)) {
+        {
+            std::lock_guard lock(mutex_); // a state change after this sees waiters_ and notifies
+            waiters_ = true;
+        }
+        state_.wait(s, std::memory_order_acquire);
+    }
+}
+
 gpu::driver_event gpu_event::recorded_handle() {
     stream_state& s = *stream_;
     std::lock_guard lock(s.mutex);

@@ -84,6 +84,9 @@ public:
         const state s = state_.load(std::memory_order_acquire);
         return s == state::enqueued || s == state::launched;
     }
+    // Returns once the device's launcher has put the work on its stream (or it failed); the caller saw it
+    // enqueued.
+    void wait_launched();
     // True once someone saw the work, or later work of its stream, complete (cheap; false does not mean it is
     // still running).
     bool known_complete() const noexcept {

@@ -9,6 +9,20 @@ void launch_task::operator()() {
     context_scope scope(*s.api, s.context);
     for (const auto& w : waits) {
         auto* e = static_cast<gpu_event*>(w.get());
+        // Another device's work is placed by that device's launcher, which may not have reached it yet: it was
+        // handed over before this task (it is enqueued), so that launcher gets there without waiting for this
+        // one, and the record made then is what the stream waits for (cuStreamWaitEvent across devices).
+        if (e->device() != device) {
+            e->wait_launched();
+            if (e->known_complete()) continue;
+            gpu::driver_event handle = nullptr;
+            {
+                context_scope theirs(*s.api, e->stream()->context); // a record on demand is made on its stream
+                handle = e->recorded_handle();
+            }
+            s.api->wait_event(s.stream, handle);
+            continue;
+        }
         if (!e->known_complete()) s.api->wait_event(s.stream, e->recorded_handle());
     }
     if (tail || event->has_profiling()) {

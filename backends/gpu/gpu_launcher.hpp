@@ -33,7 +33,8 @@ struct launch_task {
     std::uint32_t device = 0;       // the ordinal
     bool record = false;            // record the event right after the work (not on demand)
     std::shared_ptr<gpu_event> tail; // graph launches: the stream's on-demand event, recorded first
-    boost::container::small_vector<event_ptr, 2> waits; // gpu_events on other streams, before this task
+    boost::container::small_vector<event_ptr, 2> waits; // gpu_events on other streams (of any device of
+                                                        // the backend), before this task
     std::function<void(gpu::driver_stream)> function; // the work when set (a graph launch, ...); otherwise `command`
     driver_command command;
 

@@ -28,7 +28,9 @@ public:
     void insert(void* user_pointer, const allocation& a);
     // The allocation `user_pointer` was handed out as; removes it. nullopt for any other pointer.
     std::optional<allocation> erase(void* user_pointer);
-    // The kind of the allocation that contains `p` (interior pointers too), or nullopt.
+    // The allocation that contains `p` (interior pointers too), or nullopt.
+    std::optional<allocation> find(const void* p) const;
+    // Its kind.
     std::optional<memory_kind> kind_of(const void* p) const;
     // Everything still allocated (for the backend's destructor).
     std::map<std::uintptr_t, allocation> take_all();

@@ -94,7 +94,7 @@ struct gpu_queue::core : std::enable_shared_from_this<core> {
         }
     }
 
-    // Enqueues `work` now when every wait is on this device's streams (the common case: no allocation for the
+    // Enqueues `work` now when every wait is on this backend's streams (the common case: no allocation for the
     // work itself); otherwise the last host-side wait to complete enqueues it.
     template <typename Work>
     event_ptr run_after(Work&& work, std::span<const event_ptr> wait_list, placement where) {
@@ -106,7 +106,9 @@ struct gpu_queue::core : std::enable_shared_from_this<core> {
         for (const auto& e : wait_list) {
             if (!e) continue;
             auto* own = as_gpu_event(e.get());
-            if (own && &own->owner() == &backend && own->device() == device && own->is_enqueued()) {
+            // Work of any device of this backend with its place in a launcher's order: waited for on the GPU
+            // (another device's through cuStreamWaitEvent, which takes events of other contexts).
+            if (own && &own->owner() == &backend && own->is_enqueued()) {
                 if (own->known_complete()) continue;
                 if (gpu_count < std::size(gpu_small))
                     gpu_small[gpu_count] = &e;

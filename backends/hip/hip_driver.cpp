@@ -31,7 +31,8 @@ namespace {
 // The entry points the plugin uses: X(name) for those whose type decltype can name, and the overloaded
 // allocation calls (the header adds templates of the same names) by their C signatures.
 #define ENCORE_HIP_RUNTIME(X)                                                                                         \
-    X(hipInit) X(hipGetDevice) X(hipGetErrorName) X(hipGetErrorString) X(hipGetDeviceCount) X(hipDeviceGet)                           \
+    X(hipInit) X(hipGetDevice) X(hipGetErrorName) X(hipGetErrorString) X(hipGetDeviceCount) X(hipDeviceGet)           \
+    X(hipDeviceCanAccessPeer) X(hipDeviceEnablePeerAccess)                                                            \
     X(hipGetDeviceProperties) X(hipDriverGetVersion) X(hipDevicePrimaryCtxRetain) X(hipDevicePrimaryCtxRelease)       \
     X(hipCtxGetCurrent) X(hipCtxSetCurrent) X(hipFree) X(hipHostFree) X(hipMemAdvise) X(hipStreamCreateWithFlags)     \
     X(hipStreamDestroy) X(hipStreamWaitEvent) X(hipModuleLaunchKernel) X(hipMemcpyAsync) X(hipMemsetD8Async)          \
@@ -200,6 +201,17 @@ public:
         hipDevice_t d = 0;
         if (api_->hipDeviceGet(&d, static_cast<int>(device)) == hipSuccess)
             static_cast<void>(api_->hipDevicePrimaryCtxRelease(d));
+    }
+    // HIP enables peer access for the current device (the one of the current context, here `device`'s).
+    bool enable_peer_access(std::uint32_t device, std::uint32_t peer, gpu::driver_context) override {
+        int can = 0;
+        check(api_->hipDeviceCanAccessPeer(&can, static_cast<int>(device), static_cast<int>(peer)),
+              "hipDeviceCanAccessPeer");
+        if (!can) return false;
+        const hipError_t r = api_->hipDeviceEnablePeerAccess(static_cast<int>(peer), 0);
+        if (r == hipErrorPeerAccessAlreadyEnabled) return true;
+        check(r, "hipDeviceEnablePeerAccess");
+        return true;
     }
     gpu::driver_context current_context() override {
         hipCtx_t c = nullptr;

@@ -19,20 +19,25 @@ class flattener {
 public:
     flattener() : out_(graph_options{.check_cycles = false}) {} // the input is acyclic, so is the result
 
-    // Appends `g` to the output; returns, per node of `g`, its first and last flat node.
-    std::vector<std::pair<std::uint32_t, std::uint32_t>> append(const graph& g) {
+    // Appends `g` to the output; returns, per node of `g`, its first and last flat node. The nodes of a graph
+    // that uses device slot 0 alone go to `slot` (a subgraph node's); a multi-device child keeps its slots.
+    std::vector<std::pair<std::uint32_t, std::uint32_t>> append(const graph& g, std::uint32_t slot = 0) {
         if (std::find(path_.begin(), path_.end(), &g) != path_.end())
             throw error(errc::invalid_argument, "subgraph: graph " + std::to_string(g.id()) +
                                                     " contains itself through its subgraph nodes");
         path_.push_back(&g);
         const auto& s = g.boost_graph();
         std::vector<std::pair<std::uint32_t, std::uint32_t>> ends(g.size());
+        const bool single_device = g.device_slots() == 1;
         for (std::uint32_t v = 0; v < g.size(); ++v) {
             const command& c = s[v].command;
+            const std::uint32_t node_slot = single_device ? slot : s[v].device_slot;
             if (const auto* sub = std::get_if<subgraph_command>(&c)) {
                 auto entry = out_.add(empty_command{});
-                auto child_ends = append(*sub->child);
+                out_.set_device_slot(entry, node_slot);
+                auto child_ends = append(*sub->child, node_slot);
                 auto exit = out_.add(empty_command{});
+                out_.set_device_slot(exit, node_slot);
                 const auto& cs = sub->child->boost_graph();
                 for (std::uint32_t w = 0; w < child_ends.size(); ++w) {
                     if (boost::in_degree(w, cs) == 0)
@@ -44,6 +49,7 @@ public:
                 ends[v] = {entry.index, exit.index};
             } else {
                 auto n = out_.add(c);
+                if (node_slot != 0) out_.set_device_slot(n, node_slot);
                 ends[v] = {n.index, n.index};
             }
         }

@@ -23,12 +23,37 @@ graph_impl::graph_impl(const context& c, const device& d, const property_list& p
       g(::encore::graph_options{.check_cycles = !p.has_property<exp::property::graph::no_cycle_check>()}) {
     if (!ctx.contains(dev)) throw exception(errc::invalid, "command_graph: the device does not belong to the context");
     native = p.has_property<exp::property::graph::enable_native_recording>();
+    multi_device = p.has_property<ext::encore::property::graph::multi_device>();
+    devices.push_back(dev);
+    if (native && multi_device)
+        throw exception(errc::feature_not_supported,
+                        "command_graph: property::graph::enable_native_recording and Encore's "
+                        "property::graph::multi_device cannot be combined (a native capture is one device's)");
     if (native && !dev.engine().properties().native_recording)
         throw exception(errc::feature_not_supported,
                         "command_graph: property::graph::enable_native_recording: the " +
                             std::string(dev.engine().backend_name()) +
                             " backend cannot capture commands natively (the cuda backend can); record without the "
                             "property, which lowers to the backend's own graphs at finalize");
+}
+
+std::uint32_t graph_impl::device_slot(const device& d, const char* call) {
+    for (std::uint32_t i = 0; i < devices.size(); ++i)
+        if (devices[i] == d) return i;
+    const std::string name = "graph " + std::to_string(g.id());
+    if (!multi_device)
+        throw exception(errc::invalid, std::string(call) + ": " + name +
+                                           " was made for another device (a node of another device needs a graph "
+                                           "made with sycl::ext::encore::property::graph::multi_device)");
+    if (d.engine().backend_name() != dev.engine().backend_name())
+        throw exception(errc::invalid, std::string(call) + ": " + name + " holds nodes of the " +
+                                           std::string(dev.engine().backend_name()) +
+                                           " backend; a multi-device graph spans devices of one backend, and this "
+                                           "device is of the " + std::string(d.engine().backend_name()) + " backend");
+    if (!ctx.contains(d))
+        throw exception(errc::invalid, std::string(call) + ": the device does not belong to the context of " + name);
+    devices.push_back(d);
+    return static_cast<std::uint32_t>(devices.size() - 1);
 }
 
 void graph_impl::require_not_recording(const char* call) const {
@@ -73,6 +98,7 @@ std::shared_ptr<graph_owner> graph_owner::of(const std::shared_ptr<graph_impl>& 
 
 std::uint32_t graph_impl::add_locked(handler& h, std::vector<std::uint32_t> predecessors, const queue_impl* recorder) {
     auto& c = h.contents();
+    const std::uint32_t slot = device_slot(h.encore_device(), recorder ? "recording" : "add");
     for (const auto& e : c.dependencies) {
         if (const auto& r = e.recorded()) {
             if (auto other = r->graph.lock(); other.get() != this) {
@@ -93,6 +119,10 @@ std::uint32_t graph_impl::add_locked(handler& h, std::vector<std::uint32_t> pred
     if (c.executable) {
         if (c.executable->source.get() == this)
             throw exception(errc::invalid, "ext_oneapi_graph: a graph cannot contain an executable graph made from itself");
+        if (c.executable->devices.size() > 1)
+            throw exception(errc::feature_not_supported,
+                            "ext_oneapi_graph: an executable graph over several devices (Encore's multi_device "
+                            "property) cannot be a sub-graph; add its nodes to the graph instead");
         if (!c.executable->allocations.empty())
             throw exception(errc::invalid, "ext_oneapi_graph: an executable graph with graph-owned allocations "
                                            "(async_malloc) cannot be a sub-graph");
@@ -141,7 +171,11 @@ std::uint32_t graph_impl::add_locked(handler& h, std::vector<std::uint32_t> pred
     std::vector<::encore::node> dependencies;
     dependencies.reserve(predecessors.size());
     for (auto p : predecessors) dependencies.push_back(g.node_at(p));
-    const auto index = translate_errors([&] { return g.add(std::move(command), dependencies).index; });
+    const auto index = translate_errors([&] {
+        const auto n = g.add(std::move(command), dependencies);
+        if (slot != 0) g.set_device_slot(n, slot);
+        return n.index;
+    });
     recorded_by.push_back(recorder);
     if (c.allocation) {
         async_nodes[index] = ext::oneapi::experimental::node_type::async_malloc;
@@ -308,8 +342,12 @@ command_graph<graph_state::executable> command_graph<graph_state::modifiable>::f
     exec->updatable = p.has_property<property::graph::updatable>();
     exec->profiling = p.has_property<property::graph::enable_profiling>();
     exec->snapshot = std::make_shared<::encore::graph>(impl_->g);
-    exec->engine = sycl::detail::translate_errors(
-        [&] { return std::make_shared<::encore::executable_graph>(impl_->g, device_.engine()); });
+    exec->devices = impl_->devices;
+    exec->engine = sycl::detail::translate_errors([&] {
+        std::vector<::encore::device> engine_devices;
+        for (const auto& d : impl_->devices) engine_devices.push_back(d.engine());
+        return std::make_shared<::encore::executable_graph>(impl_->g, std::move(engine_devices));
+    });
     for (const auto& [buffer, use] : impl_->buffers) {
         exec->buffers.push_back({buffer, use.strongest});
         exec->kept_buffers.push_back(use.keep);
@@ -430,9 +468,11 @@ event queue::ext_oneapi_graph(exp::command_graph<exp::graph_state::executable>& 
 void handler::ext_oneapi_graph(exp::command_graph<exp::graph_state::executable>& g) {
     if (collected_.command || collected_.executable || collected_.allocation || collected_.frees)
         throw exception(errc::invalid, "handler::ext_oneapi_graph: the command group already holds a command");
-    if (!(g.impl()->source->dev == device_))
-        throw exception(errc::invalid, "handler::ext_oneapi_graph: the graph was finalized for another device than "
-                                       "the queue's");
+    const auto& devices = g.impl()->devices;
+    if (std::find(devices.begin(), devices.end(), device_) == devices.end())
+        throw exception(errc::invalid, std::string("handler::ext_oneapi_graph: the graph was finalized for ") +
+                                           (devices.size() > 1 ? "other devices" : "another device") +
+                                           " than the queue's");
     collected_.executable = g.impl();
     collected_.command_name = "ext_oneapi_graph";
 }

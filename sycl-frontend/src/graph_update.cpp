@@ -76,7 +76,10 @@ node command_graph<graph_state::modifiable>::add(dynamic_command_group& group, c
     const auto& d = group.impl();
     if (d->graph.lock() != impl_)
         throw exception(errc::invalid, "add: the dynamic_command_group was made for another graph");
-    handler h(device_, context_, nullptr);
+    handler h(p.has_property<ext::encore::property::node::device>()
+                  ? p.get_property<ext::encore::property::node::device>().get_device()
+                  : device_,
+              context_, nullptr);
     {
         std::lock_guard lock(impl_->mutex);
         h.contents() = d->groups[d->active];
@@ -216,6 +219,13 @@ void command_graph<graph_state::executable>::update(const command_graph<graph_st
                                            "nodes (graph-owned allocations) cannot take part in whole-graph update");
     }
     std::lock_guard lock(source.impl()->mutex);
+    // Multi-device graphs: the engine checks that every node keeps its device slot; the slots must also name the
+    // same devices.
+    const auto& from = source.impl()->devices;
+    for (std::uint32_t slot = 0; slot < source.impl()->g.device_slots(); ++slot)
+        if (slot >= impl_->devices.size() || !(from[slot] == impl_->devices[slot]))
+            throw exception(errc::invalid, "command_graph<executable>::update: the source graph's nodes run on other "
+                                           "devices than the executable graph's");
     sycl::detail::translate_errors([&] { impl_->engine->update(source.impl()->g); });
     {
         // Same topology, the source's commands: what a sub-graph node made from this graph now embeds.

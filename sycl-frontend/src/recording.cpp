@@ -19,9 +19,10 @@ std::string graph_name(const graph_impl& g) { return "graph " + std::to_string(g
 } // namespace
 
 bool start_recording(graph_impl& g, queue_impl& q, const char* call, bool joined) {
-    if (!(q.dev == g.dev) || !(q.ctx == g.ctx))
+    if (!(q.ctx == g.ctx) || (!(q.dev == g.dev) && !g.multi_device))
         throw exception(errc::invalid, std::string(call) + ": the queue's device and context must be the graph's (" +
                                            graph_name(g) + ")");
+    if (!(q.dev == g.dev)) g.device_slot(q.dev, call); // a multi-device graph: refuses another backend's device
     {
         std::lock_guard queue_lock(q.mutex);
         if (q.recording.get() == &g) return false;

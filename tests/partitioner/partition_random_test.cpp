@@ -6,6 +6,7 @@
 #include <map>
 #include <random>
 #include <set>
+#include <tuple>
 
 #include "encore/graph/error.hpp"
 #include "encore/graph/shapes.hpp"
@@ -169,4 +170,65 @@ TEST_CASE("random graphs with random extra edges added by make_edge") {
 TEST_CASE("many host tasks still give valid partitions") {
     auto g = shapes::random_dag(40'000, {.host_task_every = 2, .edges_per_node = 3, .window = 20, .seed = 3});
     check_partition_rules(g, partition_graph(g, topological_order(g)));
+}
+
+namespace {
+// Brute force for multi-device graphs: an edge u -> v is a cut ("crossing") when u is a host task or u and v
+// are device nodes of two devices. A device node's class is (layer, the latest crossing edge's tail of the layer
+// below that reaches it, its device).
+std::map<std::uint32_t, std::tuple<std::uint32_t, std::int64_t, std::uint32_t>>
+multi_device_classes(const graph& g, const std::vector<std::uint32_t>& order) {
+    const auto& s = g.boost_graph();
+    std::vector<std::uint32_t> layer(g.size(), 0);
+    std::vector<std::set<std::uint32_t>> tails(g.size());
+    auto crossing = [&](std::uint32_t u, std::uint32_t v) {
+        return is_host(g, u) || (!is_host(g, v) && s[u].device_slot != s[v].device_slot);
+    };
+    for (auto v : topological_order(g))
+        for (auto u : boost::make_iterator_range(boost::inv_adjacent_vertices(v, s))) {
+            const auto from = static_cast<std::uint32_t>(u);
+            layer[v] = std::max(layer[v], layer[from] + (crossing(from, v) ? 1 : 0));
+            tails[v].insert(tails[from].begin(), tails[from].end());
+            if (crossing(from, v)) tails[v].insert(from);
+        }
+    std::vector<std::int64_t> position(g.size());
+    for (std::uint32_t i = 0; i < order.size(); ++i) position[order[i]] = i;
+    std::map<std::uint32_t, std::tuple<std::uint32_t, std::int64_t, std::uint32_t>> out;
+    for (std::uint32_t v = 0; v < g.size(); ++v) {
+        if (is_host(g, v)) continue;
+        std::int64_t latest = -1;
+        for (auto t : tails[v])
+            if (layer[t] + 1 == layer[v]) latest = std::max(latest, position[t]);
+        out[v] = {layer[v], latest, s[v].device_slot};
+    }
+    return out;
+}
+} // namespace
+
+TEST_CASE("random multi-device graphs: rules hold, and groups are exactly the (layer, latest cut, device) classes") {
+    for (std::uint64_t seed = 1; seed <= 60; ++seed) {
+        CAPTURE(seed);
+        auto g = random_graph(300, 5 + seed % 40, 5 + seed % 12, seed);
+        std::mt19937_64 random(seed * 31);
+        const std::uint32_t devices = 2 + seed % 3;
+        // Long runs on one device (as real programs place their work), with switches now and then.
+        std::uint32_t slot = 0;
+        for (std::uint32_t v = 0; v < g.size(); ++v) {
+            if (random() % (1 + seed % 20) == 0) slot = static_cast<std::uint32_t>(random() % devices);
+            g.set_device_slot(g.node_at(v), slot);
+        }
+        auto order = topological_order(g, seed % 2 ? order_strategy::breadth_first : order_strategy::reverse_depth_first);
+        auto parts = partition_graph(g, order);
+        check_partition_rules(g, parts); // includes: one device per partition, no false waits, a DAG
+
+        auto cls = multi_device_classes(g, order);
+        std::map<std::tuple<std::uint32_t, std::int64_t, std::uint32_t>, std::uint32_t> partition_of_class;
+        std::set<std::uint32_t> device_partitions;
+        for (const auto& [v, c] : cls) {
+            auto [it, inserted] = partition_of_class.try_emplace(c, parts.partition_of[v]);
+            CHECK(it->second == parts.partition_of[v]);
+            device_partitions.insert(parts.partition_of[v]);
+        }
+        CHECK(device_partitions.size() == partition_of_class.size());
+    }
 }

@@ -4,7 +4,12 @@
 // GPU that runs no host-compiled kernels (as the CUDA backend's do), for the default-device rule's tests. The counts are read
 // with dlsym from the loaded library (encore_counting_calls). One refusal, so tests can see what the runtime
 // does with a backend's: updating a kernel node to a range of 7 items throws errc::feature_not_supported.
+// ENCORE_COUNTING_DEVICES=N (1 to 8; 1 when unset) gives it N devices, all running on its one native device, each
+// with queues and lowerings of its own: the multi-device graph tests' devices of one backend.
 #include <atomic>
+#include <cstdlib>
+#include <string>
+#include <vector>
 
 #include "encore/backends/backend.hpp"
 #include "encore/backends/native/native_backend.hpp"
@@ -50,47 +55,67 @@ private:
 
 class counting_backend final : public encore::backend {
 public:
-    counting_backend() : inner_(encore::native::make_backend()), properties_(inner_->properties(0)) {
+    counting_backend() : inner_(encore::native::make_backend()) {
+        encore::device_properties p = inner_->properties(0);
 #if defined(ENCORE_COUNTING_GPU)
-        properties_.name = "counting GPU";
-        properties_.type = encore::device_type::gpu;
-        properties_.host_kernels = false;
-        properties_.native_graphs = true;
+        p.name = "counting GPU";
+        p.type = encore::device_type::gpu;
+        p.host_kernels = false;
+        p.native_graphs = true;
 #else
-        properties_.name = "counting " + properties_.name;
-        properties_.native_graphs = false;
+        p.name = "counting " + p.name;
+        p.native_graphs = false;
 #endif
+        int count = 1;
+        if (const char* n = std::getenv("ENCORE_COUNTING_DEVICES")) count = std::atoi(n);
+        if (count < 1 || count > 8) count = 1;
+        properties_.assign(static_cast<std::size_t>(count), p);
+        for (int i = 1; i < count; ++i) properties_[static_cast<std::size_t>(i)].name += " #" + std::to_string(i);
     }
 #if defined(ENCORE_COUNTING_GPU)
     std::string_view name() const noexcept override { return "counting_gpu"; }
 #else
     std::string_view name() const noexcept override { return "counting"; }
 #endif
-    std::uint32_t device_count() const noexcept override { return 1; }
+    std::uint32_t device_count() const noexcept override { return static_cast<std::uint32_t>(properties_.size()); }
     const encore::device_properties& properties(std::uint32_t device) const override {
-        inner_->properties(device); // the same range check
-        return properties_;
+        return properties_.at(check(device));
     }
     void* allocate(std::uint32_t device, encore::memory_kind kind, std::size_t bytes,
                    std::size_t alignment) override {
         ++allocations;
-        return inner_->allocate(device, kind, bytes, alignment);
+        return inner_->allocate(inner_device(device), kind, bytes, alignment);
     }
-    void deallocate(std::uint32_t device, void* pointer) override { inner_->deallocate(device, pointer); }
+    void deallocate(std::uint32_t device, void* pointer) override {
+        inner_->deallocate(inner_device(device), pointer);
+    }
     std::unique_ptr<encore::backend_queue> create_queue(std::uint32_t device,
                                                         const encore::queue_properties& p,
                                                         std::shared_ptr<encore::error_sink> errors) override {
-        return std::make_unique<counting_queue>(inner_->create_queue(device, p, std::move(errors)));
+        return std::make_unique<counting_queue>(inner_->create_queue(inner_device(device), p, std::move(errors)));
     }
     std::unique_ptr<encore::backend_executable> lower(std::uint32_t device, const encore::graph& g,
                                                       const encore::partition& p) override {
         ++lowerings;
-        return std::make_unique<counting_executable>(inner_->lower(device, g, p));
+        return std::make_unique<counting_executable>(inner_->lower(inner_device(device), g, p));
     }
 
 private:
+    std::uint32_t check(std::uint32_t device) const {
+        if (device >= properties_.size())
+            throw encore::error(encore::errc::invalid_argument,
+                                "counting: no device " + std::to_string(device) + "; it has " +
+                                    std::to_string(properties_.size()));
+        return device;
+    }
+    // Every device runs on the native backend's one device.
+    std::uint32_t inner_device(std::uint32_t device) const {
+        check(device);
+        return 0;
+    }
+
     std::unique_ptr<encore::backend> inner_;
-    encore::device_properties properties_;
+    std::vector<encore::device_properties> properties_;
 };
 
 } // namespace

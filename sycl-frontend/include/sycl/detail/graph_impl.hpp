@@ -33,6 +33,14 @@ struct graph_impl : std::enable_shared_from_this<graph_impl> {
 
     context ctx;
     device dev;
+    // ext::encore::property::graph::multi_device: nodes of other devices of dev's backend and of ctx are
+    // allowed. `devices` lists the devices the graph's nodes run on, by device slot (encore::graph::device_slot):
+    // dev first, the others as their first node comes.
+    bool multi_device = false;
+    std::vector<device> devices;
+    // The slot of `d`'s nodes, added to `devices` the first time; throws errc::invalid when the graph cannot
+    // hold nodes of `d` (`call` names the caller). Under `mutex`.
+    std::uint32_t device_slot(const device& d, const char* call);
 
     mutable std::mutex mutex;
     encore::graph g;
@@ -118,6 +126,7 @@ struct executable_impl {
 
     std::shared_ptr<encore::executable_graph> engine;
     std::shared_ptr<graph_impl> source;
+    std::vector<device> devices; // its source's, by slot, when it was finalized
     // What a sub-graph node made from this executable graph embeds: its source graph as finalized, with the
     // node and whole-graph updates made since (so that the sub-graph runs what a launch of it would run).
     // Under snapshot_mutex; changed in place only while nobody else holds it (executable graph update).

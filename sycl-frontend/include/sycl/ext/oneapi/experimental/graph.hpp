@@ -33,6 +33,7 @@
 #include <vector>
 
 #include "sycl/detail/engine_range.hpp"
+#include "sycl/ext/encore/multi_device_graph.hpp"
 #include "sycl/ext/oneapi/experimental/work_group_memory.hpp"
 #include "sycl/queue.hpp"
 
@@ -129,9 +130,13 @@ public:
         : command_graph(d.get_platform().ext_oneapi_get_default_context(), d, p) {}
 
     // A node running what `cgf` submits; its dependencies come from `p` (depends_on, depends_on_all_leaves), the
-    // handler's depends_on with events of this graph, and its accessors.
+    // handler's depends_on with events of this graph, and its accessors. Encore: on the device of
+    // ext::encore::property::node::device when `p` has it (multi-device graphs).
     template <typename F> node add(F&& cgf, const sycl::property_list& p = {}) {
-        handler h(device_, context_, nullptr);
+        handler h(p.has_property<ext::encore::property::node::device>()
+                      ? p.get_property<ext::encore::property::node::device>().get_device()
+                      : device_,
+                  context_, nullptr);
         std::forward<F>(cgf)(h);
         return add_collected(h, p);
     }
