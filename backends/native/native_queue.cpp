@@ -6,6 +6,7 @@
 #include <string>
 #include <typeinfo>
 
+#include "encore/backends/detail/block_pool.hpp"
 #include "encore/backends/detail/completion_event.hpp"
 #include "encore/backends/detail/host_task_pool.hpp"
 #include "encore/backends/detail/sanitizer_annotations.hpp"
@@ -218,7 +219,8 @@ event_ptr native_queue::submit(command c, std::span<const event_ptr> wait_list) 
                                                 errors_, properties_.enable_profiling);
     case command_kind::barrier:
     case command_kind::empty: {
-        auto done = std::make_shared<encore::detail::completion_event>(properties_.enable_profiling);
+        auto done = std::allocate_shared<encore::detail::completion_event>(
+            encore::detail::pool_allocator<encore::detail::completion_event>{}, properties_.enable_profiling);
         encore::detail::when_all(wait_list, [done] {
             done->mark_running();
             done->complete();
@@ -230,8 +232,11 @@ event_ptr native_queue::submit(command c, std::span<const event_ptr> wait_list) 
     }
     bool tiny = false;
     if (auto done = run_inline(c, wait_list, tiny)) return done;
-    auto work = std::make_shared<detail::eager_work>(std::move(c), properties_.enable_profiling, errors_, backend_,
-                                                     2 * inline_below_ns_);
+    // The command's record and its event in one block of a pool (backends/detail/block_pool.hpp): no allocation
+    // per submission once the pool is warm.
+    auto work = std::allocate_shared<detail::eager_work>(encore::detail::pool_allocator<detail::eager_work>{},
+                                                         std::move(c), properties_.enable_profiling, errors_,
+                                                         backend_, 2 * inline_below_ns_);
     event_ptr done(work, work->done);
     {
         std::lock_guard lock(chain_mutex_);
@@ -306,7 +311,8 @@ event_ptr native_queue::run_inline(command& c, std::span<const event_ptr> wait_l
         last_.reset();
     }
     wait_allowed_ = true;
-    auto done = std::make_shared<encore::detail::completion_event>(properties_.enable_profiling);
+    auto done = std::allocate_shared<encore::detail::completion_event>(
+            encore::detail::pool_allocator<encore::detail::completion_event>{}, properties_.enable_profiling);
     done->mark_running();
     const std::type_info* timed = ++inline_runs_ % 8 == 0 ? kernel_type : nullptr;
     if (auto* trace = encore::detail::tracing()) [[unlikely]] { // off, the profiler's whole cost here

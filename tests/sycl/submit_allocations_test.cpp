@@ -4,10 +4,13 @@
 // makes a form allocate more, and its message gives the new count (lower a budget when a change saves some).
 // The work the backend's threads do to run a command is not counted: this is the submission path only.
 //
-// What is left (2026-11-28): the engine's own record of the command, its event (1, which the engine-level
-// submission below makes too), and the command group's kernel object, which holds the lambda's captures (1); a
-// kernel with local accessors also has its list of local allocations (1). Kernel names, contexts, dependencies,
-// buffer requirements, wait lists and events allocate nothing any more (they cost 4 to 9 before).
+// What is left (2026-11-28, second change): nothing for a command group whose captures fit its kernel object. The
+// kernel object (which holds the lambda's captures) and the engine's record of the command with its event come from
+// pools of blocks of their size (backends/detail/block_pool.hpp), refilled by the threads that drop them; the
+// warm-up fills those pools. A kernel with local accessors still has its list of local allocations (1: the kernel
+// command's argument vector). Before the pools: 2 per submission (3 with local accessors); before that, 4 to 9.
+// A budget of 0.05 allows one refill of a pool in 20 submissions (none was seen here); a form that allocates
+// again per submission shows 1.00 and fails.
 #include <doctest/doctest.h>
 
 #include <sycl/sycl.hpp>
@@ -60,7 +63,7 @@ namespace {
 
 namespace syclex = sycl::ext::oneapi::experimental;
 
-constexpr int warm_up = 50;
+constexpr int warm_up = 2000; // fills the pools: a worker keeps up to 64 free blocks of each before it gives back
 constexpr int submissions = 400;
 
 // Allocations per call of `submit` on this thread, after a warm-up (pools, caches and first-use state filled).
@@ -76,7 +79,7 @@ template <typename Submit> double allocations_per_submission(sycl::queue& q, Sub
 }
 
 void check_budget(const char* form, double measured, double budget) {
-    std::printf("%-44s %5.2f allocations per submission (budget %.0f)\n", form, measured, budget);
+    std::printf("%-44s %5.2f allocations per submission (budget %.2f)\n", form, measured, budget);
     CHECK_MESSAGE(measured <= budget, form << ": " << measured << " allocations per submission, over its budget of "
                                            << budget);
 }
@@ -91,9 +94,9 @@ TEST_CASE("the eager SYCL submission path allocates no more than its budget per 
 
     check_budget("parallel_for(range) on USM, shortcut",
                  allocations_per_submission(q, [&] { q.parallel_for(sycl::range<1>{1024}, [=](sycl::id<1> i) { p[i] += 1; }); }),
-                 2);
+                 0.05);
     check_budget("single_task, shortcut",
-                 allocations_per_submission(q, [&] { q.single_task([=] { p[0] += 1; }); }), 2);
+                 allocations_per_submission(q, [&] { q.single_task([=] { p[0] += 1; }); }), 0.05);
     check_budget("submit: nd_range + local_accessor + barrier",
                  allocations_per_submission(q,
                                             [&] {
@@ -107,14 +110,14 @@ TEST_CASE("the eager SYCL submission path allocates no more than its budget per 
                                                     });
                                                 });
                                             }),
-                 3);
+                 1.05);
     check_budget("nd_launch (enqueue functions, no event)",
                  allocations_per_submission(q,
                                             [&] {
                                                 syclex::nd_launch(q, sycl::nd_range<1>{64, 64},
                                                                   [=](sycl::nd_item<1> it) { p[it.get_global_id(0)] += 1; });
                                             }),
-                 2);
+                 0.05);
     sycl::buffer<int, 1> b{sycl::range<1>{1024}};
     check_budget("submit: buffer accessor",
                  allocations_per_submission(q,
@@ -124,7 +127,7 @@ TEST_CASE("the eager SYCL submission path allocates no more than its budget per 
                                                     h.parallel_for(sycl::range<1>{1024}, [=](sycl::id<1> i) { a[i] += 1; });
                                                 });
                                             }),
-                 2);
+                 0.05);
 
     sycl::queue ooo;
     sycl::event last = ooo.single_task([=] { p[1] = 0; });
@@ -136,10 +139,10 @@ TEST_CASE("the eager SYCL submission path allocates no more than its budget per 
                                                     h.single_task([=] { p[1] += 1; });
                                                 });
                                             }),
-                 2);
+                 0.05);
 
     // The floor: the engine-level submission of a kernel made once (the SYCL path's "raw" peer in
-    // bench/sycl_submit) allocates its command's record, and nothing else.
+    // bench/sycl_submit): its command's record comes from a pool too.
     const auto devices = encore::device::all();
     const auto native = std::find_if(devices.begin(), devices.end(),
                                      [](const encore::device& d) { return d.properties().host_kernels; });
@@ -157,6 +160,6 @@ TEST_CASE("the eager SYCL submission path allocates no more than its budget per 
         engine.wait();
         engine_count = static_cast<double>(counted) / submissions;
     }
-    check_budget("engine: encore::queue::parallel_for (the floor)", engine_count, 1);
+    check_budget("engine: encore::queue::parallel_for (the floor)", engine_count, 0.05);
     sycl::free(p, q);
 }

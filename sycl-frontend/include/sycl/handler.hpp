@@ -29,6 +29,7 @@
 #include "ext/oneapi/device_global/device_global.hpp"
 #include "ext/oneapi/experimental/raw_kernel_arg.hpp"
 #include "ext/oneapi/kernel_properties/properties.hpp"
+#include "encore/backends/detail/block_pool.hpp"
 #include "encore/graph/command.hpp"
 #include "kernel.hpp"
 #include "kernel_bundle.hpp"
@@ -400,15 +401,21 @@ public:
         register_lambda<detail::lambda_registration<KernelName, K, kernel_type::takes_handler>>();
         detail::capture_scope capturing(*this);
         const encore::kernel::lasting_name name{detail::kernel_name<KernelName, K>()};
-        set_lambda_kernel(std::make_shared<kernel_type>(name, k, &spec_values_, std::get<I>(all)...), r);
+        set_lambda_kernel(std::allocate_shared<kernel_type>(encore::detail::pool_allocator<kernel_type>{}, name, k,
+                                                            &spec_values_, std::get<I>(all)...),
+                          r);
     }
     // The engine kernel of lambda or function object `k`, with the command group's specialization constants; its
     // kernel_id registered before main. Throws errc::kernel_not_supported when a bound bundle lacks it.
     template <typename KernelName, detail::launch Launch, int D, typename K>
     std::shared_ptr<const encore::kernel> make_lambda_kernel(const K& k) {
         register_lambda<detail::lambda_registration<KernelName, K, detail::takes_kernel_handler<Launch, D, K>>>();
-        return std::make_shared<detail::lambda_kernel<Launch, D, K>>(
-            encore::kernel::lasting_name{detail::kernel_name<KernelName, K>()}, k, &spec_values_);
+        // From a pool of blocks of its size (backends/detail/block_pool.hpp): a command group whose captures fit
+        // the kernel object allocates nothing per submission (tests/sycl/submit_allocations_test.cpp).
+        using kernel_type = detail::lambda_kernel<Launch, D, K>;
+        return std::allocate_shared<kernel_type>(encore::detail::pool_allocator<kernel_type>{},
+                                                 encore::kernel::lasting_name{detail::kernel_name<KernelName, K>()},
+                                                 k, &spec_values_);
     }
     template <typename Registration> void register_lambda() {
         static_cast<void>(Registration::registered); // before main, so that bundles know the kernel

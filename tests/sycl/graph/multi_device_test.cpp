@@ -164,3 +164,20 @@ TEST_CASE("update of a multi-device graph: node update, whole-graph update, and 
                  sycl::errc::feature_not_supported, "sub-graph");
     sycl::free(x, t.q0);
 }
+
+TEST_CASE("on the native backend's one device the multi-device API works as the ordinary one") {
+    sycl::queue q{native_device(), {sycl::property::queue::in_order{}}};
+    int* x = sycl::malloc_shared<int>(8, q);
+    modifiable_graph g{q.get_context(), q.get_device(), multi_device};
+    g.begin_recording(q);
+    q.parallel_for(sycl::range<1>{8}, [=](sycl::id<1> i) { x[i] = static_cast<int>(i[0]); });
+    g.end_recording();
+    g.add([&](sycl::handler& h) { h.single_task([=] { x[0] = 42; }); },
+          {sycl_ext::property::node::depends_on_all_leaves{}, sycl_encore::property::node::device(q.get_device())});
+    auto exec = g.finalize();
+    CHECK(exec.impl()->engine->partitions().partitions.size() == 1);
+    q.ext_oneapi_graph(exec).wait();
+    CHECK(x[0] == 42);
+    CHECK(x[7] == 7);
+    sycl::free(x, q);
+}
