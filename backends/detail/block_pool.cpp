@@ -20,13 +20,15 @@ block_pool::block_pool(std::size_t size, std::size_t align)
     : size_(size < sizeof(free_block) ? sizeof(free_block) : size),
       align_(align < alignof(free_block) ? alignof(free_block) : align) {}
 
-// The calling thread's chains of the pools it uses (one or two backends' events). Trivially destructible and
+// The calling thread's chains of the pools it uses: backends' events and command records, and the SYCL front end's
+// kernel objects, one pool per size (a program's kernels come in a handful of sizes; a thread that uses more pools
+// than it has chains takes and gives its blocks through the shared lists). Trivially destructible and
 // initial-exec: libencore is loaded with the program (plugins link it), so the chains sit at a fixed offset of
 // the thread's storage, reached without a call (the default model of a shared library calls __tls_get_addr at
 // every use, which cost more than the lock this saves). The blocks go back to their pools when the thread ends
 // (thread_blocks_release); blocks freed on the thread after that use the shared list.
 struct thread_blocks {
-    std::array<std::pair<block_pool*, block_pool::chain>, 4> chains{};
+    std::array<std::pair<block_pool*, block_pool::chain>, 16> chains{};
     bool ending = false;
 
     void release() noexcept {

@@ -46,7 +46,7 @@ private:
         std::size_t count = 0;
     };
     block_pool(std::size_t size, std::size_t align);
-    // The calling thread's chain of this pool, or nullptr (it caches four other pools, or it is ending).
+    // The calling thread's chain of this pool, or nullptr (it caches sixteen other pools, or it is ending).
     chain* cached() noexcept;
     // Moves up to `count` blocks of the shared list onto `to`.
     void take(chain& to, std::size_t count);
