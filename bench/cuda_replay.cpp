@@ -28,19 +28,13 @@
 #include <vector>
 
 #include "dag_shape.hpp"
+#include "cuda_check.hpp"
 #include "encore/backends/cuda/cuda_module.hpp"
 #include "encore/runtime/runtime.hpp"
 
 namespace {
 
-void check(CUresult r, const char* call) {
-    if (r != CUDA_SUCCESS) {
-        const char* name = nullptr;
-        cuGetErrorName(r, &name);
-        std::fprintf(stderr, "%s: %s\n", call, name ? name : "?");
-        std::exit(1);
-    }
-}
+using bench::check;
 
 using bench::chain;
 using bench::fan_out_in;

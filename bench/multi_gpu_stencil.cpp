@@ -15,27 +15,20 @@
 // Needs two CUDA GPUs: with fewer it says so and exits 77.
 #include <cuda.h>
 
-#include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <string>
 #include <vector>
 
+#include "cuda_check.hpp"
 #include "encore/backends/cuda/cuda_module.hpp"
 #include "encore/runtime/runtime.hpp"
 #include "timing.hpp"
 
 namespace {
 
-void check(CUresult r, const char* call) {
-    if (r != CUDA_SUCCESS) {
-        const char* name = nullptr;
-        cuGetErrorName(r, &name);
-        std::fprintf(stderr, "%s: %s\n", call, name ? name : "?");
-        std::exit(1);
-    }
-}
+using bench::check;
 
 // Rows 1 .. rows of `in` (row 0 and row rows + 1 are halos or the grid's fixed boundary) into `out`; the first
 // and last column are fixed too. One work-item per element of those rows.
@@ -77,6 +70,18 @@ struct timed {
     std::vector<float> result;
 };
 
+// One launch to warm up, then the median over `replays` launches of the time per sweep, in ms.
+double ms_per_sweep(encore::queue& q, encore::executable_graph& exec, int steps, int replays) {
+    q.launch(exec).wait();
+    std::vector<double> ms;
+    for (int r = 0; r < replays; ++r) {
+        const auto t0 = std::chrono::steady_clock::now();
+        q.launch(exec).wait();
+        ms.push_back(bench::seconds_since(t0) * 1e3 / steps);
+    }
+    return bench::median(ms);
+}
+
 // One GPU: `steps` sweeps per graph between two copies of the grid.
 timed one_gpu(const encore::device& gpu, const std::shared_ptr<const encore::kernel>& k, const grid_size& s,
               int steps, int replays) {
@@ -95,14 +100,7 @@ timed one_gpu(const encore::device& gpu, const std::shared_ptr<const encore::ker
         last = step == 0 ? g.add(std::move(n)) : g.add(std::move(n), {last});
     }
     encore::executable_graph exec(g, gpu);
-    q.launch(exec).wait(); // warm-up
-    std::vector<double> ms;
-    for (int r = 0; r < replays; ++r) {
-        const auto t0 = std::chrono::steady_clock::now();
-        q.launch(exec).wait();
-        ms.push_back(bench::seconds_since(t0) * 1e3 / steps);
-    }
-    timed out{bench::median(ms), std::vector<float>(elements)};
+    timed out{ms_per_sweep(q, exec, steps, replays), std::vector<float>(elements)};
     // replays + 1 launches of an even number of sweeps: the result is in `a` (steps even) or `b`.
     q.memcpy(out.result.data(), steps % 2 == 0 ? a : b, elements * sizeof(float)).wait();
     encore::free(a, gpu);
@@ -150,14 +148,7 @@ timed two_gpus(const encore::device& g0, const encore::device& g1, const std::sh
     }
     encore::executable_graph exec(g, std::vector<encore::device>{g0, g1});
     encore::queue q(g0, {.in_order = true});
-    q.launch(exec).wait(); // warm-up
-    std::vector<double> ms;
-    for (int r = 0; r < replays; ++r) {
-        const auto t0 = std::chrono::steady_clock::now();
-        q.launch(exec).wait();
-        ms.push_back(bench::seconds_since(t0) * 1e3 / steps);
-    }
-    timed out{bench::median(ms), std::vector<float>((s.rows + 2) * s.width)};
+    timed out{ms_per_sweep(q, exec, steps, replays), std::vector<float>((s.rows + 2) * s.width)};
     for (int d = 0; d < 2; ++d) {
         encore::queue read(gpus[d]);
         std::vector<float> part(local);

@@ -238,20 +238,7 @@ std::function<void()> traced_host_task(const std::function<void()>* task, detail
         r.process = detail::trace_session::host_process;
         r.node = node;
         r.launch = label.launch;
-        r.start_ns = detail::trace_clock_ns();
-        struct record_on_exit { // also when the task throws (launch_host_task reports it)
-            detail::trace_record& r;
-            detail::trace_session& session;
-            ~record_on_exit() {
-                r.end_ns = detail::trace_clock_ns();
-                try {
-                    session.record(std::move(r), "host task thread");
-                } catch (...) {
-                    // Out of memory for the trace: the slice is lost, the task's outcome is not.
-                }
-            }
-        } on_exit{r, *label.session};
-        (*task)();
+        detail::run_timed(*label.session, std::move(r), "host task thread", *task);
     };
 }
 } // namespace

@@ -27,6 +27,7 @@
 #include <mutex>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "encore/backends/backend.hpp"
@@ -179,6 +180,27 @@ public:
 private:
     const trace_launch_label* previous_;
 };
+
+// Runs `task` on the calling thread and records `r` with the times around it (also when the task throws: the
+// exception goes on to the caller), on the thread's track named `role`. A record that cannot be appended (out of
+// memory) is lost; the task's outcome is not.
+template <typename Task> void run_timed(trace_session& session, trace_record r, const char* role, Task&& task) {
+    struct record_on_exit {
+        trace_session& session;
+        trace_record& r;
+        const char* role;
+        ~record_on_exit() {
+            r.end_ns = trace_clock_ns();
+            try {
+                session.record(std::move(r), role);
+            } catch (...) {
+            }
+        }
+    };
+    r.start_ns = trace_clock_ns();
+    const record_on_exit on_exit{session, r, role};
+    std::forward<Task>(task)();
+}
 
 // Whether `backend` times its graph nodes and eager commands itself (native, on its workers); the runtime
 // times the others' partitions and eager commands from their events (trace_from_event).

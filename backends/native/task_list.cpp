@@ -332,9 +332,8 @@ void task_list::spawn_ready(const std::uint32_t* first, std::uint32_t count, std
     group_->run(detail::ready_task{this, first, count, grain});
 }
 
-void task_list::execute_node(std::uint32_t n, work_item& scratch) noexcept {
-    if (trace_) [[unlikely]]
-        return execute_traced_node(n, scratch);
+// A node's work; what it throws goes to the launch's error sink.
+[[gnu::always_inline]] inline void task_list::run_node(std::uint32_t n, work_item& scratch) noexcept {
     try {
         const std::uint32_t shape = nodes_[n].shape;
         if (shape != none)
@@ -346,6 +345,12 @@ void task_list::execute_node(std::uint32_t n, work_item& scratch) noexcept {
     }
 }
 
+void task_list::execute_node(std::uint32_t n, work_item& scratch) noexcept {
+    if (trace_) [[unlikely]]
+        return execute_traced_node(n, scratch);
+    run_node(n, scratch);
+}
+
 // Steady-clock reads around the node, on the thread that runs it (about 2 x 20 ns), and one record appended
 // to this thread's buffer.
 void task_list::execute_traced_node(std::uint32_t n, work_item& scratch) noexcept {
@@ -354,22 +359,7 @@ void task_list::execute_traced_node(std::uint32_t n, work_item& scratch) noexcep
     r.process = trace_->process;
     r.node = graph_node_[n];
     r.launch = trace_->launch;
-    r.start_ns = encore::detail::trace_clock_ns();
-    try {
-        const std::uint32_t shape = nodes_[n].shape;
-        if (shape != none)
-            run_kernel(launches_[shape], scratch);
-        else
-            execute(commands_[n]);
-    } catch (...) {
-        errors_->report(std::current_exception());
-    }
-    r.end_ns = encore::detail::trace_clock_ns();
-    try {
-        trace_->session->record(std::move(r), "native worker");
-    } catch (...) {
-        // Out of memory for the trace: the slice is lost, the replay goes on.
-    }
+    encore::detail::run_timed(*trace_->session, std::move(r), "native worker", [&] { run_node(n, scratch); });
 }
 
 } // namespace encore::native

@@ -91,6 +91,7 @@ private:
     void run_ready(const std::uint32_t* first, std::uint32_t count, std::uint32_t grain) noexcept;
     void spawn_ready(const std::uint32_t* first, std::uint32_t count, std::uint32_t grain);
     std::uint32_t grain_for(std::uint32_t count) const noexcept;
+    void run_node(std::uint32_t n, work_item& scratch) noexcept;
     void execute_node(std::uint32_t n, work_item& scratch) noexcept;
     void execute_traced_node(std::uint32_t n, work_item& scratch) noexcept;
     schedule choose_schedule() noexcept;
