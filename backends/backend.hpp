@@ -43,8 +43,9 @@
 
 namespace encore {
 
-// Bumped whenever a virtual function below changes; a plugin built for another version is not loaded.
-inline constexpr std::uint32_t backend_interface_version = 9;
+// Bumped whenever a virtual function below changes, or a type it takes (10: graph nodes and partitions carry a
+// device slot); a plugin built for another version is not loaded.
+inline constexpr std::uint32_t backend_interface_version = 10;
 
 // SYCL's usm::alloc: device memory is for the device only, host memory is pinned host memory the device can
 // read, shared memory migrates between both.
