@@ -132,7 +132,8 @@ struct gpu_queue::core : std::enable_shared_from_this<core> {
         // Deferred: keep the work and the GPU-side waits alive until the host-side ones completed.
         std::vector<event_ptr> kept;
         for (const auto& e : wait_list)
-            if (auto* own = as_gpu_event(e.get()); own && own->is_enqueued()) kept.push_back(e);
+            if (auto* own = as_gpu_event(e.get()); own && &own->owner() == &backend && own->is_enqueued())
+                kept.push_back(e); // another GPU plugin's events were host-side waits above
         auto kept_work = std::make_shared<std::decay_t<Work>>(std::forward<Work>(work));
         encore::detail::when_all(host_waits, [self = shared_from_this(), ev, kept_work, kept = std::move(kept), where]() {
             std::vector<const event_ptr*> waits;
