@@ -63,7 +63,7 @@ std::vector<device> checked_devices(const graph& g, std::vector<device> devices)
 
 struct executable_graph::impl {
     impl(const graph& g, std::vector<device> devices, const finalize_options& options)
-        : devs(checked_devices(g, std::move(devices))), dev(devs[0]), source_id(g.id()), original(g),
+        : devs(checked_devices(g, std::move(devices))), source_id(g.id()), original(g),
           flat(detail::flatten(original)) {
         // One compact copy of the edges serves the topological sort and the partitioner.
         const graph& fg = flattened();
@@ -134,8 +134,7 @@ struct executable_graph::impl {
         return original.node_at(n.index); // throws unknown_node
     }
 
-    std::vector<device> devs; // slot -> device
-    device dev;               // devs[0]
+    std::vector<device> devs; // slot -> device; the first is get_device()
     std::uint64_t source_id;
     graph original;          // the snapshot, with the user's node numbering
     detail::flat_graph flat; // its subgraph nodes inlined, when it has any
@@ -158,15 +157,14 @@ struct executable_graph::impl {
             record.partition_of.assign(parts.partition_of.begin(), parts.partition_of.end());
             record.partitions = static_cast<std::uint32_t>(parts.partitions.size());
             record.process = trace_process =
-                session.device_process(dev.backend_name(), dev.index(), dev.properties().name);
+                session.device_process(devs[0].backend_name(), devs[0].index(), devs[0].properties().name);
             trace_graph = session.add_graph(std::move(record));
             traced_in = &session;
         }
         return {&session, session.new_launch(trace_graph), 0, trace_process};
     }
 
-    // Under `mutex`: the slot whose partitions run on the launching queue `q` (the first slot of its device),
-    // or none.
+    // The slot whose partitions run on the launching queue `q` (the first slot of its device), or none.
     static constexpr std::uint32_t no_slot = ~std::uint32_t{0};
     std::uint32_t slot_of(const detail::queue_state& q) const {
         for (std::uint32_t i = 0; i < devs.size(); ++i)
@@ -216,7 +214,7 @@ executable_graph::executable_graph(executable_graph&&) noexcept = default;
 executable_graph& executable_graph::operator=(executable_graph&&) noexcept = default;
 
 const device& executable_graph::get_device() const noexcept {
-    return impl_->dev;
+    return impl_->devs[0];
 }
 const std::vector<device>& executable_graph::devices() const noexcept {
     return impl_->devs;

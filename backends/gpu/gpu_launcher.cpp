@@ -1,5 +1,7 @@
 #include "gpu_launcher.hpp"
 
+#include <optional>
+
 #include "encore/backends/gpu/driver.hpp"
 
 namespace encore::gpu {
@@ -12,18 +14,16 @@ void launch_task::operator()() {
         // Another device's work is placed by that device's launcher, which may not have reached it yet: it was
         // handed over before this task (it is enqueued), so that launcher gets there without waiting for this
         // one, and the record made then is what the stream waits for (cuStreamWaitEvent across devices).
-        if (e->device() != device) {
-            e->wait_launched();
-            if (e->known_complete()) continue;
-            gpu::driver_event handle = nullptr;
-            {
-                context_scope theirs(*s.api, e->stream()->context); // a record on demand is made on its stream
-                handle = e->recorded_handle();
-            }
-            s.api->wait_event(s.stream, handle);
-            continue;
+        const bool other_device = e->device() != device;
+        if (other_device) e->wait_launched();
+        if (e->known_complete()) continue;
+        gpu::driver_event handle = nullptr;
+        {
+            std::optional<context_scope> theirs; // a record on demand is made on its stream, in its context
+            if (other_device) theirs.emplace(*s.api, e->stream()->context);
+            handle = e->recorded_handle();
         }
-        if (!e->known_complete()) s.api->wait_event(s.stream, e->recorded_handle());
+        s.api->wait_event(s.stream, handle);
     }
     if (tail || event->has_profiling()) {
         std::lock_guard lock(s.mutex);

@@ -76,10 +76,7 @@ node command_graph<graph_state::modifiable>::add(dynamic_command_group& group, c
     const auto& d = group.impl();
     if (d->graph.lock() != impl_)
         throw exception(errc::invalid, "add: the dynamic_command_group was made for another graph");
-    handler h(p.has_property<ext::encore::property::node::device>()
-                  ? p.get_property<ext::encore::property::node::device>().get_device()
-                  : device_,
-              context_, nullptr);
+    handler h(node_device(p), context_, nullptr);
     {
         std::lock_guard lock(impl_->mutex);
         h.contents() = d->groups[d->active];

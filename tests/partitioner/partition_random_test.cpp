@@ -69,6 +69,18 @@ std::map<std::uint32_t, std::pair<std::uint32_t, std::int64_t>> classes(const gr
     }
     return out;
 }
+// Two device nodes share a partition exactly when they share a class (`classes`: device node -> its class).
+template <typename Class>
+void check_groups_are_classes(const std::map<std::uint32_t, Class>& classes, const partitioning& parts) {
+    std::map<Class, std::uint32_t> partition_of_class;
+    std::set<std::uint32_t> device_partitions;
+    for (const auto& [v, c] : classes) {
+        auto [it, inserted] = partition_of_class.try_emplace(c, parts.partition_of[v]);
+        CHECK(it->second == parts.partition_of[v]);
+        device_partitions.insert(parts.partition_of[v]);
+    }
+    CHECK(device_partitions.size() == partition_of_class.size());
+}
 } // namespace
 
 TEST_CASE("random graphs: rules hold and Encore's groups are exactly the layer classes") {
@@ -94,16 +106,7 @@ TEST_CASE("random graphs: rules hold and Encore's groups are exactly the layer c
         check_partition_rules(g, parts);
         check_partition_rules(g, partition_graph(g, order, partition_strategy::design_walk));
 
-        // Two device nodes share a partition exactly when they share a class.
-        auto cls = classes(g, order);
-        std::map<std::pair<std::uint32_t, std::int64_t>, std::uint32_t> partition_of_class;
-        std::set<std::uint32_t> device_partitions;
-        for (const auto& [v, c] : cls) {
-            auto [it, inserted] = partition_of_class.try_emplace(c, parts.partition_of[v]);
-            CHECK(it->second == parts.partition_of[v]);
-            device_partitions.insert(parts.partition_of[v]);
-        }
-        CHECK(device_partitions.size() == partition_of_class.size());
+        check_groups_are_classes(classes(g, order), parts);
     }
     CHECK(index_ordered > 0);
     CHECK(reordered > 0);
@@ -221,14 +224,6 @@ TEST_CASE("random multi-device graphs: rules hold, and groups are exactly the (l
         auto parts = partition_graph(g, order);
         check_partition_rules(g, parts); // includes: one device per partition, no false waits, a DAG
 
-        auto cls = multi_device_classes(g, order);
-        std::map<std::tuple<std::uint32_t, std::int64_t, std::uint32_t>, std::uint32_t> partition_of_class;
-        std::set<std::uint32_t> device_partitions;
-        for (const auto& [v, c] : cls) {
-            auto [it, inserted] = partition_of_class.try_emplace(c, parts.partition_of[v]);
-            CHECK(it->second == parts.partition_of[v]);
-            device_partitions.insert(parts.partition_of[v]);
-        }
-        CHECK(device_partitions.size() == partition_of_class.size());
+        check_groups_are_classes(multi_device_classes(g, order), parts);
     }
 }

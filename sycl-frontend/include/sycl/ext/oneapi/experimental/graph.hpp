@@ -133,10 +133,7 @@ public:
     // handler's depends_on with events of this graph, and its accessors. Encore: on the device of
     // ext::encore::property::node::device when `p` has it (multi-device graphs).
     template <typename F> node add(F&& cgf, const sycl::property_list& p = {}) {
-        handler h(p.has_property<ext::encore::property::node::device>()
-                      ? p.get_property<ext::encore::property::node::device>().get_device()
-                      : device_,
-                  context_, nullptr);
+        handler h(node_device(p), context_, nullptr);
         std::forward<F>(cgf)(h);
         return add_collected(h, p);
     }
@@ -171,6 +168,12 @@ public:
 
 private:
     node add_collected(handler& h, const sycl::property_list& p);
+    // The device a node added with `p` runs on: ext::encore::property::node::device's, else the graph's.
+    device node_device(const sycl::property_list& p) const {
+        return p.has_property<ext::encore::property::node::device>()
+                   ? p.get_property<ext::encore::property::node::device>().get_device()
+                   : device_;
+    }
     std::shared_ptr<detail::graph_impl> impl_;
     // Shared by the program's copies of this graph (not by nodes or executable graphs): when the last copy goes,
     // the queues recording into the graph stop (the specification's "Exception Safety").
