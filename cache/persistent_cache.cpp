@@ -300,11 +300,7 @@ bool persistent_cache::store(std::string_view key, std::string_view log, std::st
     }
     trace("wrote " + name + " for " + describe(key) + " (" + std::to_string(bytes.size()) + " bytes)");
 
-    const std::uint64_t total = total_bytes();
-    if (total > options_.max_bytes) {
-        trace("total " + std::to_string(total) + " bytes passes the limit of " + std::to_string(options_.max_bytes));
-        evict_to(options_.max_bytes / 4 * 3);
-    }
+    if (total_bytes() > options_.max_bytes) evict_if_over_limit();
     return true;
 }
 
@@ -393,16 +389,47 @@ cleanup_result persistent_cache::remove_oldest(std::vector<file_stat> files, std
     return result;
 }
 
+// One evicting process at a time: the others wait for it, then look again. A writer that only skipped eviction
+// while another process held the lock could leave entries written after that process's scan over the limit for good.
+int persistent_cache::take_eviction_lock() const {
+    const int fd = ::openat(directory_fd_, lock_name, O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0600);
+    if (fd < 0) return -1;
+    int rc = 0;
+    while ((rc = ::flock(fd, LOCK_EX)) != 0 && errno == EINTR) {
+    }
+    if (rc != 0) {
+        ::close(fd);
+        return -1;
+    }
+    return fd;
+}
+
 cleanup_result persistent_cache::evict_to(std::uint64_t target_bytes) {
     if (directory_fd_ < 0) return {};
-    // One evicting process at a time; the others leave it to that one.
-    fd_guard lock(::openat(directory_fd_, lock_name, O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0600));
-    if (lock.fd < 0 || ::flock(lock.fd, LOCK_EX | LOCK_NB) != 0) {
-        trace("eviction left to another process");
+    fd_guard lock(take_eviction_lock());
+    if (lock.fd < 0) {
+        trace("eviction skipped: cannot lock " + std::string(lock_name) + ": " + errno_text(errno));
         return {};
     }
     remove_stale_temporaries();
     return remove_oldest(scan(true, false), target_bytes);
+}
+
+void persistent_cache::evict_if_over_limit() {
+    fd_guard lock(take_eviction_lock());
+    if (lock.fd < 0) {
+        trace("eviction skipped: cannot lock " + std::string(lock_name) + ": " + errno_text(errno));
+        return;
+    }
+    // Under the lock: another process may have evicted while this one waited.
+    auto files = scan(true, false);
+    std::uint64_t total = 0;
+    for (const auto& f : files)
+        total += f.bytes;
+    if (total <= options_.max_bytes) return;
+    trace("total " + std::to_string(total) + " bytes passes the limit of " + std::to_string(options_.max_bytes));
+    remove_stale_temporaries();
+    remove_oldest(std::move(files), options_.max_bytes / 4 * 3);
 }
 
 cleanup_result persistent_cache::evict_older_than(std::chrono::seconds age) {

@@ -99,7 +99,8 @@ public:
 
     std::vector<entry_info> list() const;
     std::uint64_t total_bytes() const;
-    // Least recently used entries go until the total is at most `target_bytes`.
+    // Least recently used entries go until the total is at most `target_bytes`. Waits while another process
+    // evicts.
     cleanup_result evict_to(std::uint64_t target_bytes);
     // Entries not used for `age` go.
     cleanup_result evict_older_than(std::chrono::seconds age);
@@ -121,6 +122,8 @@ private:
     bool remove_if_same(const std::string& name, int fd_of_it);
     cleanup_result remove_oldest(std::vector<file_stat> files, std::uint64_t target_bytes);
     void remove_stale_temporaries() const;
+    int take_eviction_lock() const; // a descriptor holding the exclusive lock, or -1
+    void evict_if_over_limit();
 
     persistent_options options_;
     int directory_fd_ = -1; // <directory>/v1

@@ -267,9 +267,9 @@ TEST_CASE("persistent cache: eviction while other processes read and write loses
     }
     persistent_cache cache(options_for(tmp.path(), nullptr, limit));
     CHECK(cache.verify().removed.empty());
-    // Each process evicts after its own write unless another holds the eviction lock: at most one write each
-    // past the limit.
-    CHECK(cache.total_bytes() <= limit + 6 * 100000);
+    // A writer over the limit waits for the eviction lock and looks again under it, so the last write's check sees
+    // every entry: the cache ends within its limit however the processes interleaved.
+    CHECK(cache.total_bytes() <= limit);
 }
 
 TEST_CASE("persistent cache: a hostile directory turns it off with one trace line and touches nothing") {
