@@ -369,6 +369,17 @@ public:
               "cuGraphAddChildGraphNode");
         return as<gpu::driver_graph_node>(n);
     }
+    gpu::driver_graph_node add_event_record_node(gpu::driver_graph g, std::span<const gpu::driver_graph_node> after,
+                                                 gpu::driver_event e) override {
+        CUgraphNode n = nullptr;
+        check(cuGraphAddEventRecordNode(&n, as<CUgraph>(g), nodes(after), after.size(), as<CUevent>(e)),
+              "cuGraphAddEventRecordNode");
+        return as<gpu::driver_graph_node>(n);
+    }
+    void set_event_record_node(gpu::driver_graph_exec exec, gpu::driver_graph_node n, gpu::driver_event e) override {
+        check(cuGraphExecEventRecordNodeSetEvent(as<CUgraphExec>(exec), as<CUgraphNode>(n), as<CUevent>(e)),
+              "cuGraphExecEventRecordNodeSetEvent");
+    }
     bool set_kernel_node(gpu::driver_graph_node n, gpu::driver_graph_exec exec, const gpu::kernel_params& p) override {
         const auto params = kernel_node(p);
         check(cuGraphKernelNodeSetParams(as<CUgraphNode>(n), &params), "cuGraphKernelNodeSetParams");

@@ -44,12 +44,13 @@ std::uint32_t trace_session::device_process(std::string_view backend, std::uint3
     return process;
 }
 
-std::uint32_t trace_session::queue_thread(std::uint32_t process, const void* queue, std::string_view name) {
+std::uint32_t trace_session::queue_thread(std::uint32_t process, const void* queue, std::string_view name,
+                                          std::uint32_t lane) {
     std::lock_guard lock(mutex_);
-    for (const auto& [q, thread] : queue_threads_)
-        if (q == queue) return thread;
+    for (const auto& t : queue_threads_)
+        if (t.queue == queue && t.lane == lane) return t.thread;
     const std::uint32_t thread = next_thread_++;
-    queue_threads_.emplace_back(queue, thread);
+    queue_threads_.push_back({queue, lane, thread});
     threads_.push_back({process, thread, std::string(name), {}});
     return thread;
 }
@@ -96,7 +97,42 @@ std::uint64_t trace_session::new_launch(std::uint32_t graph) {
     return launch;
 }
 
+std::uint64_t trace_session::announce_callback(std::shared_ptr<backend_event> e) {
+    std::lock_guard lock(callbacks_mutex_);
+    const std::uint64_t ticket = next_ticket_++;
+    callbacks_.emplace(ticket, std::move(e));
+    return ticket;
+}
+
+void trace_session::callback_ran(std::uint64_t ticket) noexcept {
+    std::shared_ptr<backend_event> done; // released outside the lock (its destructor may call a driver)
+    {
+        std::lock_guard lock(callbacks_mutex_);
+        auto it = callbacks_.find(ticket);
+        if (it == callbacks_.end()) return;
+        done = std::move(it->second);
+        callbacks_.erase(it);
+    }
+    callback_done_.notify_all();
+}
+
 trace_data trace_session::collect(bool release) {
+    // The callbacks of work that is complete run soon (a backend's completion thread is on its way): wait for
+    // them. Statuses are asked outside the lock: asking may run callbacks on this thread, which report here.
+    std::vector<std::pair<std::uint64_t, std::shared_ptr<backend_event>>> pending;
+    {
+        std::lock_guard lock(callbacks_mutex_);
+        pending.assign(callbacks_.begin(), callbacks_.end());
+    }
+    std::vector<std::uint64_t> due;
+    for (const auto& [ticket, e] : pending)
+        if (e->status() == event_status::complete) due.push_back(ticket);
+    pending.clear();
+    {
+        std::unique_lock lock(callbacks_mutex_);
+        for (const std::uint64_t ticket : due)
+            callback_done_.wait(lock, [&] { return !callbacks_.contains(ticket); });
+    }
     trace_data out;
     out.start_ns = start_ns_;
     std::lock_guard lock(mutex_);
@@ -156,7 +192,7 @@ void trace_from_event(trace_session& session, const std::shared_ptr<backend_even
     // The callback holds the event: the queue may drop it before its completion is seen (an in-order queue keeps
     // only its last command's event), and the timestamps are read from it. Backends destroy a callback once it
     // has run, which ends the cycle.
-    e->on_complete([&session, event = e, r = std::move(r), submitted]() mutable {
+    on_complete_traced(session, e, [&session, event = e, r = std::move(r), submitted]() mutable {
         try {
             const profiling_timestamps t = event->timestamps();
             std::int64_t offset = submitted - static_cast<std::int64_t>(t.submit);

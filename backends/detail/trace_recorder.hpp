@@ -22,6 +22,8 @@
 #pragma once
 
 #include <atomic>
+#include <condition_variable>
+#include <map>
 #include <cstdint>
 #include <memory>
 #include <mutex>
@@ -111,8 +113,10 @@ public:
     // The track of `backend`'s device `device`, named after it the first time. O(devices) under a lock.
     std::uint32_t device_process(std::string_view backend, std::uint32_t device,
                                  std::string_view device_name);
-    // A track of its own for one queue's events (backends the runtime times from their timestamps).
-    std::uint32_t queue_thread(std::uint32_t process, const void* queue, std::string_view name);
+    // A track of its own for one queue's events (backends the runtime times from their timestamps), or with
+    // `lane`, one of several tracks of one queue or stream (the nodes of a GPU graph that ran side by side).
+    std::uint32_t queue_thread(std::uint32_t process, const void* queue, std::string_view name,
+                               std::uint32_t lane = 0);
 
     // Appends `r`; unless r.thread is set, on the calling thread's track, named `role` the first time.
     void record(trace_record r, const char* role);
@@ -123,8 +127,15 @@ public:
     std::uint64_t new_launch(std::uint32_t graph);
 
     // Everything recorded so far, moved out: the session keeps recording into emptied buffers, which keep
-    // their memory for what comes next unless `release` (the trace stopped).
+    // their memory for what comes next unless `release` (the trace stopped). First waits for the announced
+    // callbacks of work already complete: a program that waited for its queues gets every slice of that work.
     trace_data collect(bool release);
+
+    // Slices recorded by completion callbacks (trace_from_event, the GPU layer's timed launches) arrive after the
+    // work completes, on a backend's thread. Such a callback is announced before it is registered (the ticket)
+    // and reported once it has run; on_complete_traced does both.
+    std::uint64_t announce_callback(std::shared_ptr<backend_event> e);
+    void callback_ran(std::uint64_t ticket) noexcept;
 
 private:
     // What a buffer holds per record: trace_record without its string (an index into the buffer's names,
@@ -152,11 +163,39 @@ private:
     std::mutex mutex_; // everything below
     std::vector<std::unique_ptr<thread_buffer>> buffers_;
     std::vector<trace_track> processes_, threads_;
-    std::vector<std::pair<const void*, std::uint32_t>> queue_threads_;
+    struct queue_track {
+        const void* queue;
+        std::uint32_t lane, thread;
+    };
+    std::vector<queue_track> queue_threads_;
     std::vector<trace_graph_record> graphs_;
     std::vector<trace_launch_record> launches_;
     std::uint32_t next_thread_ = 1;
+    std::mutex callbacks_mutex_; // the announced callbacks that have not run yet
+    std::condition_variable callback_done_;
+    std::map<std::uint64_t, std::shared_ptr<backend_event>> callbacks_;
+    std::uint64_t next_ticket_ = 1;
 };
+
+// Registers `callback` to run once `e` completes (backend_event::on_complete), announced to `session` so that
+// collect() waits for it once `e` is complete. `callback` is copied as on_complete's std::function is.
+template <typename Callback>
+void on_complete_traced(trace_session& session, const std::shared_ptr<backend_event>& e, Callback callback) {
+    const std::uint64_t ticket = session.announce_callback(e);
+    try {
+        e->on_complete([&session, ticket, callback = std::move(callback)]() mutable {
+            struct report_on_exit {
+                trace_session& session;
+                std::uint64_t ticket;
+                ~report_on_exit() { session.callback_ran(ticket); }
+            } on_exit{session, ticket};
+            callback();
+        });
+    } catch (...) {
+        session.callback_ran(ticket); // never registered: nothing to wait for
+        throw;
+    }
+}
 
 // The session recording now, or null (the whole cost of the profiler when it is off). Alone in its cache line:
 // beside data that workers write, every submission's load of it missed the cache (5 ns more per eager command).

@@ -152,6 +152,11 @@ public:
     virtual driver_graph_node add_host_node(driver_graph g, std::span<const driver_graph_node> after, host_function f, void* data) = 0;
     virtual driver_graph_node add_empty_node(driver_graph g, std::span<const driver_graph_node> after) = 0;
     virtual driver_graph_node add_child_graph_node(driver_graph g, std::span<const driver_graph_node> after, driver_graph child) = 0;
+    // A node that records `e` (an event made with timing) when the nodes `after` are done: the profiler's timing
+    // nodes (gpu_graph_lowering.hpp). Then the event that node records in `exec` from its next launch on.
+    virtual driver_graph_node add_event_record_node(driver_graph g, std::span<const driver_graph_node> after,
+                                                    driver_event e) = 0;
+    virtual void set_event_record_node(driver_graph_exec exec, driver_graph_node n, driver_event e) = 0;
     // Set a node's parameters in the template graph (throwing on failure) and, when `exec` is not null, in the
     // executable graph too: false when the driver refuses that (the caller updates the whole executable).
     virtual bool set_kernel_node(driver_graph_node n, driver_graph_exec exec, const kernel_params& p) = 0;
@@ -211,6 +216,7 @@ using stream_handle = owned_handle<driver_stream, &driver::destroy_stream>;
 using module_handle = owned_handle<driver_module, &driver::unload_module>;
 using graph_handle = owned_handle<driver_graph, &driver::destroy_graph>;
 using graph_exec_handle = owned_handle<driver_graph_exec, &driver::destroy_exec>;
+using event_handle = owned_handle<driver_event, &driver::destroy_event>;
 
 // Makes `c` current on this thread for the scope, restoring the previous one after; one current_context call
 // when it is current already.

@@ -1,5 +1,6 @@
 #include "gpu_event.hpp"
 
+#include <algorithm>
 #include <chrono>
 
 #include "encore/backends/gpu/gpu_backend.hpp"
@@ -167,6 +168,14 @@ profiling_timestamps gpu_event::timestamps() const {
     t.start = std::max(since_reference(start_event_), t.submit);
     t.end = std::max(since_reference(event_), t.start);
     return t;
+}
+
+std::uint64_t gpu_event::time_of(gpu::driver_event e) const {
+    const profiling_timestamps t = timestamps();
+    if (!start_event_) return t.start;
+    const float ms = backend_.api().elapsed_ms(start_event_, e);
+    const auto since_start = static_cast<std::uint64_t>(std::max(0.0, static_cast<double>(ms) * 1e6));
+    return std::min(t.start + since_start, t.end);
 }
 
 completion_watcher::completion_watcher(driver& api) : api_(api), thread_([this] { run(); }) {}

@@ -18,6 +18,15 @@
 // points into it. (Keeping every driver_command, 824 bytes each, made finalizing a chain of 10,000 kernels
 // write 8 MB of fresh memory; its page faults were most of the time.)
 //
+// Under a trace (docs/profiling.md), a launch from a queue made with profiling runs a second lowering of the
+// partition instead (built at the first such launch, dropped by an update): an event-record node before and after
+// each node, and each successor waiting for the record after its predecessor, so that a node's slice lies after
+// its predecessors' and before its successors'. Each traced launch takes a set of events of its own from a pool
+// and points the record nodes at it (cuGraphExecEventRecordNodeSetEvent, on the launcher's thread right before
+// its cuGraphLaunch), so launches in flight never share events; once the launch completes, its times are read
+// (cuEventElapsedTime from the launch's start event), one slice per node is recorded, and the set goes back to
+// the pool. Untraced launches never touch any of it.
+//
 //     auto exec = backend.lower(0, g, parts.partitions[0]);
 //     exec->launch(queue, {})->wait();
 #pragma once
@@ -27,12 +36,14 @@
 #include <vector>
 
 #include "encore/backends/backend.hpp"
+#include "encore/backends/detail/trace_recorder.hpp"
 #include "encore/backends/gpu/gpu_commands.hpp"
 #include "encore/backends/gpu/driver.hpp"
 
 namespace encore::gpu {
 
 class gpu_backend;
+class gpu_queue;
 
 class gpu_executable final : public backend_executable {
 public:
@@ -44,11 +55,28 @@ public:
 
 private:
     enum class pending : std::uint8_t { none, exec_update, rebuild };
+    // One lowering of the partition into a graph of the driver's.
+    struct lowered_graph {
+        explicit lowered_graph(driver& api) : graph(api) {}
+        graph_handle graph;
+        std::vector<driver_command::form> forms;                            // partition order
+        std::vector<driver_graph_node> nodes;                               // in `graph`
+        std::vector<std::pair<std::uint32_t, driver_command>> host_copies; // (local index, its command), sorted
+        std::vector<std::shared_ptr<void>> scratch; // per local index: its kernel's scratch (reductions), or null
+        std::vector<bool> several_nodes; // per local index: a kernel with memsets or a finishing launch (updates rebuild)
+        std::vector<driver_graph_node> records; // timed: per local index i, the record nodes before (2i) and after (2i+1)
+    };
+    struct timed_graph;
+    struct event_set;
+
     std::uint32_t local(std::uint32_t node) const;
-    // Lowers every node again from graph_ (its current commands) into a new template graph.
+    // Lowers every node from graph_ (its current commands). With `timing_events` (two per node), the timed form.
+    lowered_graph lower(const std::vector<event_handle>* timing_events) const;
     void build_template();
     void instantiate();
     void bring_up_to_date();
+    event_ptr launch_timed(gpu_queue& q, std::span<const event_ptr> wait_list,
+                           const encore::detail::trace_launch_label& label);
 
     gpu_backend& backend_;
     const std::uint32_t device_;
@@ -57,14 +85,10 @@ private:
     const graph& graph_;                                            // borrowed for this object's life
     const partition& partition_;                                    // likewise
     std::vector<std::pair<std::uint32_t, std::uint32_t>> local_of_; // (graph node, local index), sorted
-    std::vector<driver_command::form> forms_;                       // partition order
-    std::vector<driver_graph_node> nodes_;                                 // in template_
-    std::vector<std::pair<std::uint32_t, driver_command>> host_copies_; // (local index, its command), sorted
-    std::vector<std::shared_ptr<void>> scratch_; // per local index: its kernel's scratch (reductions), or null
-    std::vector<bool> several_nodes_; // per local index: a kernel with memsets or a finishing launch (updates rebuild)
-    graph_handle template_;
+    lowered_graph template_;
     graph_exec_handle exec_;
     pending pending_ = pending::none;
+    std::shared_ptr<timed_graph> timed_; // traced launches only; shared with their completion callbacks
 };
 
 } // namespace encore::gpu

@@ -192,6 +192,10 @@ std::uint32_t gpu_queue::device() const noexcept {
     return core_->device;
 }
 
+bool gpu_queue::profiling() const noexcept {
+    return core_->reference != nullptr;
+}
+
 gpu_queue& as_gpu_queue(backend_queue& q, const gpu_backend& backend, const char* what) {
     auto* ours = dynamic_cast<gpu_queue*>(&q);
     if (!ours || &ours->owner() != &backend)

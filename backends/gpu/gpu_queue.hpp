@@ -56,6 +56,7 @@ public:
 
     gpu_backend& owner() const noexcept;
     std::uint32_t device() const noexcept;
+    bool profiling() const noexcept; // made with enable_profiling: its events have timestamps
 
 private:
     struct core;

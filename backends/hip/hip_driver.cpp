@@ -41,6 +41,7 @@ namespace {
     X(hipModuleLoadData) X(hipModuleUnload) X(hipModuleGetFunction) X(hipGraphCreate) X(hipGraphDestroy)              \
     X(hipGraphAddKernelNode) X(hipGraphAddMemcpyNode1D) X(hipGraphAddMemsetNode) X(hipGraphAddHostNode)               \
     X(hipGraphAddEmptyNode) X(hipGraphAddChildGraphNode) X(hipGraphKernelNodeSetParams)                               \
+    X(hipGraphAddEventRecordNode) X(hipGraphExecEventRecordNodeSetEvent)                                              \
     X(hipGraphExecKernelNodeSetParams) X(hipGraphMemcpyNodeSetParams1D) X(hipGraphExecMemcpyNodeSetParams1D)          \
     X(hipGraphMemsetNodeSetParams) X(hipGraphExecMemsetNodeSetParams) X(hipGraphHostNodeSetParams)                    \
     X(hipGraphExecHostNodeSetParams) X(hipGraphInstantiate) X(hipGraphExecDestroy) X(hipGraphExecUpdate)              \
@@ -435,6 +436,18 @@ public:
         check(api_->hipGraphAddChildGraphNode(&n, as<hipGraph_t>(g), nodes(after), after.size(), as<hipGraph_t>(child)),
               "hipGraphAddChildGraphNode");
         return as<gpu::driver_graph_node>(n);
+    }
+    gpu::driver_graph_node add_event_record_node(gpu::driver_graph g, std::span<const gpu::driver_graph_node> after,
+                                                 gpu::driver_event e) override {
+        hipGraphNode_t n = nullptr;
+        check(api_->hipGraphAddEventRecordNode(&n, as<hipGraph_t>(g), nodes(after), after.size(), as<hipEvent_t>(e)),
+              "hipGraphAddEventRecordNode");
+        return as<gpu::driver_graph_node>(n);
+    }
+    void set_event_record_node(gpu::driver_graph_exec exec, gpu::driver_graph_node n, gpu::driver_event e) override {
+        check(api_->hipGraphExecEventRecordNodeSetEvent(as<hipGraphExec_t>(exec), as<hipGraphNode_t>(n),
+                                                        as<hipEvent_t>(e)),
+              "hipGraphExecEventRecordNodeSetEvent");
     }
     bool set_kernel_node(gpu::driver_graph_node n, gpu::driver_graph_exec exec, const gpu::kernel_params& p) override {
         const auto params = kernel_node(p);

@@ -63,6 +63,17 @@ extern "C" __global__ void set_value(int* data, int value) {
     data[blockIdx.x * blockDim.x + threadIdx.x] = value;
 }
 extern "C" __global__ void empty() {}
+// Busy for `cycles` of the GPU's clock: the profiler's tests give each node a known minimum time.
+#define ENCORE_SPIN(name)                                                                                      \
+    extern "C" __global__ void name(long long cycles) {                                                      \
+        const long long start = clock64();                                                                   \
+        while (clock64() - start < cycles) {                                                                 \
+        }                                                                                                    \
+    }
+ENCORE_SPIN(spin_a)
+ENCORE_SPIN(spin_b)
+ENCORE_SPIN(spin_c)
+ENCORE_SPIN(spin_d)
 // More parameters (11) and bytes (over 400) than a launch keeps inline.
 struct table { int v[100]; };
 extern "C" __global__ void many_parameters(int* out, int a, int b, int c, int d, int e, int f, int g, int h, int i,
