@@ -203,9 +203,16 @@ struct alignas(64) trace_switch {
     std::atomic<trace_session*> session{nullptr};
 };
 extern trace_switch active_trace_session;
+#ifdef ENCORE_PROFILER_HOOKS_COMPILED_OUT
+// Only for measuring what the hooks cost when off (docs/profiling.md, "What it costs"): a build that can never trace.
+inline trace_session* tracing() noexcept {
+    return nullptr;
+}
+#else
 inline trace_session* tracing() noexcept {
     return active_trace_session.session.load(std::memory_order_acquire); // a plain load on x86
 }
+#endif
 
 // The label the runtime set for the partition launch this thread is making, or null.
 const trace_launch_label* current_trace_launch() noexcept;
