@@ -37,7 +37,8 @@ if [ "${1:-}" = "--ci-sanitizers" ]; then
     asan_suites="encore encore:runtime encore:sycl"
     tsan_tests="queue queue_launch_starter event event_launch_starter executable_graph executable_graph_launch_starter
                 update submission_thread async_error cache sycl_queue sycl_event sycl_graph sycl_graph_recording
-                plain_host_task plain_pipeline fuzz_api concurrency_soak multi_device sycl_graph_multi_device"
+                plain_host_task plain_pipeline fuzz_api concurrency_soak multi_device sycl_graph_multi_device
+                profile profile_parallel"
     sanitizer_options=(-Doptimization=1 -Db_lundef=false -Dbenchmarks=false
                        -Dcompiler=disabled -Dcuda=disabled -Dhip=disabled -Dopencl=disabled -Dlevel_zero=disabled)
     status=0

@@ -15,7 +15,11 @@
 #include <fcntl.h>
 #include <filesystem>
 #include <fstream>
+#include <atomic>
+#include <functional>
 #include <map>
+#include <mutex>
+#include <thread>
 #include <set>
 #include <sstream>
 #include <string>
@@ -234,6 +238,86 @@ TEST_CASE("native: eager commands and host tasks appear under their names") {
     CHECK(names == std::multiset<std::string>{"memset", "eager_kernel", "host_task", "fill"});
     const json j = to_chrome_trace(t);
     CHECK(json::parse(j.dump()) == j);
+}
+
+namespace {
+// An event a test completes by hand, whose callbacks then run on a thread of their own after `delay`: what a
+// backend's completion thread does (the GPU layer's watcher, OpenCL's callback thread), slowed down.
+class late_callback_event final : public backend_event {
+public:
+    explicit late_callback_event(std::chrono::milliseconds delay) : delay_(delay) {}
+    ~late_callback_event() override {
+        if (runner_.joinable()) runner_.join();
+    }
+    event_status status() const noexcept override {
+        return complete_.load() ? event_status::complete : event_status::running;
+    }
+    void wait() override {
+        while (!complete_.load())
+            std::this_thread::yield();
+    }
+    void on_complete(std::function<void()> callback) override {
+        std::lock_guard lock(mutex_);
+        callbacks_.push_back(std::move(callback));
+    }
+    bool has_profiling() const noexcept override { return true; }
+    profiling_timestamps timestamps() const override { return {}; }
+    // Waits for the callbacks' thread (which may hold the last reference to another event, never to this one).
+    void join() {
+        if (runner_.joinable()) runner_.join();
+    }
+    // Complete now; the callbacks run `delay` later on another thread.
+    void complete() {
+        complete_ = true;
+        runner_ = std::thread([this] {
+            std::this_thread::sleep_for(delay_);
+            std::vector<std::function<void()>> callbacks;
+            {
+                std::lock_guard lock(mutex_);
+                callbacks.swap(callbacks_);
+            }
+            for (auto& c : callbacks)
+                c();
+        });
+    }
+
+private:
+    const std::chrono::milliseconds delay_;
+    std::atomic<bool> complete_{false};
+    std::mutex mutex_;
+    std::vector<std::function<void()>> callbacks_;
+    std::thread runner_;
+};
+} // namespace
+
+TEST_CASE("profiler: stop() waits for the slices of completed work that a backend's thread records late") {
+    profiler::start();
+    auto* session = detail::tracing();
+    REQUIRE(session);
+    auto done = std::make_shared<late_callback_event>(std::chrono::milliseconds(100));
+    auto never = std::make_shared<late_callback_event>(std::chrono::milliseconds(0));
+    auto record_slice = [session](const char* name) {
+        return [session, name] {
+            detail::trace_record r;
+            r.name = name;
+            r.start_ns = r.end_ns = detail::trace_clock_ns();
+            session->record(std::move(r), "test callbacks");
+        };
+    };
+    detail::on_complete_traced(*session, done, record_slice("completed_work"));
+    detail::on_complete_traced(*session, never, record_slice("unfinished_work"));
+    done->complete(); // its callback runs 100 ms from now
+    const auto started = std::chrono::steady_clock::now();
+    const trace t = profiler::stop(); // waits for the completed work's callback, not for the unfinished work's
+    CHECK(std::chrono::steady_clock::now() - started >= std::chrono::milliseconds(90));
+    std::set<std::string> names;
+    for (const auto& slice : t.slices)
+        names.insert(slice.name);
+    CHECK(names.count("completed_work") == 1);
+    CHECK(names.count("unfinished_work") == 0);
+    never->complete(); // the late slice goes to a stopped session: dropped, never an error
+    never->join();
+    done->join();
 }
 
 TEST_CASE("profiler: misuse and unwritable paths are clear errors") {
