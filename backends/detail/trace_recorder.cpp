@@ -129,9 +129,10 @@ trace_data trace_session::collect(bool release) {
         if (e->status() == event_status::complete) due.push_back(ticket);
     pending.clear();
     {
+        const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(5);
         std::unique_lock lock(callbacks_mutex_);
         for (const std::uint64_t ticket : due)
-            callback_done_.wait(lock, [&] { return !callbacks_.contains(ticket); });
+            if (!callback_done_.wait_until(lock, deadline, [&] { return !callbacks_.contains(ticket); })) break;
     }
     trace_data out;
     out.start_ns = start_ns_;

@@ -23,8 +23,8 @@
 
 #include <atomic>
 #include <condition_variable>
-#include <map>
 #include <cstdint>
+#include <map>
 #include <memory>
 #include <mutex>
 #include <string>
@@ -129,6 +129,8 @@ public:
     // Everything recorded so far, moved out: the session keeps recording into emptied buffers, which keep
     // their memory for what comes next unless `release` (the trace stopped). First waits for the announced
     // callbacks of work already complete: a program that waited for its queues gets every slice of that work.
+    // (At most 5 s: a callback that cannot run while this thread waits, because it would run on this very thread,
+    // leaves its slice out rather than hanging the program.)
     trace_data collect(bool release);
 
     // Slices recorded by completion callbacks (trace_from_event, the GPU layer's timed launches) arrive after the

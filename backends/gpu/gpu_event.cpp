@@ -170,8 +170,7 @@ profiling_timestamps gpu_event::timestamps() const {
     return t;
 }
 
-std::uint64_t gpu_event::time_of(gpu::driver_event e) const {
-    const profiling_timestamps t = timestamps();
+std::uint64_t gpu_event::time_of(gpu::driver_event e, const profiling_timestamps& t) const {
     if (!start_event_) return t.start;
     const float ms = backend_.api().elapsed_ms(start_event_, e);
     const auto since_start = static_cast<std::uint64_t>(std::max(0.0, static_cast<double>(ms) * 1e6));

@@ -75,11 +75,11 @@ public:
     void on_complete(std::function<void()> callback) override;
     bool has_profiling() const noexcept override { return reference_ != nullptr; }
     profiling_timestamps timestamps() const override;
-    // Profiling, once complete: the time (timestamps()' clock) of `e`, an event with timing recorded between
-    // this event's start and end on its stream (a timing node inside its graph launch, gpu_graph_lowering.hpp).
-    // Measured from the start event, not the queue's reference: cuEventElapsedTime's float keeps sub-microsecond
-    // steps over short spans only.
-    std::uint64_t time_of(gpu::driver_event e) const;
+    // Profiling, once complete, given `t` = timestamps(): the time on t's clock of `e`, an event with timing
+    // recorded between this event's start and end on its stream (a timing node inside its graph launch,
+    // gpu_graph_lowering.hpp). Measured from the start event, not the queue's reference: cuEventElapsedTime's
+    // float keeps sub-microsecond steps over short spans only.
+    std::uint64_t time_of(gpu::driver_event e, const profiling_timestamps& t) const;
 
     std::uint32_t device() const noexcept { return device_; }
     // The stream the work goes to; nullptr while deferred or when it never went anywhere.

@@ -87,7 +87,8 @@ gpu_executable::lowered_graph gpu_executable::lower(const std::vector<event_hand
             if (timing_events)
                 built.records[2 * i + 1] = api_.add_event_record_node(built.graph.get(), std::span(&built.nodes[i], 1),
                                                                       (*timing_events)[2 * i + 1].get());
-            if (built.forms[i] == driver_command::form::host_copy) built.host_copies.emplace_back(i, std::move(lowered));
+            if (built.forms[i] == driver_command::form::host_copy)
+                built.host_copies.emplace_back(i, std::move(lowered));
         } catch (const error& e) {
             throw error(e.code(), std::string(backend_.name()) + " lowering of " + graph_.describe(v) + ": " + e.what());
         }
@@ -181,15 +182,17 @@ event_ptr gpu_executable::launch_timed(gpu_queue& q, std::span<const event_ptr> 
 
     // Once complete: one slice per node, on lanes of the launch's stream (nodes that overlapped in time go to
     // different lanes, so no track holds two slices at once); then the events go back to the pool.
-    encore::detail::on_complete_traced(*label.session, e, [e, label, timed = timed_, set, backend = backend_.name()]() mutable {
+    auto record_times = [e, label, timed = timed_, set, backend = backend_.name()]() mutable {
         try {
             const auto& done = static_cast<const gpu_event&>(*e);
             if (const stream_state* stream = done.stream(); stream && done.has_profiling()) {
+                const profiling_timestamps launch = done.timestamps();
                 const auto n = timed->flat_nodes.size();
                 std::vector<std::pair<std::uint64_t, std::uint64_t>> times(n);
                 std::vector<std::uint32_t> order(n);
                 for (std::size_t i = 0; i < n; ++i) {
-                    times[i] = {done.time_of(set->events[2 * i].get()), done.time_of(set->events[2 * i + 1].get())};
+                    times[i] = {done.time_of(set->events[2 * i].get(), launch),
+                                done.time_of(set->events[2 * i + 1].get(), launch)};
                     order[i] = static_cast<std::uint32_t>(i);
                 }
                 std::sort(order.begin(), order.end(), [&](auto a, auto b) { return times[a] < times[b]; });
@@ -204,7 +207,8 @@ event_ptr gpu_executable::launch_timed(gpu_queue& q, std::span<const event_ptr> 
                     encore::detail::trace_record r;
                     r.kind = encore::detail::trace_record_kind::graph_node;
                     r.process = label.process;
-                    r.thread = label.session->queue_thread(label.process, stream, lane_name + std::to_string(lane), lane);
+                    r.thread =
+                        label.session->queue_thread(label.process, stream, lane_name + std::to_string(lane), lane);
                     r.node = timed->flat_nodes[i];
                     r.launch = label.launch;
                     r.start_ns = static_cast<std::int64_t>(times[i].first);
@@ -218,7 +222,8 @@ event_ptr gpu_executable::launch_timed(gpu_queue& q, std::span<const event_ptr> 
         }
         std::lock_guard lock(timed->mutex);
         timed->free_sets.push_back(std::move(set));
-    });
+    };
+    encore::detail::on_complete_traced(*label.session, e, std::move(record_times));
     return e;
 }
 

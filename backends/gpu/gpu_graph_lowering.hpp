@@ -63,8 +63,10 @@ private:
         std::vector<driver_graph_node> nodes;                               // in `graph`
         std::vector<std::pair<std::uint32_t, driver_command>> host_copies; // (local index, its command), sorted
         std::vector<std::shared_ptr<void>> scratch; // per local index: its kernel's scratch (reductions), or null
-        std::vector<bool> several_nodes; // per local index: a kernel with memsets or a finishing launch (updates rebuild)
-        std::vector<driver_graph_node> records; // timed: per local index i, the record nodes before (2i) and after (2i+1)
+        // Per local index: a kernel with memsets or a finishing launch (updates rebuild).
+        std::vector<bool> several_nodes;
+        // The timed form: per local index i, the record nodes before (2i) and after (2i+1) it.
+        std::vector<driver_graph_node> records;
     };
     struct timed_graph;
     struct event_set;
