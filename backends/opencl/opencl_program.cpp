@@ -108,26 +108,56 @@ program_source program_source::spirv(std::vector<unsigned char> il) {
     return s;
 }
 
+program_source program_source::spir(std::vector<unsigned char> bitcode) {
+    program_source s;
+    s.kind = language::spir;
+    s.il = std::move(bitcode);
+    return s;
+}
+
 namespace {
 
-// Source or IL -> the device's program binary and kernel names; the compiler's work, uncached.
+const char* describe(program_source::language kind) {
+    switch (kind) {
+    case program_source::language::spirv:
+        return "SPIR-V module";
+    case program_source::language::spir:
+        return "SPIR bitcode";
+    case program_source::language::opencl_c:
+        break;
+    }
+    return "OpenCL C source";
+}
+
+// Source, IL or SPIR bitcode -> the device's program binary and kernel names; the compiler's work, uncached.
 program_binary compile(const detail::platform_device& pd, const std::string& device_name,
                        const program_source& source, const std::string& joined) {
     const auto& cl = detail::api::get();
-    const bool il = source.kind == program_source::language::spirv;
     cl_context context = build_context(pd);
     cl_int r = CL_SUCCESS;
     detail::program_handle p;
-    if (il) {
+    std::string options = joined;
+    if (source.kind == program_source::language::spirv) {
         p = detail::program_handle(cl.clCreateProgramWithIL(context, source.il.data(), source.il.size(), &r));
         check(r, "clCreateProgramWithIL", device_name);
+    } else if (source.kind == program_source::language::spir) {
+        const unsigned char* bitcode = source.il.data();
+        const std::size_t size = source.il.size();
+        cl_int status = CL_SUCCESS;
+        p = detail::program_handle(cl.clCreateProgramWithBinary(context, 1, &pd.device, &size, &bitcode, &status, &r));
+        if (r == CL_INVALID_BINARY || status == CL_INVALID_BINARY)
+            throw error(errc::build_failure, "build_program: '" + device_name +
+                                                 "' does not take the SPIR bitcode (clCreateProgramWithBinary: " +
+                                                 detail::describe(r == CL_SUCCESS ? status : r) + ")");
+        check(r, "clCreateProgramWithBinary", device_name);
+        options = "-x spir -spir-std=1.2" + (joined.empty() ? std::string() : " " + joined);
     } else {
         const char* text = source.text.c_str();
         const std::size_t length = source.text.size();
         p = detail::program_handle(cl.clCreateProgramWithSource(context, 1, &text, &length, &r));
         check(r, "clCreateProgramWithSource", device_name);
     }
-    r = cl.clBuildProgram(p.get(), 1, &pd.device, joined.c_str(), nullptr, nullptr);
+    r = cl.clBuildProgram(p.get(), 1, &pd.device, options.c_str(), nullptr, nullptr);
     program_binary result;
     result.log = build_log(p.get(), pd.device);
     if (r == CL_COMPILER_NOT_AVAILABLE)
@@ -135,9 +165,9 @@ program_binary compile(const detail::platform_device& pd, const std::string& dev
                     "build_program: '" + device_name + "' has no compiler (" + detail::describe(r) + ")");
     if (r == CL_BUILD_PROGRAM_FAILURE || r == CL_INVALID_BUILD_OPTIONS || r == CL_INVALID_BINARY)
         throw error(errc::build_failure,
-                    "build_program: the " + std::string(il ? "SPIR-V module" : "OpenCL C source") +
-                        " does not build for '" + device_name + "' (" + detail::describe(r) +
-                        (joined.empty() ? "" : ", options '" + joined + "'") + "):\n" + result.log);
+                    "build_program: the " + std::string(describe(source.kind)) + " does not build for '" +
+                        device_name + "' (" + detail::describe(r) +
+                        (options.empty() ? "" : ", options '" + options + "'") + "):\n" + result.log);
     check(r, "clBuildProgram", device_name);
 
     std::size_t bytes = 0;
@@ -175,9 +205,10 @@ program_binary build_program(const device& d, const program_source& source,
     const auto& cl = detail::api::get();
     const std::string device_name = detail::device_string(pd.device, CL_DEVICE_NAME);
     const bool il = source.kind == program_source::language::spirv;
-    if (il ? source.il.empty() : source.text.empty())
-        throw error(errc::invalid_argument,
-                    std::string("build_program: the ") + (il ? "SPIR-V module" : "source") + " is empty");
+    const bool spir = source.kind == program_source::language::spir;
+    if (il || spir ? source.il.empty() : source.text.empty())
+        throw error(errc::invalid_argument, std::string("build_program: the ") +
+                                                (il || spir ? describe(source.kind) : "source") + " is empty");
     std::string joined;
     for (const auto& o : options) {
         if (o.find('\0') != std::string::npos)
@@ -195,17 +226,24 @@ program_binary build_program(const device& d, const program_source& source,
             throw error(errc::feature_not_supported,
                         "build_program: the OpenCL loader has no clCreateProgramWithIL");
     }
+    if (spir) {
+        const std::string extensions = detail::device_string(pd.device, CL_DEVICE_EXTENSIONS);
+        if (extensions.find("cl_khr_spir") == std::string::npos)
+            throw error(errc::feature_not_supported, "build_program: device '" + device_name +
+                                                         "' takes no SPIR bitcode (no cl_khr_spir among its "
+                                                         "extensions); give it SPIR-V or OpenCL C source");
+    }
     const std::string driver_version = detail::device_string(pd.device, CL_DRIVER_VERSION);
     cache::program_key key{.backend = "opencl",
                            .device = device_name,
                            .toolchain = detail::platform_string(pd.platform, CL_PLATFORM_NAME) + " " +
                                         detail::platform_string(pd.platform, CL_PLATFORM_VERSION) +
                                         "; driver " + driver_version,
-                           .source_kind = il ? "spirv" : "opencl-c",
+                           .source_kind = il ? "spirv" : spir ? "spir" : "opencl-c",
                            .name = "opencl_program",
                            .options = std::vector<std::string>(options.begin(), options.end())};
-    key.source =
-        il ? std::string(reinterpret_cast<const char*>(source.il.data()), source.il.size()) : source.text;
+    key.source = il || spir ? std::string(reinterpret_cast<const char*>(source.il.data()), source.il.size())
+                            : source.text;
     auto built = cache::program_cache::process().get_or_build<program_binary>(
         key,
         [&] {
@@ -251,6 +289,7 @@ capabilities capabilities_of(const device& d) {
     result.mutable_dispatch = c.mutable_dispatch != 0;
     result.updates_in_place = detail::updates_kernels_in_place(c);
     result.il_version = c.il_version;
+    result.spir = detail::device_string(pd.device, CL_DEVICE_EXTENSIONS).find("cl_khr_spir") != std::string::npos;
     return result;
 }
 

@@ -32,13 +32,18 @@
 namespace encore::opencl {
 
 struct program_source {
-    enum class language : unsigned char { opencl_c, spirv };
+    enum class language : unsigned char { opencl_c, spirv, spir };
     language kind = language::opencl_c;
     std::string text;              // OpenCL C
-    std::vector<unsigned char> il; // SPIR-V module
+    std::vector<unsigned char> il; // SPIR-V module, or SPIR bitcode
 
     static program_source opencl_c(std::string text);
+    // For devices whose CL_DEVICE_IL_VERSION names SPIR-V (clCreateProgramWithIL).
     static program_source spirv(std::vector<unsigned char> il);
+    // SPIR 1.2: LLVM bitcode for the spir64 target (`clang-15 -target spir64 -emit-llvm -c -cl-std=CL1.2`, with
+    // the kernel argument metadata clang emits by default), for devices with cl_khr_spir
+    // (clCreateProgramWithBinary, built with "-x spir -spir-std=1.2"). Debian's PoCL takes this and no SPIR-V.
+    static program_source spir(std::vector<unsigned char> bitcode);
 };
 
 struct program_binary {
@@ -52,9 +57,10 @@ struct program_binary {
 // Builds `source` for `d` (a device of the opencl backend) with `options` (clBuildProgram options such as
 // "-cl-std=CL3.0", "-DN=4"), through the kernel/program cache (docs/cache.md): a repeated build of the same
 // key (device name, platform and driver versions, language, options, source) costs no compiler run. Throws
-// encore::error: build_failure with the build log when the source does not compile; invalid_argument when `d`
-// is not an OpenCL device or the source is empty; feature_not_supported when the device takes no IL (SPIR-V)
-// or has no compiler; backend_failure when OpenCL is missing or fails otherwise.
+// encore::error: build_failure with the build log when the source does not compile (or the bitcode is not
+// SPIR); invalid_argument when `d` is not an OpenCL device or the source is empty; feature_not_supported when
+// the device takes no IL (SPIR-V), has no cl_khr_spir (SPIR) or has no compiler; backend_failure when OpenCL is
+// missing or fails otherwise.
 program_binary build_program(const device& d, const program_source& source,
                              std::span<const std::string> options = {});
 
@@ -87,6 +93,7 @@ struct capabilities {
     bool updates_in_place = false; // kernel nodes of command buffers updated through it (else recorded again);
                                    // false with ENCORE_OPENCL_MUTABLE_DISPATCH=0
     std::string il_version;             // empty: no SPIR-V
+    bool spir = false;                  // cl_khr_spir: takes SPIR 1.2 bitcode (program_source::spir)
 };
 // Throws errc::invalid_argument when `d` is not an OpenCL device.
 capabilities capabilities_of(const device& d);

@@ -1,6 +1,8 @@
 // SPIR-V programs: a module made from spirv_module.cl by clang 15 and llvm-spirv 15 (meson.build), built with
 // clCreateProgramWithIL where the device's CL_DEVICE_IL_VERSION names SPIR-V and run eagerly, in a graph and
-// through the SYCL kernel compiler (source_language::spirv); refused with the reason where it does not.
+// through the SYCL kernel compiler (source_language::spirv); refused with the reason where it does not. And SPIR
+// 1.2 bitcode (spir_module.cl by clang 15 for spir64), built with clCreateProgramWithBinary where the device has
+// cl_khr_spir (PoCL here): global memory, local memory with barriers and an atomic, eagerly and in a graph.
 #include <doctest/doctest.h>
 
 #include <algorithm>
@@ -23,17 +25,24 @@ namespace syclex = sycl::ext::encore;
 
 namespace {
 // The module's bytes; empty with the reason in `why` when there is none.
-std::vector<unsigned char> spirv_module(std::string& why) {
-    const char* path = std::getenv("ENCORE_TEST_SPIRV_MODULE");
+std::vector<unsigned char> spirv_module(std::string& why);
+
+// The bytes of the file ENCORE_TEST_<variable> names; empty with the reason in `why` when there is none.
+std::vector<unsigned char> test_file(const char* variable, const char* what, std::string& why) {
+    const char* path = std::getenv(variable);
     if (!path) {
-        why = "no SPIR-V module: clang-15 or llvm-spirv-15 was missing when the build was configured "
-              "(scripts/setup.sh installs them)";
+        why = std::string("no ") + what + ": clang-15 or llvm-spirv-15 was missing when the build was configured "
+                                          "(scripts/setup.sh installs them)";
         return {};
     }
     std::ifstream in(path, std::ios::binary);
     std::vector<unsigned char> bytes{std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
-    if (bytes.empty()) why = std::string("the SPIR-V module ") + path + " cannot be read";
+    if (bytes.empty()) why = std::string("the ") + what + " " + path + " cannot be read";
     return bytes;
+}
+
+std::vector<unsigned char> spirv_module(std::string& why) {
+    return test_file("ENCORE_TEST_SPIRV_MODULE", "SPIR-V module", why);
 }
 
 bool takes_spirv(const device& d) {
@@ -134,4 +143,68 @@ TEST_CASE("SPIR-V through the SYCL kernel compiler: source_language::spirv, kern
     for (std::size_t i = 0; i < n; ++i)
         REQUIRE_MESSAGE(values[i] == static_cast<int>(i) * 5 + static_cast<int>(i), "element " << i);
     sycl::free(data, q);
+}
+
+TEST_CASE("SPIR bitcode: built where the device has cl_khr_spir, with local memory, barriers and an atomic; "
+          "refused with the reason elsewhere") {
+    const device d = opencl_device();
+    CHECK_THROWS_WITH_AS(opencl::build_program(d, opencl::program_source::spir({})), doctest::Contains("empty"),
+                         error);
+    std::string why;
+    const auto bitcode = test_file("ENCORE_TEST_SPIR_MODULE", "SPIR bitcode", why);
+    if (bitcode.empty()) {
+        MESSAGE("skipped: " << why);
+        return;
+    }
+    if (!opencl::capabilities_of(d).spir) {
+        try {
+            opencl::build_program(d, opencl::program_source::spir(bitcode));
+            FAIL("a device without cl_khr_spir built SPIR bitcode");
+        } catch (const error& e) {
+            CHECK(e.code() == errc::feature_not_supported);
+            CHECK(std::string(e.what()).find("cl_khr_spir") != std::string::npos);
+        }
+        MESSAGE("only the refusal ran: '" << d.properties().name << "' has no cl_khr_spir");
+        return;
+    }
+    auto program = opencl::program::load(opencl::build_program(d, opencl::program_source::spir(bitcode)));
+    CHECK(program->has_kernel("scale_and_index"));
+    CHECK(program->has_kernel("group_sum"));
+    auto scale = opencl::get_kernel(program, "scale_and_index");
+    auto sum = opencl::get_kernel(program, "group_sum");
+    constexpr std::size_t n = 256, group = 64;
+    usm<int> a(n), total(1);
+    std::vector<int> start(n);
+    for (std::size_t i = 0; i < n; ++i)
+        start[i] = static_cast<int>(i);
+    a.assign(start);
+    total.assign(std::vector<int>{0});
+    queue q(d, {.in_order = true});
+    const kernel_command scaled{scale, {kernel_argument::from_pointer(a.data()), kernel_argument::from_scalar(3)},
+                                range(n)};
+    const kernel_command summed{sum,
+                                {kernel_argument::from_pointer(a.data()), kernel_argument::local(group * sizeof(int)),
+                                 kernel_argument::from_pointer(total.data())},
+                                make_nd_range(1, {n, 1, 1}, {group, 1, 1})};
+    q.submit(scaled);
+    q.submit(summed).wait();
+    check_scaled(a, 3);
+    // sum of i * 3 + i over 0..255 = 4 * 255 * 256 / 2
+    CHECK(total.values()[0] == 4 * 255 * 256 / 2);
+
+    graph g; // the same two kernels, replayed twice
+    auto first = g.add(scaled);
+    g.add(summed, {first});
+    executable_graph exec(g, d);
+    for (int replay = 0; replay < 2; ++replay) {
+        a.assign(start);
+        total.assign(std::vector<int>{0});
+        q.launch(exec).wait();
+        check_scaled(a, 3);
+        CHECK(total.values()[0] == 4 * 255 * 256 / 2);
+    }
+
+    // Bytes that are not bitcode: a build error naming the route, not a crash.
+    const std::vector<unsigned char> damaged(64, 0x5a);
+    CHECK_THROWS_AS(opencl::build_program(d, opencl::program_source::spir(damaged)), error);
 }
