@@ -8,8 +8,10 @@
 
 #include <algorithm>
 #include <cerrno>
+#include <chrono>
 #include <cstring>
 #include <memory>
+#include <thread>
 #include <variant>
 
 #include "entry_format.hpp"
@@ -391,15 +393,25 @@ cleanup_result persistent_cache::remove_oldest(std::vector<file_stat> files, std
 
 // One evicting process at a time: the others wait for it, then look again. A writer that only skipped eviction
 // while another process held the lock could leave entries written after that process's scan over the limit for good.
+// The wait is bounded (eviction_lock_wait, 10 s): a stopped process holding the lock must not hang every writer.
 int persistent_cache::take_eviction_lock() const {
     const int fd = ::openat(directory_fd_, lock_name, O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0600);
-    if (fd < 0) return -1;
-    int rc = 0;
-    while ((rc = ::flock(fd, LOCK_EX)) != 0 && errno == EINTR) {
-    }
-    if (rc != 0) {
-        ::close(fd);
+    if (fd < 0) {
+        trace("eviction skipped: cannot open " + std::string(lock_name) + ": " + errno_text(errno));
         return -1;
+    }
+    const auto deadline = std::chrono::steady_clock::now() + options_.eviction_lock_wait;
+    while (::flock(fd, LOCK_EX | LOCK_NB) != 0) {
+        const int e = errno;
+        if ((e != EWOULDBLOCK && e != EINTR) || std::chrono::steady_clock::now() > deadline) {
+            trace("eviction skipped: " + std::string(lock_name) + ": " +
+                  (e == EWOULDBLOCK ? "another process held it for " +
+                                          std::to_string(options_.eviction_lock_wait.count()) + " ms"
+                                    : errno_text(e)));
+            ::close(fd);
+            return -1;
+        }
+        std::this_thread::sleep_for(std::chrono::milliseconds(2));
     }
     return fd;
 }
@@ -407,20 +419,14 @@ int persistent_cache::take_eviction_lock() const {
 cleanup_result persistent_cache::evict_to(std::uint64_t target_bytes) {
     if (directory_fd_ < 0) return {};
     fd_guard lock(take_eviction_lock());
-    if (lock.fd < 0) {
-        trace("eviction skipped: cannot lock " + std::string(lock_name) + ": " + errno_text(errno));
-        return {};
-    }
+    if (lock.fd < 0) return {};
     remove_stale_temporaries();
     return remove_oldest(scan(true, false), target_bytes);
 }
 
 void persistent_cache::evict_if_over_limit() {
     fd_guard lock(take_eviction_lock());
-    if (lock.fd < 0) {
-        trace("eviction skipped: cannot lock " + std::string(lock_name) + ": " + errno_text(errno));
-        return;
-    }
+    if (lock.fd < 0) return;
     // Under the lock: another process may have evicted while this one waited.
     auto files = scan(true, false);
     std::uint64_t total = 0;

@@ -68,6 +68,8 @@ struct persistent_options {
     // A test seam: called after a new entry's bytes are written and flushed, before the rename that publishes
     // it (tests kill the process here).
     std::function<void()> before_rename;
+    // How long eviction waits for another process's eviction lock before it gives up (traced).
+    std::chrono::milliseconds eviction_lock_wait{10'000};
 };
 
 class persistent_cache {
@@ -100,7 +102,7 @@ public:
     std::vector<entry_info> list() const;
     std::uint64_t total_bytes() const;
     // Least recently used entries go until the total is at most `target_bytes`. Waits while another process
-    // evicts.
+    // evicts (up to eviction_lock_wait; then nothing is removed, and the trace says why).
     cleanup_result evict_to(std::uint64_t target_bytes);
     // Entries not used for `age` go.
     cleanup_result evict_older_than(std::chrono::seconds age);
@@ -122,7 +124,7 @@ private:
     bool remove_if_same(const std::string& name, int fd_of_it);
     cleanup_result remove_oldest(std::vector<file_stat> files, std::uint64_t target_bytes);
     void remove_stale_temporaries() const;
-    int take_eviction_lock() const; // a descriptor holding the exclusive lock, or -1
+    int take_eviction_lock() const; // a descriptor holding the exclusive lock, or -1 (traced)
     void evict_if_over_limit();
 
     persistent_options options_;

@@ -2,7 +2,9 @@
 // many processes at once. Tests run as root in CI; the ones that need another user use uid 65534 (nobody).
 #include <doctest/doctest.h>
 
+#include <fcntl.h>
 #include <signal.h>
+#include <sys/file.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -232,6 +234,47 @@ TEST_CASE("persistent cache: eviction removes least recently used entries down t
     CHECK(cache.load(canonical("p10")));  // just written: kept
     CHECK_FALSE(cache.load(canonical("p1"))); // the oldest: gone
     CHECK_FALSE(cache.load(canonical("p2")));
+}
+
+TEST_CASE("persistent cache: eviction waits for another process's eviction lock, and gives up after a bound") {
+    temporary_directory tmp, probe_dir;
+    std::uint64_t entry_bytes = 0; // one entry of this test's size, header and key included
+    {
+        persistent_cache probe(options_for(probe_dir.path()));
+        REQUIRE(probe.store(canonical("e0"), "", std::string(900, 'x')));
+        entry_bytes = probe.total_bytes();
+    }
+    const std::uint64_t limit = 9 * entry_bytes + entry_bytes / 2; // nine entries fit, the tenth passes it
+    trace_log log;
+    auto options = options_for(tmp.path(), &log, limit);
+    options.eviction_lock_wait = std::chrono::milliseconds(300);
+    persistent_cache cache(options);
+    REQUIRE(cache.enabled());
+    for (int i = 0; i < 9; ++i)
+        REQUIRE(cache.store(canonical("e" + std::to_string(i)), "", std::string(900, 'x')));
+    REQUIRE_FALSE(log.contains("evicted"));
+    // Another holder of the lock (a descriptor of its own: flock locks belong to open file descriptions).
+    const int holder = ::open((tmp.path() / "v1" / ".evict.lock").c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0600);
+    REQUIRE(holder >= 0);
+    REQUIRE(::flock(holder, LOCK_EX) == 0);
+    SUBCASE("held past the bound: the write stands, nothing is evicted, the trace says why") {
+        const auto start = std::chrono::steady_clock::now();
+        REQUIRE(cache.store(canonical("e9"), "", std::string(900, 'x'))); // over the limit
+        CHECK(std::chrono::steady_clock::now() - start >= std::chrono::milliseconds(300));
+        CHECK(log.contains("another process held it for 300 ms"));
+        CHECK(cache.total_bytes() == 10 * entry_bytes);
+        ::close(holder);
+    }
+    SUBCASE("released while it waits: it evicts then") {
+        std::thread release([holder] {
+            std::this_thread::sleep_for(std::chrono::milliseconds(100));
+            ::close(holder);
+        });
+        REQUIRE(cache.store(canonical("e9"), "", std::string(900, 'x')));
+        release.join();
+        CHECK(cache.total_bytes() <= limit / 4 * 3);
+        CHECK(log.contains("evicted"));
+    }
 }
 
 TEST_CASE("persistent cache: eviction while other processes read and write loses nothing already loaded") {
