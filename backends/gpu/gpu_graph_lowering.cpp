@@ -196,19 +196,23 @@ event_ptr gpu_executable::launch_timed(gpu_queue& q, std::span<const event_ptr> 
                     order[i] = static_cast<std::uint32_t>(i);
                 }
                 std::sort(order.begin(), order.end(), [&](auto a, auto b) { return times[a] < times[b]; });
-                std::vector<std::uint64_t> lane_end; // per lane: the end of its last slice
-                const std::string lane_name = std::string(backend) + " graph nodes ";
+                std::vector<std::uint64_t> lane_end;    // per lane: the end of its last slice
+                std::vector<std::uint32_t> lane_thread; // per lane: its track
                 for (const auto i : order) {
                     std::uint32_t lane = 0;
                     while (lane < lane_end.size() && lane_end[lane] > times[i].first)
                         ++lane;
-                    if (lane == lane_end.size()) lane_end.push_back(0);
+                    if (lane == lane_end.size()) {
+                        lane_end.push_back(0);
+                        lane_thread.push_back(label.session->queue_thread(
+                            label.process, stream, std::string(backend) + " graph nodes " + std::to_string(lane),
+                            lane));
+                    }
                     lane_end[lane] = times[i].second;
                     encore::detail::trace_record r;
                     r.kind = encore::detail::trace_record_kind::graph_node;
                     r.process = label.process;
-                    r.thread =
-                        label.session->queue_thread(label.process, stream, lane_name + std::to_string(lane), lane);
+                    r.thread = lane_thread[lane];
                     r.node = timed->flat_nodes[i];
                     r.launch = label.launch;
                     r.start_ns = static_cast<std::int64_t>(times[i].first);
