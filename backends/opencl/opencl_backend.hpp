@@ -33,6 +33,7 @@
 #include "encore/backends/opencl/detail/device_info.hpp"
 #include "encore/backends/opencl/opencl_command_buffer_api.hpp"
 #include "encore/backends/opencl/opencl_memory.hpp"
+#include "encore/backends/opencl/opencl_event.hpp"
 
 namespace encore::opencl {
 
@@ -71,6 +72,8 @@ public:
         // status query through its driver, about as dear as an enqueue: markers pay there (6.8-7.4 us per node
         // against 8.0-8.9 without).
         bool use_markers = true;
+        // Moves its events' profiling timestamps to the host's clock (written by events, on any thread).
+        mutable profiling_clock clock;
         intel_usm_functions intel_usm;    // loaded when capabilities.usm == intel
         command_buffer_functions command_buffers;
         // map_for_host/unmap_for_host (coarse-grain SVM): an in-order queue of their own, made at first use.

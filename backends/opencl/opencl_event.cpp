@@ -59,10 +59,9 @@ void queue_link::mark(const detail::api& cl) noexcept {
 }
 
 opencl_event::opencl_event(const detail::api& cl, cl_event e, std::shared_ptr<queue_link> queue,
-                           bool profiling, std::shared_ptr<error_sink> errors, std::uint64_t submitted_ns,
-                           std::uint64_t queued_ns)
+                           bool profiling, std::shared_ptr<error_sink> errors, const profiling_times& times)
     : cl_(cl), event_(e), queue_(std::move(queue)), profiling_(profiling), errors_(std::move(errors)),
-      submitted_ns_(submitted_ns), queued_ns_(queued_ns),
+      times_(times),
       number_(queue_ ? queue_->events_made.fetch_add(1, std::memory_order_acq_rel) + 1 : 0) {}
 
 opencl_event::~opencl_event() {
@@ -159,20 +158,24 @@ profiling_timestamps opencl_event::timestamps() const {
         return static_cast<std::uint64_t>(value);
     };
     // On the host's clock, like every other timestamp of Encore's: the submission is when Encore began handing
-    // the work over; start and end keep the device's distances from the command's CL_PROFILING_COMMAND_QUEUED
-    // (the same moment as `queued_ns_`), or from SUBMIT or START where a driver reports no usable QUEUED. The
-    // device's own values cannot be passed on: drivers' clocks differ between commands (NVIDIA's OpenCL gives
-    // SVM copies and fills times since 1970, kernels the GPU's time, and some commands a 0).
+    // the work over; start and end are the device's, moved by the device's clock offset (profiling_clock) where
+    // the driver reports a QUEUED reading, else kept at their distance from SUBMIT or START, counted from the
+    // enqueue call. Each command's own readings are used (drivers' clocks differ between commands: NVIDIA's
+    // OpenCL gives SVM copies and fills times since 1970, kernels the GPU's time, and some commands a 0), and
+    // never before the submission.
     const std::uint64_t queued = device_time(CL_PROFILING_COMMAND_QUEUED);
     const std::uint64_t submitted = device_time(CL_PROFILING_COMMAND_SUBMIT);
     const std::uint64_t started = device_time(CL_PROFILING_COMMAND_START);
     const std::uint64_t ended = device_time(CL_PROFILING_COMMAND_END);
-    const std::uint64_t origin = queued != 0 && queued <= started         ? queued
-                                 : submitted != 0 && submitted <= started ? submitted
-                                                                          : started;
     profiling_timestamps t;
-    t.submit = submitted_ns_;
-    t.start = std::max(queued_ns_ + (started - origin), t.submit);
+    t.submit = times_.submitted_ns;
+    if (queued != 0 && queued <= started && times_.clock) {
+        const std::int64_t offset = times_.clock->offset(queued, times_.queued_ns, times_.returned_ns);
+        t.start = std::max(static_cast<std::uint64_t>(static_cast<std::int64_t>(started) + offset), t.submit);
+    } else {
+        const std::uint64_t origin = submitted != 0 && submitted <= started ? submitted : started;
+        t.start = std::max(times_.queued_ns + (started - origin), t.submit);
+    }
     t.end = t.start + (ended >= started ? ended - started : 0);
     return t;
 }

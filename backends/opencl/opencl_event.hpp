@@ -14,10 +14,10 @@
 // (opencl_backend::device_state::use_markers says why): its events answer known_complete with a status query.
 // A command that ends with a negative execution status (the driver's failure, found after submission) is
 // reported once to the queue's error_sink as errc::backend_failure. Profiling timestamps are on the host's
-// clock (as every backend's): the submission is Encore's, start and end the device's distances from the
-// command's queueing.
+// clock (as every backend's): the submission is Encore's, start and end the device's, moved to the host's clock
+// by the device's profiling_clock.
 //
-//     auto e = std::make_shared<opencl_event>(cl, event, queue_link, /*profiling=*/true, errors);
+//     auto e = std::make_shared<opencl_event>(cl, event, queue_link, /*profiling=*/false, errors, {});
 //     e->on_complete([] { /* start dependent work */ });
 #pragma once
 
@@ -71,16 +71,57 @@ private:
     bool failed_ = false; // a marker failed: markers answer nothing for this queue
 };
 
+// The offset from a device's profiling clock to the host's (steady_clock), learned from the commands themselves:
+// OpenCL has no portable way to read both clocks at once (PoCL 3.1 refuses clGetDeviceAndHostTimer, and its clock
+// is CLOCK_MONOTONIC_RAW, a constant distance from the host's clock), but a command's CL_PROFILING_COMMAND_QUEUED
+// lies between the host's readings just before and just after its enqueue call, which bounds the offset from
+// both sides. The device keeps the tightest lower bound seen (on PoCL the enqueue call takes its QUEUED reading
+// about 2 us after it begins, and returns 15-30 us later, so the lower bound is the sharp one); each command's
+// offset is that bound where it lies within the command's own bounds, else the command's lower bound, which
+// also starts a new estimate (a clock that drifted, or a driver that times some commands on another clock:
+// NVIDIA's OpenCL gives SVM copies and fills times since 1970 and kernels the GPU's time).
+class profiling_clock {
+public:
+    // The offset (host minus device) for a command whose QUEUED reading is `queued` (device clock) and whose
+    // enqueue call ran from `before` to `after` (host clock).
+    std::int64_t offset(std::uint64_t queued, std::uint64_t before, std::uint64_t after) noexcept {
+        const std::int64_t low = static_cast<std::int64_t>(before) - static_cast<std::int64_t>(queued);
+        const std::int64_t high = static_cast<std::int64_t>(after) - static_cast<std::int64_t>(queued);
+        if (known_.load(std::memory_order_acquire)) {
+            std::int64_t bound = lower_.load(std::memory_order_relaxed);
+            if (bound >= low && bound <= high) return bound; // the device's estimate fits this command
+            if (bound < low) { // this command's bound is sharper: raise the device's (others may raise it too)
+                while (bound < low && !lower_.compare_exchange_weak(bound, low, std::memory_order_relaxed)) {
+                }
+                return low;
+            }
+        }
+        // The device's first command, or one its estimate does not fit: its bound starts a new estimate.
+        lower_.store(low, std::memory_order_relaxed);
+        known_.store(true, std::memory_order_release);
+        return low;
+    }
+
+private:
+    std::atomic<std::int64_t> lower_{0};
+    std::atomic<bool> known_{false};
+};
+
 // How many commands an out-of-order opencl_queue submits between two markers.
 inline constexpr std::uint64_t marker_interval = 64;
 
 class opencl_event final : public backend_event {
 public:
     // Takes over `e` (one reference). With profiling: `submitted_ns` is when Encore began handing the work over
-    // (its submit timestamp), `queued_ns` when the command of `e` was enqueued (host clock, read just before
-    // the enqueue call: the driver's CL_PROFILING_COMMAND_QUEUED of `e` is the same moment on its clock).
+    // (its submit timestamp); the command of `e` was enqueued between `queued_ns` and `returned_ns` (host clock,
+    // read just before and just after the enqueue call: the driver's CL_PROFILING_COMMAND_QUEUED of `e` lies
+    // between them on its clock); `clock` is the device's (it outlives its events, as the backend does).
+    struct profiling_times {
+        std::uint64_t submitted_ns = 0, queued_ns = 0, returned_ns = 0;
+        profiling_clock* clock = nullptr;
+    };
     opencl_event(const detail::api& cl, cl_event e, std::shared_ptr<queue_link> queue, bool profiling,
-                 std::shared_ptr<error_sink> errors, std::uint64_t submitted_ns = 0, std::uint64_t queued_ns = 0);
+                 std::shared_ptr<error_sink> errors, const profiling_times& times);
     ~opencl_event() override;
     opencl_event(const opencl_event&) = delete;
     opencl_event& operator=(const opencl_event&) = delete;
@@ -107,7 +148,7 @@ private:
     std::shared_ptr<queue_link> queue_;
     const bool profiling_;
     std::shared_ptr<error_sink> errors_;
-    const std::uint64_t submitted_ns_, queued_ns_; // host clock, with profiling
+    const profiling_times times_; // with profiling
     const std::uint64_t number_; // in queue_->events_made (0: no queue)
     mutable std::atomic<bool> reported_{false};
 };

@@ -88,8 +88,11 @@ opencl_queue::opencl_queue(opencl_backend& backend, std::uint32_t device, const 
 
 event_ptr opencl_queue::wrap(cl_event e, const std::shared_ptr<queue_link>& link, std::uint64_t submitted_ns,
                              std::uint64_t queued_ns) const {
+    opencl_event::profiling_times times;
+    if (properties_.enable_profiling)
+        times = {submitted_ns, queued_ns, profiling_now(), &backend_.state(device_).clock};
     return std::allocate_shared<opencl_event>(encore::detail::pool_allocator<opencl_event>{}, backend_.cl(), e, link,
-                                              properties_.enable_profiling, errors_, submitted_ns, queued_ns);
+                                              properties_.enable_profiling, errors_, times);
 }
 
 std::uint64_t opencl_queue::profiling_now() const noexcept {

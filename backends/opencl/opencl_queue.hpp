@@ -63,8 +63,8 @@ public:
     std::uint32_t device() const noexcept { return device_; }
     bool profiling() const noexcept { return properties_.enable_profiling; }
     const std::shared_ptr<error_sink>& errors() const noexcept { return errors_; }
-    // The event of work enqueued on `link` (takes `e` over).
-    // The event of `e`; with profiling, `submitted_ns` and `queued_ns` as opencl_event takes them (host clock).
+    // The event of work enqueued on `link` (takes `e` over), made right after its enqueue call returned; with
+    // profiling, `submitted_ns` and `queued_ns` as opencl_event takes them (host clock).
     event_ptr wrap(cl_event e, const std::shared_ptr<queue_link>& link, std::uint64_t submitted_ns,
                    std::uint64_t queued_ns) const;
     // The host clock where the queue profiles (0 elsewhere: no clock read on the common path).

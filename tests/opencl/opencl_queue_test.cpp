@@ -11,6 +11,7 @@
 #include <thread>
 #include <vector>
 
+#include "encore/backends/opencl/opencl_event.hpp"
 #include "opencl_support.hpp"
 #include "support/error_code.hpp"
 
@@ -379,6 +380,22 @@ TEST_CASE("profiling timestamps of commands on a profiling queue") {
     auto e2 = plain.memset(a.data(), 0, 16);
     e2.wait();
     CHECK_THROWS_AS(e2.profiling(), error);
+}
+
+// The device clock's offset to the host's, from commands' bounds (host readings before and after each enqueue,
+// the driver's QUEUED reading between them): the sharpest lower bound wins while commands agree with it; one
+// whose bounds exclude it (a clock that drifted or another clock) starts over from its own.
+TEST_CASE("profiling_clock: the offset is the sharpest lower bound the commands agree with") {
+    opencl::profiling_clock clock;
+    // Device clock 1,000 behind the host's: QUEUED at device time 5,000 is host time 6,000.
+    CHECK(clock.offset(5'000, 5'950, 6'100) == 950);  // first command: its own lower bound
+    CHECK(clock.offset(7'000, 7'990, 8'020) == 990);  // sharper: raises it
+    CHECK(clock.offset(9'000, 9'900, 10'050) == 990); // looser, but agrees: the sharper bound stays
+    CHECK(clock.offset(9'500, 10'400, 10'600) == 990);
+    // Another clock (10 s ahead): the estimate does not fit, this command starts over, and later ones of that
+    // clock agree with it.
+    CHECK(clock.offset(10'000'005'000, 6'000, 6'100) == 6'000 - 10'000'005'000);
+    CHECK(clock.offset(10'000'007'000, 8'000, 8'020) == 8'000 - 10'000'007'000);
 }
 
 // Devices with coarse-grain SVM only (NVIDIA's OpenCL) have no host or shared memory; their device memory is the
