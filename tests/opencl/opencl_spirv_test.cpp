@@ -2,7 +2,8 @@
 // clCreateProgramWithIL where the device's CL_DEVICE_IL_VERSION names SPIR-V and run eagerly, in a graph and
 // through the SYCL kernel compiler (source_language::spirv); refused with the reason where it does not. And SPIR
 // 1.2 bitcode (spir_module.cl by clang 15 for spir64), built with clCreateProgramWithBinary where the device has
-// cl_khr_spir (PoCL here): global memory, local memory with barriers and an atomic, eagerly and in a graph.
+// cl_khr_spir (PoCL here): global memory, local memory with barriers and an atomic, eagerly and in a graph. And the
+// route encore++'s spir64 target is to take (spir_entry.cpp).
 #include <doctest/doctest.h>
 
 #include <algorithm>
@@ -15,8 +16,10 @@
 #include <sycl/ext/encore/opencl_kernel_compiler.hpp>
 #include <sycl/sycl.hpp>
 
+#include "encore/backends/gpu/device_code.hpp"
 #include "opencl_support.hpp"
 #include "opencl_sycl_support.hpp"
+#include "spir_entry_kernels.hpp"
 #include "support/error_code.hpp"
 
 using namespace encore;
@@ -205,4 +208,89 @@ TEST_CASE("SPIR bitcode: built where the device has cl_khr_spir, with local memo
     const std::vector<unsigned char> damaged(64, 0x5a);
     CHECK(testing::code_of([&] { opencl::build_program(d, opencl::program_source::spir(damaged)); }) ==
           errc::build_failure);
+}
+
+// encore++'s spir64 route (docs/compiler.md, "The SPIR-V target"), proved on the device before the compiler takes
+// it: spir_entry.cpp holds entries shaped as the outliner's (the kernel object by value, geometry<D>, the
+// work-group's local block), compiled as Clang 15 HIP device code for spirv64, to SPIR-V and back to SPIR 1.2
+// bitcode, linked with compiler/spir/generic_atomics.bc. Here: the bitcode on a cl_khr_spir device, eagerly and in
+// a graph, and the SPIR-V of the same compile where the device takes IL (refused with the reason elsewhere).
+TEST_CASE("encore++'s SPIR route: outlined-style entries with kernel objects by value, local memory, barriers "
+          "and generic-pointer atomics") {
+    const device d = opencl_device();
+    std::string why;
+    const auto bitcode = test_file("ENCORE_TEST_SPIR_ENTRY_MODULE", "SPIR entry module", why);
+    const auto il = test_file("ENCORE_TEST_SPIR_ENTRY_SPIRV", "SPIR entry module's SPIR-V", why);
+    if (bitcode.empty() || il.empty()) {
+        MESSAGE("skipped: " << why);
+        return;
+    }
+    const bool spir = opencl::capabilities_of(d).spir, takes_il = takes_spirv(d);
+    if (!spir) check_refused(d, opencl::program_source::spir(bitcode), "cl_khr_spir");
+    if (!takes_il) check_refused(d, opencl::program_source::spirv(il), "SPIR-V");
+    if (!spir && !takes_il) {
+        MESSAGE("only the refusals ran: '" << d.properties().name << "' takes neither SPIR nor SPIR-V");
+        return;
+    }
+    auto program = opencl::program::load(opencl::build_program(
+        d, spir ? opencl::program_source::spir(bitcode) : opencl::program_source::spirv(il)));
+    REQUIRE(program->has_kernel("__encore_kernel_scale"));
+    REQUIRE(program->has_kernel("__encore_kernel_group_sum"));
+    auto scale = opencl::get_kernel(program, "__encore_kernel_scale");
+    auto group_sum = opencl::get_kernel(program, "__encore_kernel_group_sum");
+
+    constexpr std::size_t n = 250, padded = 256, group = 64, offset = 3;
+    usm<int> out(n + offset), data(padded), total(1);
+    usm<unsigned> groups(1);
+    usm<long> largest(1);
+    queue q(d, {.in_order = true});
+    // The range rounded up to whole work-groups, as the GPU layer launches a range kernel: the geometry's extent
+    // stops the last group's extra work-items.
+    const kernel_command scaled{scale,
+                                {kernel_argument::from_scalar(scale_kernel{out.data(), 7}),
+                                 kernel_argument::from_scalar(encore::gpu::geometry<1>{{n}, {offset}})},
+                                make_nd_range(1, {padded, 1, 1}, {group, 1, 1})};
+    const kernel_command summed{
+        group_sum,
+        {kernel_argument::from_scalar(group_sum_kernel{data.data(), total.data(), largest.data(), groups.data()}),
+         kernel_argument::from_scalar(encore::gpu::geometry<1>{{padded}, {0}}),
+         kernel_argument::local(group * sizeof(int))},
+        make_nd_range(1, {padded, 1, 1}, {group, 1, 1})};
+    std::vector<int> start(padded);
+    for (std::size_t i = 0; i < padded; ++i)
+        start[i] = static_cast<int>(i);
+    auto check = [&] {
+        const auto o = out.values();
+        for (std::size_t i = 0; i < n + offset; ++i)
+            REQUIRE_MESSAGE(o[i] == (i < offset ? -1 : 7 * static_cast<int>(i)), "scale element " << i);
+        const auto v = data.values();
+        for (std::size_t i = 0; i < padded; ++i) // each group of 64 reversed
+            REQUIRE_MESSAGE(v[i] == static_cast<int>(i / group * group + group - 1 - i % group), "element " << i);
+        CHECK(total.values()[0] == 255 * 256 / 2);
+        CHECK(largest.values()[0] == 255L * static_cast<long>(padded));
+        CHECK(groups.values()[0] == padded / group);
+    };
+    auto reset = [&] {
+        out.assign(std::vector<int>(n + offset, -1));
+        data.assign(start);
+        total.assign(std::vector<int>{0});
+        groups.assign(std::vector<unsigned>{0});
+        largest.assign(std::vector<long>{0});
+    };
+    reset();
+    q.submit(scaled);
+    q.submit(summed).wait();
+    check();
+
+    graph g; // the same two kernels, independent, replayed twice
+    g.add(scaled);
+    g.add(summed);
+    executable_graph exec(g, d);
+    for (int replay = 0; replay < 2; ++replay) {
+        reset();
+        q.launch(exec).wait();
+        check();
+    }
+    if (spir && !takes_il) MESSAGE("ran the SPIR bitcode; the SPIR-V was refused: '" << d.properties().name
+                                                                                      << "' takes no IL");
 }
