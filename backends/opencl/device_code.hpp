@@ -6,8 +6,11 @@
 // kernels (opencl_program.hpp) make one: the program binary built for one device
 // (clGetProgramInfo(CL_PROGRAM_BINARIES)), the device's name, and the kernel's name in the program. The
 // backend creates the cl_program from the binary once per device and keeps it; the command's kernel_arguments
-// are the kernel's parameters, in order. Plain data (no CL header needed); it lives as long as the kernel
-// that returns it.
+// are the kernel's parameters, in order. Kernels encore++ outlined for spir64 (sycl/detail/kernel_wrapper.hpp)
+// make one without a binary: the program's portable forms (SPIR-V, SPIR 1.2 bitcode), which the backend builds
+// for each device through the kernel/program cache, and a work_item entry that takes the kernel object's bytes and
+// the launch's encore::gpu::geometry<D> by value (docs/compiler.md, "The SPIR-V target"). Plain data (no CL header
+// needed); it lives as long as the kernel that returns it.
 //
 //     const auto* code = static_cast<const encore::opencl::device_code*>(k.device_code("opencl"));
 #pragma once
@@ -23,6 +26,18 @@ struct device_code {
     std::size_t binary_bytes = 0;
     const char* device_name = nullptr; // CL_DEVICE_NAME of the device it was built for
     const char* entry = nullptr;       // the kernel's name in the program
+
+    // An entry encore++ outlined (no binary, no device name): `program_id` names the image; the SPIR-V module is
+    // built where the device takes IL, else the SPIR bitcode where it has cl_khr_spir. The entry's parameters are
+    // `functor_bytes` bytes at `functor` (the kernel object) and a gpu::geometry<geometry_dimensions> of the
+    // command's range; the command's kernel_arguments are not used.
+    const unsigned char* spirv = nullptr;
+    std::size_t spirv_bytes = 0;
+    const unsigned char* spir = nullptr;
+    std::size_t spir_bytes = 0;
+    const void* functor = nullptr;
+    std::size_t functor_bytes = 0;
+    std::uint8_t geometry_dimensions = 0; // not 0: an outlined work_item entry
 };
 
 } // namespace encore::opencl

@@ -7,6 +7,7 @@
 #include <cstring>
 #include <limits>
 
+#include "encore/backends/opencl/detail/build_program.hpp"
 #include "encore/backends/opencl/device_code.hpp"
 #include "encore/backends/opencl/opencl_command_buffer.hpp"
 #include "encore/backends/opencl/opencl_launch_plan.hpp"
@@ -321,9 +322,18 @@ cl_program opencl_backend::program_of(std::uint32_t device, const kernel& k, con
     if (!code)
         throw error(errc::kernel_not_supported,
                     "kernel '" + k.name() +
-                        "' has no OpenCL code (it was not built by encore::opencl::build_program "
-                        "or an OpenCL kernel bundle); it cannot run on the opencl backend");
+                        "' has no OpenCL code (it was not built by encore::opencl::build_program, "
+                        "an OpenCL kernel bundle or encore++ -fsycl-targets=spir64); it cannot run on the "
+                        "opencl backend");
     const device_state& s = *devices_[device];
+    if (code->geometry_dimensions != 0) { // outlined by encore++: its SPIR-V or SPIR built for this device
+        if (!code->entry || (!code->spirv && !code->spir))
+            throw error(errc::invalid_argument, "kernel '" + k.name() + "': encore++ code without an image or entry");
+        *entry = code->entry;
+        auto& program = programs_[{code->program_id, device}];
+        if (!program) program = build_outlined(device, *code, k.name());
+        return program.get();
+    }
     if (!code->binary || !code->entry || !code->device_name)
         throw error(errc::invalid_argument,
                     "kernel '" + k.name() + "': OpenCL code without a binary or entry");
@@ -346,6 +356,34 @@ cl_program opencl_backend::program_of(std::uint32_t device, const kernel& k, con
         program = std::move(made);
     }
     return program.get();
+}
+
+detail::program_handle opencl_backend::build_outlined(std::uint32_t device, const device_code& code,
+                                                      const std::string& kernel_name) {
+    const device_state& s = *devices_[device];
+    // The SPIR-V where the device takes IL, else the SPIR bitcode where it has cl_khr_spir (PoCL 3.1 here).
+    const bool il = code.spirv && s.capabilities.il_version.find("SPIR-V") != std::string::npos;
+    const bool spir = !il && code.spir &&
+                      detail::device_string(s.id, CL_DEVICE_EXTENSIONS).find("cl_khr_spir") != std::string::npos;
+    if (!il && !spir)
+        throw error(errc::kernel_not_supported,
+                    "kernel '" + kernel_name + "' has encore++ SPIR-V code, but OpenCL device '" +
+                        s.properties.name + "' takes neither SPIR-V (CL_DEVICE_IL_VERSION '" +
+                        s.capabilities.il_version + "') nor SPIR bitcode (no cl_khr_spir)");
+    const program_source source =
+        il ? program_source::spirv(std::vector<unsigned char>(code.spirv, code.spirv + code.spirv_bytes))
+           : program_source::spir(std::vector<unsigned char>(code.spir, code.spir + code.spir_bytes));
+    const program_binary built = detail::build_program({s.platform, s.id}, source); // the kernel/program cache
+    const unsigned char* binary = built.bytes.data();
+    const std::size_t bytes = built.bytes.size();
+    cl_int status = CL_SUCCESS, r = CL_SUCCESS;
+    detail::program_handle made(
+        cl_->clCreateProgramWithBinary(s.context.get(), 1, &s.id, &bytes, &binary, &status, &r));
+    check(r, "clCreateProgramWithBinary", "kernel '" + kernel_name + "'");
+    check(status, "clCreateProgramWithBinary", "kernel '" + kernel_name + "': the binary");
+    check(cl_->clBuildProgram(made.get(), 1, &s.id, "", nullptr, nullptr), "clBuildProgram",
+          "kernel '" + kernel_name + "' from its binary");
+    return made;
 }
 
 shared_kernel& opencl_backend::kernel_of(std::uint32_t device, const kernel& k) {

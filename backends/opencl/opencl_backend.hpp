@@ -33,6 +33,7 @@
 #include "encore/backends/opencl/detail/device_info.hpp"
 #include "encore/backends/opencl/opencl_command_buffer_api.hpp"
 #include "encore/backends/opencl/opencl_memory.hpp"
+#include "encore/backends/opencl/device_code.hpp"
 #include "encore/backends/opencl/opencl_event.hpp"
 
 namespace encore::opencl {
@@ -134,6 +135,9 @@ private:
     opencl_backend() = default;
     void check_device(std::uint32_t device) const;
     cl_program program_of(std::uint32_t device, const kernel& k, const char** entry); // under kernels_mutex_
+    // The program of a kernel encore++ outlined (device_code::geometry_dimensions), built for `device`.
+    detail::program_handle build_outlined(std::uint32_t device, const device_code& code,
+                                          const std::string& kernel_name);
     cl_program fill_program(std::uint32_t device);                                    // under kernels_mutex_
 
     const detail::api* cl_ = nullptr;

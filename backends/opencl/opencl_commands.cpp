@@ -4,9 +4,12 @@
 #include <bit>
 #include <cstring>
 #include <mutex>
+#include <span>
 #include <string>
+#include <vector>
 
 #include "encore/runtime/buffer.hpp"
+#include "encore/backends/opencl/device_code.hpp"
 #include "encore/backends/opencl/opencl_backend.hpp"
 #include "encore/graph/error.hpp"
 
@@ -70,17 +73,41 @@ argument_form form_of(const opencl_backend& backend, const kernel_argument& a, c
 
 namespace {
 
+// The arguments of an entry encore++ outlined (device_code::geometry_dimensions): the kernel object's bytes and
+// the launch's gpu::geometry<D> (the range's extents, then its offsets, in SYCL's order), what
+// backends/opencl/spir_work_item.hpp reads.
+std::vector<kernel_argument> outlined_arguments(const device_code& code, const nd_range& r) {
+    std::vector<kernel_argument> a;
+    a.push_back(kernel_argument::from_bytes(code.functor, code.functor_bytes));
+    const int d = code.geometry_dimensions;
+    std::uint64_t geometry[6] = {};
+    for (int i = 0; i < d; ++i) {
+        geometry[i] = r.global[static_cast<std::size_t>(i)];
+        geometry[d + i] = r.offset[static_cast<std::size_t>(i)];
+    }
+    a.push_back(kernel_argument::from_bytes(geometry, 2 * static_cast<std::size_t>(d) * sizeof(std::uint64_t)));
+    return a;
+}
+
+// What the command's kernel takes: its kernel_arguments, or an outlined entry's.
+std::span<const kernel_argument> arguments_of(const kernel_command& k, std::vector<kernel_argument>& made) {
+    const auto* code = static_cast<const device_code*>(k.kernel->device_code("opencl"));
+    if (!code || code->geometry_dimensions == 0) return k.arguments;
+    made = outlined_arguments(*code, k.range);
+    return made;
+}
+
 void set_argument_values(opencl_backend& backend, std::uint32_t device, cl_kernel kernel,
-                         const kernel_command& k, cl_uint expected) {
+                         const kernel_command& k, std::span<const kernel_argument> arguments, cl_uint expected) {
     const auto& cl = backend.cl();
     const auto& s = backend.state(device);
     const std::string& name = k.kernel->name();
-    if (expected != k.arguments.size())
+    if (expected != arguments.size())
         throw error(errc::invalid_argument, "kernel '" + name + "' takes " + std::to_string(expected) +
-                                                " arguments; " + std::to_string(k.arguments.size()) +
+                                                " arguments; " + std::to_string(arguments.size()) +
                                                 " were given");
-    for (std::size_t i = 0; i < k.arguments.size(); ++i) {
-        const kernel_argument& a = k.arguments[i];
+    for (std::size_t i = 0; i < arguments.size(); ++i) {
+        const kernel_argument& a = arguments[i];
         const auto index = static_cast<cl_uint>(i);
         const argument_form f = form_of(backend, a, name, i);
         // The argument is named only when a call fails: this runs once per eager submission.
@@ -109,7 +136,8 @@ cl_uint parameter_count(const detail::api& cl, cl_kernel kernel) {
 } // namespace
 
 void set_arguments(opencl_backend& backend, std::uint32_t device, cl_kernel kernel, const kernel_command& k) {
-    set_argument_values(backend, device, kernel, k, parameter_count(backend.cl(), kernel));
+    std::vector<kernel_argument> made;
+    set_argument_values(backend, device, kernel, k, arguments_of(k, made), parameter_count(backend.cl(), kernel));
 }
 
 void set_arguments(opencl_backend& backend, std::uint32_t device, shared_kernel& kernel,
@@ -118,10 +146,12 @@ void set_arguments(opencl_backend& backend, std::uint32_t device, shared_kernel&
         kernel.parameters = parameter_count(backend.cl(), kernel.handle.get());
         kernel.parameters_known = true;
     }
-    if (kernel.arguments_set && kernel.last_arguments == k.arguments) return;
+    std::vector<kernel_argument> made;
+    const std::span<const kernel_argument> arguments = arguments_of(k, made);
+    if (kernel.arguments_set && std::ranges::equal(kernel.last_arguments, arguments)) return;
     kernel.arguments_set = false; // until every one is set
-    set_argument_values(backend, device, kernel.handle.get(), k, kernel.parameters);
-    kernel.last_arguments = k.arguments;
+    set_argument_values(backend, device, kernel.handle.get(), k, arguments, kernel.parameters);
+    kernel.last_arguments.assign(arguments.begin(), arguments.end());
     kernel.arguments_set = true;
 }
 

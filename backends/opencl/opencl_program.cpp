@@ -6,6 +6,7 @@
 
 #include "encore/backends/detail/named_binary.hpp"
 #include "encore/backends/opencl/detail/api.hpp"
+#include "encore/backends/opencl/detail/build_program.hpp"
 #include "encore/backends/opencl/detail/device_info.hpp"
 #include "encore/backends/opencl/device_code.hpp"
 #include "encore/cache/program_cache.hpp"
@@ -201,14 +202,18 @@ program_binary compile(const detail::platform_device& pd, const std::string& dev
 // the driver's compiler again.
 program_binary build_program(const device& d, const program_source& source,
                              std::span<const std::string> options) {
-    const detail::platform_device pd = opencl_device_of(d, "build_program");
+    return detail::build_program(opencl_device_of(d, "build_program"), source, options);
+}
+
+program_binary detail::build_program(const platform_device& pd, const program_source& source,
+                                     std::span<const std::string> options) {
     const auto& cl = detail::api::get();
     const std::string device_name = detail::device_string(pd.device, CL_DEVICE_NAME);
     const bool il = source.kind == program_source::language::spirv;
     const bool spir = source.kind == program_source::language::spir;
     if (il || spir ? source.il.empty() : source.text.empty())
         throw error(errc::invalid_argument, std::string("build_program: the ") +
-                                                (il || spir ? describe(source.kind) : "source") + " is empty");
+                                                (il || spir ? opencl::describe(source.kind) : "source") + " is empty");
     std::string joined;
     for (const auto& o : options) {
         if (o.find('\0') != std::string::npos)
@@ -247,7 +252,7 @@ program_binary build_program(const device& d, const program_source& source,
     auto built = cache::program_cache::process().get_or_build<program_binary>(
         key,
         [&] {
-            program_binary b = compile(pd, device_name, source, joined);
+            program_binary b = opencl::compile(pd, device_name, source, joined);
             return cache::built_program{encore::detail::named_binary_payload(b.kernel_names, b.bytes), b.log};
         },
         [](const cache::built_program& p) {

@@ -16,6 +16,9 @@
 // --after-source names a file for what the host compiles after the source, written when there is some (the
 // registrations of the device_globals the kernels use: device_globals.hpp) and removed otherwise.
 //
+// --spir: the device source is also compiled for spir64 (encore++ -fsycl-targets=spir64), which takes fewer kernels
+// than CUDA so far (kernel_model.hpp, spir_missing): each kernel it leaves out is reported the same way.
+//
 // --entry-suffix appends "_S" to every device entry's name: encore++ gives each source its own (a hash of its
 // path) when the program's device code is linked into one image (-fsycl-device-code-split=off), where a kernel
 // type seen by two sources would otherwise define one entry twice.
@@ -59,6 +62,7 @@ struct options {
     // decomposed parameters: set_arg on lambda kernels), none gets device code, no device rule applies.
     bool host_only = false;
     bool allow_host_fallback = false; // a kernel without device code is a warning, not an error
+    bool spir = false;                // the device source is also compiled for spir64: report what it leaves out
 };
 
 struct outputs {
@@ -120,21 +124,30 @@ public:
         // which would drop a warning too.
         const clang::SourceManager& sources = context.getSourceManager();
         bool host_only_kernels = false;
-        for (const kernel_info& k : found.kernels)
-            if (!k.no_device_code.empty()) {
+        for (const kernel_info& k : found.kernels) {
+            // The spir64 target leaves some kernels out that CUDA takes (kernel_model.hpp, spir_missing).
+            const std::string why = !k.no_device_code.empty() ? k.no_device_code
+                                    : options_.spir && !k.operators.empty() ? spir_missing(k)
+                                                                             : std::string();
+            if (!why.empty()) {
                 const clang::PresumedLoc at = sources.getPresumedLoc(sources.getExpansionLoc(k.location));
                 llvm::errs() << (at.isValid() ? std::string(at.getFilename()) + ":" + std::to_string(at.getLine()) +
                                                     ":" + std::to_string(at.getColumn()) + ": "
                                               : std::string())
                              << (options_.allow_host_fallback ? "warning" : "error") << ": kernel '" << k.name
-                             << "' gets no device code: " << k.no_device_code
+                             << "' gets no " << (k.no_device_code.empty() ? "spir64 " : "") << "device code: " << why
                              << (options_.allow_host_fallback
-                                     ? " (it runs only where host code runs: the native backend)"
-                                     : " (it would run on the CPU only; -fsycl-allow-host-fallback makes this a "
-                                       "warning)")
+                                     ? (k.no_device_code.empty() ? " (it fails on OpenCL devices)"
+                                                                 : " (it runs only where host code runs: the native "
+                                                                   "backend)")
+                                     : (k.no_device_code.empty() ? " (it would fail on OpenCL devices; "
+                                                                   "-fsycl-allow-host-fallback makes this a warning)"
+                                                                 : " (it would run on the CPU only; "
+                                                                   "-fsycl-allow-host-fallback makes this a warning)"))
                              << "\n";
                 host_only_kernels = true;
             }
+        }
         if (host_only_kernels && !options_.allow_host_fallback) return;
         out_.header = integration_header(found.kernels, context.getSourceManager(), options_.source);
         out_.device = std::move(device) + device_global_pointers(context, rules, options_.entry_suffix);
@@ -178,7 +191,7 @@ int usage(const std::string& problem) {
     std::cerr << "encore-outliner: " << problem << "\n"
               << "usage: encore-outliner <source.cpp> --header <out.hpp> (--device <out.cu> | --host-only) "
                  "[--after-source <out.cpp>] [--mirror <folder>] [--check-layout <out.hpp>] [--entry-suffix <identifier>] "
-                 "[--allow-host-fallback] -- "
+                 "[--allow-host-fallback] [--spir] -- "
                  "<compiler flags>\n";
     return 2;
 }
@@ -222,6 +235,8 @@ int main(int argc, char** argv) {
             o.host_only = true;
         } else if (a == "--allow-host-fallback") {
             o.allow_host_fallback = true;
+        } else if (a == "--spir") {
+            o.spir = true;
         } else if (a == "--entry-suffix") {
             if (i + 1 >= argc) return usage(a + " needs a value");
             o.entry_suffix = argv[++i];

@@ -15,6 +15,11 @@
 #include <cuda/atomic>
 #endif
 
+#include "detail/host_device.hpp"
+#if defined(ENCORE_DEVICE_SPIR)
+#include "detail/spir_atomic.hpp"
+#endif
+
 #include "buffer.hpp" // access::address_space
 #include "detail/host_device.hpp"
 #include "item.hpp"
@@ -180,6 +185,9 @@ private:
     __device__ static constexpr cuda::std::memory_order order_(memory_order o) noexcept {
         return static_cast<cuda::std::memory_order>(detail::to_std(o));
     }
+#elif defined(ENCORE_DEVICE_SPIR)
+    ENCORE_HOST_DEVICE detail::spir_atomic<T> ref_() const noexcept { return detail::spir_atomic<T>(*object_); }
+    ENCORE_HOST_DEVICE static constexpr std::memory_order order_(memory_order o) noexcept { return detail::to_std(o); }
 #else
     std::atomic_ref<T> ref_() const noexcept { return std::atomic_ref<T>(*object_); }
     static constexpr std::memory_order order_(memory_order o) noexcept { return detail::to_std(o); }

@@ -73,6 +73,13 @@ class buffer {
     static_assert(std::is_trivially_copyable_v<std::remove_const_t<T>>, "buffer elements must be trivially copyable");
 
 public:
+    // Declared, as the compiler would: Clang 15 crashes (Sema::checkTypeSupport) inferring the device side of an
+    // implicit copy constructor of a multi-dimensional buffer in HIP device mode (encore++'s spir64 compile).
+    buffer(const buffer&) = default;
+    buffer(buffer&&) = default;
+    buffer& operator=(const buffer&) = default;
+    buffer& operator=(buffer&&) = default;
+    ~buffer() = default;
     using value_type = T;
     using reference = value_type&;
     using const_reference = const value_type&;

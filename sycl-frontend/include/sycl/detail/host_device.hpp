@@ -11,6 +11,12 @@
 #if defined(__CUDACC__)
 #define ENCORE_HOST_DEVICE __host__ __device__
 #define ENCORE_DEVICE_LAMBDA __host__ __device__
+#elif defined(__HIP__) && defined(__SPIRV__)
+// Clang 15 compiling device code for spirv64 in HIP mode (encore++'s SPIR-V route, docs/compiler.md "The SPIR-V
+// target"): the same marks, as Clang's attributes (no HIP headers are included there).
+#define ENCORE_HOST_DEVICE __attribute__((host, device))
+#define ENCORE_DEVICE_LAMBDA __attribute__((host, device))
+#define ENCORE_DEVICE_SPIR 1
 #elif defined(__ENCORE_OUTLINER__)
 // encore-outliner's parse (compiler/outliner): the mark stays in the AST, so it knows which functions are
 // device-callable already.

@@ -27,6 +27,7 @@
 #include <vector>
 
 #include "encore/backends/gpu/device_code.hpp"
+#include "encore/backends/opencl/device_code.hpp"
 #include "encore/compiler/kernel_descriptor.hpp"
 #include "sycl/detail/image_code.hpp"
 #include "encore/graph/kernel.hpp"
@@ -197,6 +198,43 @@ inline encore::gpu::device_code outlined_code(const outlined_entry& e, int dimen
     return code;
 }
 
+// K's spir64 code (encore++ -fsycl-targets=spir64: the "opencl" image of its translation unit, SPIR-V and SPIR
+// bitcode), or nothing. The kernels whose entries the spir64 compile keeps (compiler/outliner/kernel_model.hpp,
+// spir_entry_ready): no local accessors or local layout, no reductions; accessors only where buffers live in the
+// OpenCL device's memory, as on CUDA. A kernel without it fails on an OpenCL queue with errc::kernel_not_supported
+// naming it.
+template <typename K> const outlined_entry& opencl_outlined_entry() {
+    static const outlined_entry found = [] {
+        outlined_entry e;
+        const auto* d = encore::compiler::find_kernel(typeid(K).name());
+        if (!d || !d->entry || d->size != sizeof(K) || d->local_layout || d->has_reduction) return e;
+        for (const auto& p : d->parameters()) {
+            if (p.kind == encore::compiler::param_kind::local_accessor) return e;
+            if (p.kind == encore::compiler::param_kind::accessor && !buffers_on_backend("opencl")) return e;
+        }
+        e.image = encore::compiler::find_image("opencl", *d);
+        e.entry = e.image ? d->entry : nullptr;
+        return e;
+    }();
+    return found;
+}
+
+// The OpenCL code of an outlined kernel (see opencl_outlined_entry), its object of `bytes` bytes at `functor`.
+inline encore::opencl::device_code opencl_code(const outlined_entry& e, int dimensions, const void* functor,
+                                               std::size_t bytes) {
+    encore::opencl::device_code code;
+    code.program_id = e.image->id;
+    code.entry = e.entry;
+    code.spirv = static_cast<const unsigned char*>(e.image->data);
+    code.spirv_bytes = e.image->size;
+    code.spir = static_cast<const unsigned char*>(e.image->portable);
+    code.spir_bytes = e.image->portable_size;
+    code.functor = functor;
+    code.functor_bytes = bytes;
+    code.geometry_dimensions = static_cast<std::uint8_t>(dimensions > 0 ? dimensions : 1);
+    return code;
+}
+
 // set_arg on a lambda kernel (sycl_ext_oneapi_graph's dynamic parameters on lambdas, as DPC++ has it): the
 // kernel's arguments are its captures as encore++ decomposed them (the integration header's parameters, in the
 // closure's order), numbered as DPC++ numbers a kernel's arguments after decomposition: one index for each pointer
@@ -238,6 +276,7 @@ public:
         : encore::kernel(name), k_(make_kernel_object<handler>(std::move(k), values)) {
         // The entry's first parameter is the kernel object, with the values after it when it takes them.
         if (const outlined_entry& e = cuda_outlined_entry<K>(); e.entry) cuda_ = outlined_code(e, D, &k_, sizeof(k_));
+        if (const outlined_entry& e = opencl_outlined_entry<K>(); e.entry) opencl_ = opencl_code(e, D, &k_, sizeof(k_));
     }
     void run(const encore::work_item& w, std::span<const encore::kernel_argument>) const override {
         current_local_memory = w.local_memory;
@@ -261,7 +300,9 @@ public:
         }
     }
     const void* device_code(std::string_view backend) const noexcept override {
-        return backend == "cuda" && cuda_.entry ? &cuda_ : nullptr;
+        if (backend == "cuda") return cuda_.entry ? &cuda_ : nullptr;
+        if (backend == "opencl") return opencl_.entry ? &opencl_ : nullptr;
+        return nullptr;
     }
     std::shared_ptr<const encore::kernel> recaptured() const override {
         return std::make_shared<host_lambda_kernel>(*this);
@@ -280,11 +321,13 @@ public:
     host_lambda_kernel(const host_lambda_kernel& other)
         : encore::kernel(encore::kernel::lasting_name{other.name()}), k_(other.k_) {
         if (other.cuda_.entry) cuda_ = outlined_code(cuda_outlined_entry<K>(), D, &k_, sizeof(k_));
+        if (other.opencl_.entry) opencl_ = opencl_code(opencl_outlined_entry<K>(), D, &k_, sizeof(k_));
     }
 
 private:
     kernel_object<handler, K> k_;
     encore::gpu::device_code cuda_;
+    encore::opencl::device_code opencl_;
 };
 
 #if defined(__CUDACC__)

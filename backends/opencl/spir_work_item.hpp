@@ -1,0 +1,53 @@
+// encore::opencl::detail::make_work_item — how an entry encore++ outlines for spir64 rebuilds an encore::work_item
+// from OpenCL's work-item functions: the same numbers as the CUDA entry's (backends/cuda/device_work_item.hpp),
+// with SYCL's last dimension on OpenCL's dimension 0, as the OpenCL backend launches every kernel
+// (opencl_commands.cpp, geometry_of). Ids are counted from the work-group (get_group_id * get_local_size +
+// get_local_id), so the launch's global offset reaches the kernel through its geometry alone.
+//
+// Only for encore++'s spir64 device compile (Clang 15, HIP device mode for spirv64: ENCORE_DEVICE_SPIR, see
+// sycl/detail/host_device.hpp and docs/compiler.md "The SPIR-V target").
+#pragma once
+
+#if !defined(ENCORE_DEVICE_SPIR)
+#error "backends/opencl/spir_work_item.hpp is for encore++'s spir64 device compile"
+#endif
+
+#include <cstddef>
+#include <cstdint>
+
+#include "encore/backends/gpu/device_code.hpp"
+#include "encore/graph/kernel.hpp"
+
+// OpenCL's work-item functions, declared in C++ at global scope: their names mangle as OpenCL C's
+// (_Z13get_global_idj), which llvm-spirv and the OpenCL drivers know.
+__attribute__((device)) std::size_t get_local_id(unsigned int dimension);
+__attribute__((device)) std::size_t get_group_id(unsigned int dimension);
+__attribute__((device)) std::size_t get_local_size(unsigned int dimension);
+__attribute__((device)) std::size_t get_num_groups(unsigned int dimension);
+
+namespace encore::opencl::detail {
+
+// Fills `it` for this work-item of a launch of `Dimensions` dimensions; false for one past the range's end (a
+// launch whose global size was rounded up to whole work-groups), which must not run the kernel.
+template <int Dimensions, typename Geometry>
+__attribute__((device)) inline bool make_work_item(const Geometry& g, encore::work_item& it) {
+    it.dimensions = Dimensions;
+    bool inside = true;
+#pragma unroll
+    for (unsigned d = 0; d < Dimensions; ++d) {
+        const unsigned axis = Dimensions - 1 - d;
+        const std::size_t group = get_group_id(axis), local = get_local_id(axis), size = get_local_size(axis);
+        const std::size_t id = group * size + local;
+        inside = inside && id < g.global[d];
+        it.global_id[d] = id + g.offset[d];
+        it.local_id[d] = local;
+        it.group_id[d] = group;
+        it.global_range[d] = g.global[d];
+        it.local_range[d] = size;
+        it.group_range[d] = get_num_groups(axis);
+        it.offset[d] = g.offset[d];
+    }
+    return inside;
+}
+
+} // namespace encore::opencl::detail
