@@ -76,7 +76,10 @@ native_backend::~native_backend() {
     // A launch whose waiter drove it still has its task queued in the arena; that task only releases the launch's
     // claim and event. Give the workers a moment to run what is queued (bounded: at exit, never hang on it).
     const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(2);
-    while (enqueued_launches_->load(std::memory_order_acquire) != 0 && std::chrono::steady_clock::now() < deadline)
+    // Likewise an eager command whose event a waiter already saw complete may still be running its callbacks,
+    // which enqueue successors into the arena (detail::completions_in_flight).
+    while ((enqueued_launches_->load(std::memory_order_acquire) != 0 || detail::completions_in_flight() != 0) &&
+           std::chrono::steady_clock::now() < deadline)
         std::this_thread::yield();
     std::lock_guard lock(allocations_mutex_);
     for (auto& [pointer, bytes] : allocations_)

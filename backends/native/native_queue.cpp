@@ -112,6 +112,14 @@ template <typename Done> bool spin_until(std::chrono::nanoseconds limit, Done do
 // of events on an out-of-order one, so costs no task, no callback and no wake-up per command.
 //
 // The command's event lives inside it (one allocation per command); the event handed out shares ownership.
+namespace {
+std::atomic<std::size_t> completing{0}; // detail::completions_in_flight
+} // namespace
+
+std::size_t detail::completions_in_flight() noexcept {
+    return completing.load(std::memory_order_acquire);
+}
+
 struct detail::eager_work : ordered_start {
     eager_work(command command_, bool profiling, std::shared_ptr<error_sink> e, native_backend& b,
                std::int64_t cap)
@@ -142,7 +150,11 @@ struct detail::eager_work : ordered_start {
                 errors->report(std::current_exception());
             }
         c = empty_command{}; // what the command held (kernel arguments, buffers) goes now, not with the chain
+        // Counted before the event says complete (a waiter may then let the program exit) until its callbacks
+        // have run (they may enqueue successors into the arena): the backend's destructor waits for them.
+        completing.fetch_add(1, std::memory_order_relaxed);
         done->complete();
+        completing.fetch_sub(1, std::memory_order_release);
     }
     [[gnu::cold, gnu::noinline]] void execute_traced(encore::detail::trace_session& trace) noexcept {
         const std::int64_t start = encore::detail::trace_clock_ns();

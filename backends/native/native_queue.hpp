@@ -32,6 +32,11 @@ namespace encore::native {
 class native_backend;
 namespace detail {
 struct eager_work;
+// How many eager commands are between marking their event complete and the end of its callbacks, which may start
+// their successors (an enqueue into the backend's arena). The backend's destructor waits for none to be left: a
+// program whose last wait returned may exit while a worker is still there (ThreadSanitizer saw such an enqueue
+// read the arena that the exit was destroying).
+std::size_t completions_in_flight() noexcept;
 }
 
 class native_queue final : public backend_queue {
