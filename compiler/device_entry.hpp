@@ -9,6 +9,8 @@
 #if defined(ENCORE_DEVICE_SPIR)
 #include "encore/backends/opencl/spir_work_item.hpp"
 namespace encore::device_entry {
+using encore::opencl::detail::bound_object;
+using encore::opencl::detail::local_block;
 using encore::opencl::detail::make_work_item;
 } // namespace encore::device_entry
 #else

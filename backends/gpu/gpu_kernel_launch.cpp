@@ -7,6 +7,7 @@
 #include <string>
 
 #include "encore/backends/gpu/gpu_backend.hpp"
+#include "encore/backends/gpu/local_memory.hpp"
 #include "encore/graph/error.hpp"
 
 namespace encore::gpu {
@@ -133,58 +134,16 @@ void set_geometry(kernel_launch& launch, const nd_range& r, bool exact, const st
     }
 }
 
-// The work-group local memory of a launch: each allocation at a 16-byte boundary of the block's dynamic shared
-// memory, the total checked against the device's.
-struct shared_layout {
-    shared_layout(gpu_backend& b, std::uint32_t d, const std::string& kernel) : backend(b), device(d), name(kernel) {}
-    void place(std::size_t bytes) {
-        if (layout.count == max_local_allocations)
-            throw error(errc::feature_not_supported,
-                        "kernel '" + name + "': more than " + std::to_string(max_local_allocations) +
-                            " local allocations; the " + std::string(backend.name()) + " backend maps up to " +
-                            std::to_string(max_local_allocations));
-        total = (total + 15) / 16 * 16;
-        layout.offset[layout.count++] = static_cast<std::uint32_t>(total);
-        total += bytes;
-    }
-    // The block's dynamic shared memory.
-    unsigned finish() const {
-        const std::size_t limit = backend.properties(device).local_memory_bytes;
-        if (total > limit)
-            throw error(errc::invalid_argument, "kernel '" + name + "': its local memory needs " +
-                                                    std::to_string(total) + " bytes of work-group local memory; " +
-                                                    std::string(backend.name()) + " device " +
-                                                    std::to_string(device) + " has " + std::to_string(limit) +
-                                                    " per work-group");
-        return static_cast<unsigned>(total);
-    }
-    gpu_backend& backend;
-    std::uint32_t device;
-    const std::string& name;
-    local_layout layout;
-    std::size_t total = 0;
-};
-
-// Writes where its allocation starts into the local accessor at byte `at` of a launch's copy of a functor. An
-// accessor of no allocation of this launch is an empty one (no memory: its kernel must not touch it) or one made
-// for another command group, which the kernel cannot use.
-void bind_local_accessor(std::span<std::byte> functor, std::uint32_t at, const local_layout& layout,
-                         const std::string& name) {
-    local_binding binding;
-    if (at + sizeof binding > functor.size())
-        throw error(errc::invalid_argument, "kernel '" + name + "': a local accessor at byte " + std::to_string(at) +
-                                                " is past the end of its " + std::to_string(functor.size()) +
-                                                "-byte kernel object");
-    std::memcpy(&binding, functor.data() + at, sizeof binding);
-    if (binding.allocation == std::numeric_limits<std::uint32_t>::max()) return; // default-constructed: empty
-    if (binding.allocation >= layout.count)
-        throw error(errc::invalid_argument,
-                    "kernel '" + name + "': a local accessor it captured names local allocation " +
-                        std::to_string(binding.allocation) + ", and its command group made " +
-                        std::to_string(layout.count) +
-                        " (a local_accessor is valid only in the kernel of the command group that made it)");
-    binding.offset = layout.offset[binding.allocation];
-    std::memcpy(functor.data() + at, &binding, sizeof binding);
+// The block's dynamic shared memory a launch's local allocations take, checked against the device's.
+unsigned shared_bytes(gpu_backend& backend, std::uint32_t device, const local_memory_layout& locals,
+                      const std::string& name) {
+    const std::size_t total = locals.total_bytes(), limit = backend.properties(device).local_memory_bytes;
+    if (total > limit)
+        throw error(errc::invalid_argument, "kernel '" + name + "': its local memory needs " + std::to_string(total) +
+                                                " bytes of work-group local memory; " + std::string(backend.name()) +
+                                                " device " + std::to_string(device) + " has " +
+                                                std::to_string(limit) + " per work-group");
+    return static_cast<unsigned>(total);
 }
 
 // A value parameter's alignment: natural for scalars, up to 8 bytes.
@@ -217,7 +176,7 @@ kernel_launch prepare_kernel_launch(gpu_backend& backend, std::uint32_t device, 
             g.offset[d] = k.range.offset[d];
         }
         // The local accessors: the only arguments a single-source kernel takes (its data are its captures).
-        shared_layout locals(backend, device, name);
+        local_memory_layout locals(backend.name(), name);
         for (const auto& a : k.arguments) {
             if (a.type != kernel_argument::kind::local_memory)
                 throw error(errc::invalid_argument, "kernel '" + name +
@@ -230,11 +189,11 @@ kernel_launch prepare_kernel_launch(gpu_backend& backend, std::uint32_t device, 
                                 "local memory layout)");
             locals.place(a.local_bytes);
         }
-        launch.shared_bytes = locals.finish();
+        launch.shared_bytes = shared_bytes(backend, device, locals, name);
         const std::span<std::byte> functor =
             launch.add_parameter({static_cast<const std::byte*>(code->functor), code->functor_bytes}, 16);
         for (std::size_t i = 0; i < code->local_accessor_count; ++i)
-            bind_local_accessor(functor, code->local_accessors[i], locals.layout, name);
+            locals.bind(functor, code->local_accessors[i]);
         if (code->geometry_dimensions != 0) { // geometry<D>: global[D] then offset[D]
             const int d = code->geometry_dimensions;
             if (d != k.range.dimensions)
@@ -252,7 +211,7 @@ kernel_launch prepare_kernel_launch(gpu_backend& backend, std::uint32_t device, 
             launch.add_parameter({reinterpret_cast<const std::byte*>(&g), sizeof g}, alignof(launch_geometry));
         }
         if (code->local_layout)
-            launch.add_parameter({reinterpret_cast<const std::byte*>(&locals.layout), sizeof locals.layout},
+            launch.add_parameter({reinterpret_cast<const std::byte*>(&locals.layout()), sizeof(local_layout)},
                                  alignof(local_layout));
         const std::size_t blocks = std::size_t{launch.grid[0]} * launch.grid[1] * launch.grid[2];
         if (code->scratch_parameter || code->scratch_bytes != 0 || code->scratch_bytes_per_block != 0)
@@ -278,7 +237,7 @@ kernel_launch prepare_kernel_launch(gpu_backend& backend, std::uint32_t device, 
         // which follows the parameters.
         set_geometry(launch, k.range, true, name);
         const std::size_t parameters = k.kernel->argument_count().value_or(k.arguments.size());
-        shared_layout locals(backend, device, name);
+        local_memory_layout locals(backend.name(), name);
         for (std::size_t i = 0; i < k.arguments.size(); ++i) {
             const kernel_argument& a = k.arguments[i];
             if (a.type == kernel_argument::kind::local_memory) {
@@ -290,8 +249,8 @@ kernel_launch prepare_kernel_launch(gpu_backend& backend, std::uint32_t device, 
                 launch.add_parameter(a.value(), natural_alignment(a));
             }
         }
-        launch.shared_bytes = locals.finish();
-        launch.add_parameter({reinterpret_cast<const std::byte*>(&locals.layout), sizeof locals.layout},
+        launch.shared_bytes = shared_bytes(backend, device, locals, name);
+        launch.add_parameter({reinterpret_cast<const std::byte*>(&locals.layout()), sizeof(local_layout)},
                              alignof(local_layout));
     } else {
         set_geometry(launch, k.range, true, name);

@@ -9,7 +9,8 @@
 // are the kernel's parameters, in order. Kernels encore++ outlined for spir64 (sycl/detail/kernel_wrapper.hpp)
 // make one without a binary: the program's portable forms (SPIR-V, SPIR 1.2 bitcode), which the backend builds
 // for each device through the kernel/program cache, and a work_item entry that takes the kernel object's bytes and
-// the launch's encore::gpu::geometry<D> by value (docs/compiler.md, "The SPIR-V target"). Plain data (no CL header
+// the launch's encore::gpu::geometry<D> by value, and its local memory where the kernel has local accessors
+// (docs/compiler.md, "The SPIR-V target"). Plain data (no CL header
 // needed); it lives as long as the kernel that returns it.
 //
 //     const auto* code = static_cast<const encore::opencl::device_code*>(k.device_code("opencl"));
@@ -21,7 +22,9 @@
 namespace encore::opencl {
 
 struct device_code {
-    std::uint64_t program_id = 0;          // unique for the life of the process
+    // Unique for the life of the process among programs, and among encore++'s images (an outlined entry's is its
+    // image's id: the two are counted apart).
+    std::uint64_t program_id = 0;
     const unsigned char* binary = nullptr; // the program binary for `device_name`
     std::size_t binary_bytes = 0;
     const char* device_name = nullptr; // CL_DEVICE_NAME of the device it was built for
@@ -38,6 +41,12 @@ struct device_code {
     const void* functor = nullptr;
     std::size_t functor_bytes = 0;
     std::uint8_t geometry_dimensions = 0; // not 0: an outlined work_item entry
+    // Where the kernel object's local accessors are (byte positions). Not 0 of them: the entry takes a third
+    // parameter, the work-group's local memory (one block holding the command's local allocations, laid out as on
+    // a GPU: backends/gpu/local_memory.hpp), and the launch writes each accessor's offset in it into its copy of
+    // the object.
+    const std::uint32_t* local_accessors = nullptr;
+    std::size_t local_accessor_count = 0;
 };
 
 } // namespace encore::opencl

@@ -127,6 +127,7 @@ std::unique_ptr<opencl_backend> opencl_backend::create(std::string& why_not) {
 opencl_backend::~opencl_backend() {
     kernels_.clear();
     programs_.clear();
+    outlined_programs_.clear();
     fill_kernels_.clear();
     fill_programs_.clear();
     for (const allocation& a : allocations_.take_all()) {
@@ -330,7 +331,7 @@ cl_program opencl_backend::program_of(std::uint32_t device, const kernel& k, con
         if (!code->entry || (!code->spirv && !code->spir))
             throw error(errc::invalid_argument, "kernel '" + k.name() + "': encore++ code without an image or entry");
         *entry = code->entry;
-        auto& program = programs_[{code->program_id, device}];
+        auto& program = outlined_programs_[{code->program_id, device}];
         if (!program) program = build_outlined(device, *code, k.name());
         return program.get();
     }

@@ -149,6 +149,8 @@ private:
     std::mutex kernels_mutex_;
     std::map<std::pair<std::uint64_t, std::uint32_t>, detail::program_handle>
         programs_; // (program id, device)
+    // Programs of encore++'s images (SPIR-V, SPIR), by (image id, device): image ids are not program ids.
+    std::map<std::pair<std::uint64_t, std::uint32_t>, detail::program_handle> outlined_programs_;
     std::map<std::tuple<std::uint64_t, std::string, std::uint32_t>, std::unique_ptr<shared_kernel>,
              std::less<>>
         kernels_;

@@ -50,4 +50,33 @@ __attribute__((device)) inline bool make_work_item(const Geometry& g, encore::wo
     return inside;
 }
 
+// The work-group's local memory as an entry takes it (an OpenCL local-memory argument: address space 3).
+using local_block = __attribute__((address_space(3))) unsigned char*;
+
+// An entry's kernel object with its local accessors pointed into `block`: a copy of the object the entry took (a
+// driver may share that one between work-items and work-groups: PoCL does), in which the launch's local_binding of
+// each accessor (at byte `at[i]`: backends/gpu/local_memory.hpp) becomes the generic address of its allocation,
+// which sycl::local_accessor reads in SPIR-V device code. An empty accessor (no allocation) is left as it is: its
+// kernel must not touch it.
+template <typename K> class bound_object {
+public:
+    template <std::size_t N>
+    __attribute__((device)) bound_object(const K& k, local_block block, const std::uint32_t (&at)[N]) {
+        __builtin_memcpy(bytes_, &k, sizeof(K));
+#pragma unroll
+        for (std::size_t i = 0; i < N; ++i) {
+            gpu::local_binding binding;
+            __builtin_memcpy(&binding, bytes_ + at[i], sizeof binding);
+            if (binding.allocation == 0xffffffffu) continue;
+            unsigned char* const memory = (unsigned char*)(block) + binding.offset;
+            static_assert(sizeof memory == sizeof binding, "a local accessor's address takes its binding's bytes");
+            __builtin_memcpy(bytes_ + at[i], &memory, sizeof memory);
+        }
+    }
+    __attribute__((device)) const K& get() const { return *reinterpret_cast<const K*>(bytes_); }
+
+private:
+    alignas(K) unsigned char bytes_[sizeof(K)];
+};
+
 } // namespace encore::opencl::detail

@@ -292,10 +292,11 @@ private:
     std::set<const clang::VarDecl*> reported_vars_;
 };
 
-device_rules::device_rules(clang::ASTContext& context, std::string frontend_root)
+device_rules::device_rules(clang::ASTContext& context, std::string frontend_root, bool host_fallback)
     : context_(context), frontend_root_(std::move(frontend_root)),
       error_id_(context.getDiagnostics().getCustomDiagID(clang::DiagnosticsEngine::Error, "kernel '%0' %1")),
-      note_id_(context.getDiagnostics().getCustomDiagID(clang::DiagnosticsEngine::Note, "%0")) {
+      note_id_(context.getDiagnostics().getCustomDiagID(clang::DiagnosticsEngine::Note, "%0")),
+      host_fallback_(host_fallback) {
 }
 
 device_rules::~device_rules() = default;
@@ -331,6 +332,10 @@ bool device_rules::marked_host_device(const clang::FunctionDecl* f) {
 
 bool device_rules::error(const kernel_info& kernel, clang::SourceLocation location,
                          const std::string& message) {
+    if (checking_ && checking_ == &kernel) {
+        if (checking_->no_device_code.empty()) checking_->no_device_code = message;
+        return false;
+    }
     location = context_.getSourceManager().getFileLoc(location);
     if (!reported_.emplace(location.getRawEncoding(), message).second) return false;
     context_.getDiagnostics().Report(location, error_id_) << kernel.name << message;
@@ -342,6 +347,27 @@ void device_rules::note(clang::SourceLocation location, const std::string& messa
 }
 
 void device_rules::check(kernel_info& kernel) {
+    // Under host fallback a kernel that breaks a rule leaves nothing for the device source: what its walk would
+    // have marked is put back as it was.
+    const auto marked = to_mark_;
+    const auto shared = shared_;
+    const auto globals = globals_;
+    const auto call_sites = call_sites_;
+    if (host_fallback_) checking_ = &kernel;
+    struct done_checking {
+        kernel_info*& checking;
+        ~done_checking() { checking = nullptr; }
+    } done{checking_};
+    check_rules(kernel);
+    if (host_fallback_ && !kernel.no_device_code.empty()) {
+        to_mark_ = marked;
+        shared_ = shared;
+        globals_ = globals;
+        call_sites_ = call_sites;
+    }
+}
+
+void device_rules::check_rules(kernel_info& kernel) {
     if (kernel.also_without_reduction)
         kernel.no_device_code = "its type is launched both with and without reductions (one entry cannot take both)";
     // A reduction's operation runs in device code only if it is one of SYCL's or the standard library's function
@@ -362,6 +388,21 @@ void device_rules::check(kernel_info& kernel) {
                                     "' is not a SYCL or standard function object (only those run in device code)";
     }
 
+    if (kernel.is_lambda) {
+        // A pack capture (`... a = f(args)`, `args...`) becomes one field per element, all named as the pack: seen
+        // on the lambda as written (the pattern of an instantiation in a template).
+        std::vector<const clang::CXXRecordDecl*> closures{kernel.type};
+        for (const clang::FunctionDecl* op : kernel.operators)
+            if (const clang::FunctionDecl* pattern = op->getTemplateInstantiationPattern())
+                if (const auto* c = llvm::dyn_cast<clang::CXXRecordDecl>(pattern->getParent())) closures.push_back(c);
+        for (const clang::CXXRecordDecl* closure : closures)
+            for (const clang::LambdaCapture& capture : closure->captures())
+                if (capture.capturesVariable() && kernel.no_device_code.empty() &&
+                    (capture.isPackExpansion() || capture.getCapturedVar()->isParameterPack()))
+                    kernel.no_device_code = "it captures the parameter pack '" +
+                                            capture.getCapturedVar()->getNameAsString() +
+                                            "' (its device entry cannot spell the expanded captures)";
+    }
     if (kernel.is_lambda)
         for (const clang::LambdaCapture& capture : kernel.type->captures()) {
             if (capture.capturesThis())

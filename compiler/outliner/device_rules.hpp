@@ -25,7 +25,9 @@ enum class origin {
 
 class device_rules {
 public:
-    device_rules(clang::ASTContext& context, std::string frontend_root);
+    // `host_fallback` (encore++'s -fsycl-allow-host-fallback): a kernel that breaks a rule gets no device code
+    // (kernel.no_device_code says which rule, for the warning main.cpp writes) instead of an error.
+    device_rules(clang::ASTContext& context, std::string frontend_root, bool host_fallback = false);
     ~device_rules();
 
     origin origin_of(clang::SourceLocation location) const;
@@ -35,7 +37,8 @@ public:
     // Whether `f` (or its template pattern) carries ENCORE_HOST_DEVICE.
     static bool marked_host_device(const clang::FunctionDecl* f);
 
-    // Checks one kernel; may set kernel.no_device_code.
+    // Checks one kernel; may set kernel.no_device_code. A lambda that captures a parameter pack gets none: its
+    // device entry cannot spell the expanded captures.
     void check(kernel_info& kernel);
     // The program's functions reached from kernels (template patterns, not instantiations), to mark
     // ENCORE_HOST_DEVICE.
@@ -57,18 +60,22 @@ public:
     }
 
     // Reports "kernel '<kernel>' <message>" at `location` as an error (once per location and message: false when
-    // it was reported before).
+    // it was reported before). While check() runs with host fallback, the first message becomes the kernel's
+    // no_device_code instead (false: no notes follow).
     bool error(const kernel_info& kernel, clang::SourceLocation location, const std::string& message);
     // A note after an error (the calls that lead to it).
     void note(clang::SourceLocation location, const std::string& message);
 
 private:
     friend class body_walker;
+    void check_rules(kernel_info& kernel);
     clang::ASTContext& context_;
     std::string frontend_root_;
     unsigned error_id_;
     unsigned note_id_;
     std::set<std::pair<unsigned, std::string>> reported_;
+    bool host_fallback_ = false;
+    kernel_info* checking_ = nullptr; // the kernel check() walks, under host fallback
     std::set<const clang::FunctionDecl*> to_mark_;
     std::set<const clang::VarDecl*> shared_;
     std::set<const clang::VarDecl*> globals_;

@@ -450,14 +450,33 @@ std::string device_source(clang::ASTContext& context, clang::Rewriter& rewriter,
                  << "    ::sycl::detail::finish_reductions(k, scratch, groups);\n"
                  << "}\n";
         } else {
+            // In SPIR-V, a kernel with local accessors also takes the work-group's local memory, and runs a copy of
+            // its object with the accessors pointed there (compiler/device_entry.hpp); on CUDA the launch bound
+            // them (offsets in the block's dynamic shared memory).
+            std::string positions;
+            for (const kernel_param& p : k.params)
+                if (p.kind == param_kind::local_accessor)
+                    positions += (positions.empty() ? "" : ", ") + std::to_string(p.offset) + "u";
+            const std::string call = "    ::sycl::detail::call_kernel<" + launch + ">(";
+            const std::string item = ", static_cast<const ::encore::work_item&>(item));\n";
             tail << "extern \"C\" __global__ void " << k.entry << "(" << type
-                 << " k, ::encore::gpu::geometry<" << std::max(k.dimensions, 1) << "> g" << local_parameter << ") {\n"
+                 << " k, ::encore::gpu::geometry<" << std::max(k.dimensions, 1) << "> g" << local_parameter
+                 << (positions.empty() ? ""
+                                       : "\n#if defined(ENCORE_DEVICE_SPIR)\n    , ::encore::device_entry::local_block block\n"
+                                         "#endif\n")
+                 << ") {\n"
                  << enter_local << "    ::encore::work_item item;\n"
                  << "    if (!::encore::device_entry::make_work_item<" << std::max(k.dimensions, 1)
-                 << ">(g, item)) return;\n"
-                 << "    ::sycl::detail::call_kernel<" << launch
-                 << ">(k, static_cast<const ::encore::work_item&>(item));\n"
-                 << "}\n";
+                 << ">(g, item)) return;\n";
+            if (positions.empty())
+                tail << call << "k" << item;
+            else
+                tail << "#if defined(ENCORE_DEVICE_SPIR)\n"
+                     << "    const ::encore::device_entry::bound_object<" << type << "> bound(k, block, {" << positions
+                     << "});\n"
+                     << call << "bound.get()" << item << "#else\n"
+                     << call << "k" << item << "#endif\n";
+            tail << "}\n";
         }
         tail << "#endif\n";
     }

@@ -113,7 +113,7 @@ public:
             out_.written = true;
             return;
         }
-        device_rules rules(context, found.frontend_root);
+        device_rules rules(context, found.frontend_root, options_.allow_host_fallback);
         for (kernel_info& k : found.kernels)
             rules.check(k);
         clang::Rewriter rewriter(context.getSourceManager(), context.getLangOpts());

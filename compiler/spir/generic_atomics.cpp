@@ -1,4 +1,4 @@
-// The atomics SPIR modules call on generic pointers, for OpenCL devices that take SPIR 1.2 bitcode (cl_khr_spir)
+// The atomics SPIR modules call on generic pointers (and mem_fence), for OpenCL devices that take SPIR 1.2 bitcode (cl_khr_spir)
 // but whose kernel library has no generic-address-space atomics (PoCL 3.1: "Cannot find symbol
 // _Z10atomic_addPU3AS4Vii in kernel library").
 //
@@ -70,4 +70,13 @@ __attribute__((device)) long encore_atom_cmpxchg(volatile long* p, long expected
     "_Z12atom_cmpxchgPU3AS4Vlll");
 __attribute__((device)) long encore_atom_cmpxchg(volatile long* p, long expected, long desired) {
     return __sync_val_compare_and_swap(p, expected, desired);
+}
+
+// OpenCL 1.2's mem_fence (what sycl::atomic_fence calls in SPIR-V device code: sycl/detail/spir_builtins.hpp), which
+// PoCL 3.1's kernel library lacks too ("Cannot find symbol _Z9mem_fencej"): a sequentially consistent fence, at
+// least as strong as any flags ask for.
+__attribute__((device)) void encore_mem_fence(unsigned flags) __asm__("_Z9mem_fencej");
+__attribute__((device)) void encore_mem_fence(unsigned flags) {
+    static_cast<void>(flags);
+    __sync_synchronize();
 }

@@ -112,8 +112,8 @@ TEST_CASE("set_final_data and set_write_back choose where the contents go") {
     CHECK(v[0] == 1);
 }
 
-// Subscripts of accessors inside kernels are SYCL lambdas' (host-compiled): native.
-TEST_CASE("2-D and 3-D accessors index row-major, by id and by chained subscripts" * doctest::test_suite("native")) {
+// Subscripts of accessors inside kernels are SYCL lambdas': lambda.
+TEST_CASE("2-D and 3-D accessors index row-major, by id and by chained subscripts" * doctest::test_suite("lambda")) {
     sycl::queue q;
     sycl::buffer<int, 2> m{sycl::range<2>{3, 5}};
     q.submit([&](sycl::handler& h) {
@@ -134,8 +134,8 @@ TEST_CASE("2-D and 3-D accessors index row-major, by id and by chained subscript
     CHECK(c[sycl::id<3>{1, 0, 0}] == 12);
 }
 
-// As above: the subscripts under test are those of the lambda kernel's accessors (native).
-TEST_CASE("ranged accessors: subscripts are relative to the offset" * doctest::test_suite("native")) {
+// As above: the subscripts under test are those of the lambda kernel's accessors (lambda).
+TEST_CASE("ranged accessors: subscripts are relative to the offset" * doctest::test_suite("lambda")) {
     std::vector<int> v(10, 0);
     sycl::queue q;
     {

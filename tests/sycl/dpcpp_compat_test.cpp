@@ -146,9 +146,9 @@ template <typename T, typename Op> T reduce_with(sycl::queue& q, const std::vect
 }
 } // namespace
 
-// Reductions are launched by SYCL lambda kernels (host-compiled): native.
+// Reductions are launched by SYCL lambda kernels: reduction.
 TEST_CASE("reductions with the standard library's operators and transparent SYCL operators give += and friends"
-          * doctest::test_suite("native")) {
+          * doctest::test_suite("reduction")) {
     ENCORE_SKIP_WITHOUT_HOST_USM();
     sycl::queue q;
     constexpr std::size_t n = 1000;
@@ -206,9 +206,9 @@ TEST_CASE("reductions with the standard library's operators and transparent SYCL
     CHECK(reduce_with(q, truth, 0, std::logical_or<>(), 0) == 1);
 }
 
-// A reduction (launched by a SYCL lambda kernel): native.
+// A reduction (launched by a SYCL lambda kernel): reduction.
 TEST_CASE("initialize_to_identity with a standard operator, from reduction_properties.hpp"
-          * doctest::test_suite("native")) {
+          * doctest::test_suite("reduction")) {
     ENCORE_SKIP_WITHOUT_HOST_USM();
     sycl::queue q;
     double* sum = sycl::malloc_shared<double>(1, q);

@@ -245,9 +245,9 @@ TEST_CASE("accessor: static members, member types, size queries and properties")
     CHECK(h[3][2] == 11.0f);
 }
 
-// Iterators of accessors inside kernels are SYCL lambdas' (host-compiled): native.
+// Iterators of accessors inside kernels are SYCL lambdas': lambda.
 TEST_CASE("accessor and host_accessor iterate their region row-major; ranged ones only the range"
-          * doctest::test_suite("native")) {
+          * doctest::test_suite("lambda")) {
     ENCORE_SKIP_WITHOUT_HOST_USM();
     sycl::queue q;
     std::vector<int> v(12);
@@ -366,8 +366,8 @@ TEST_CASE("accessors compare equal to their copies, swap, and default-construct 
     CHECK(none.size() == 4);
 }
 
-// Local memory, group barriers and 0-dimensional accessors in SYCL lambda kernels (host-compiled): native.
-TEST_CASE("local_accessor: iterators, max_size, const view, in an nd_range kernel" * doctest::test_suite("native")) {
+// Local memory, group barriers and 0-dimensional accessors in SYCL lambda kernels: lambda.
+TEST_CASE("local_accessor: iterators, max_size, const view, in an nd_range kernel" * doctest::test_suite("lambda")) {
     ENCORE_SKIP_WITHOUT_HOST_USM();
     sycl::queue q;
     int* out = sycl::malloc_shared<int>(2, q);
@@ -390,9 +390,9 @@ TEST_CASE("local_accessor: iterators, max_size, const view, in an nd_range kerne
     sycl::free(out, q);
 }
 
-// 0-dimensional accessors and local memory in SYCL lambda kernels (host-compiled): native.
+// 0-dimensional accessors and local memory in SYCL lambda kernels: lambda.
 TEST_CASE("zero-dimensional accessor, host_accessor and local_accessor reach one element"
-          * doctest::test_suite("native")) {
+          * doctest::test_suite("lambda")) {
     ENCORE_SKIP_WITHOUT_HOST_USM();
     sycl::queue q;
     sycl::buffer<int> b{sycl::range<1>{3}};
@@ -454,9 +454,9 @@ TEST_CASE("the deprecated constant_buffer target and discard modes work as read,
     CHECK(std::vector<int>(r.begin(), r.end()) == std::vector<int>{11, 21, 31, 41});
 }
 
-// Local memory in a SYCL lambda kernel (host-compiled): native.
+// Local memory in a SYCL lambda kernel: lambda.
 TEST_CASE("local_accessor::get_pointer gives this work-group's array inside the kernel"
-          * doctest::test_suite("native")) {
+          * doctest::test_suite("lambda")) {
     ENCORE_SKIP_WITHOUT_HOST_USM();
     sycl::queue q;
     int* out = sycl::malloc_shared<int>(1, q);

@@ -444,18 +444,18 @@ public:
     accessor(buffer<DataT, 1, A>& b, handler& h, const property_list& p = {}) : accessor(b, p) {
         bind(h);
     }
-    operator reference() const
+    ENCORE_HOST_DEVICE operator reference() const
         requires(Dimensions == 0)
     {
         return (*this)[id<1>()];
     }
-    const accessor& operator=(const value_type& v) const
+    ENCORE_HOST_DEVICE const accessor& operator=(const value_type& v) const
         requires(Dimensions == 0 && AccessMode != sycl::access_mode::read)
     {
         (*this)[id<1>()] = v;
         return *this;
     }
-    const accessor& operator=(value_type&& v) const
+    ENCORE_HOST_DEVICE const accessor& operator=(value_type&& v) const
         requires(Dimensions == 0 && AccessMode != sycl::access_mode::read)
     {
         (*this)[id<1>()] = std::move(v);

@@ -27,6 +27,9 @@ ENCORE_HOST_DEVICE inline void atomic_fence(memory_order order, memory_scope sco
     case memory_scope::device: __threadfence(); break;
     case memory_scope::system: __threadfence_system(); break;
     }
+#elif defined(ENCORE_DEVICE_SPIR)
+    static_cast<void>(scope); // OpenCL 1.2's fence orders the work-item's accesses for every observer
+    detail::spir::mem_fence(detail::spir::global_fence | detail::spir::local_fence);
 #else
     static_cast<void>(scope);
     std::atomic_thread_fence(detail::to_std(order));

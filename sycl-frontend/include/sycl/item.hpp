@@ -17,6 +17,9 @@
 #include "encore/graph/kernel.hpp"
 #include "range.hpp"
 #include "detail/host_device.hpp"
+#if defined(ENCORE_DEVICE_SPIR)
+#include "detail/spir_builtins.hpp"
+#endif
 
 namespace sycl {
 inline namespace _V1 {
@@ -154,10 +157,13 @@ public:
     ENCORE_HOST_DEVICE bool leader() const { return get_local_linear_id() == 0; }
 
     // Waits until every work-item of this group has arrived (used by sycl::group_barrier): on the host, the
-    // backend's barrier; on a CUDA device, the block's (with a fence over global and shared memory).
+    // backend's barrier; on a CUDA device, the block's (with a fence over global and shared memory); in SPIR-V,
+    // OpenCL's work-group barrier over global and local memory.
     ENCORE_HOST_DEVICE void wait_for_group() const {
 #if defined(__CUDA_ARCH__)
         __syncthreads();
+#elif defined(ENCORE_DEVICE_SPIR)
+        detail::spir::group_barrier();
 #else
         detail::keeping_item_context([&] { item_->barrier(item_->group_state); });
 #endif
@@ -165,8 +171,9 @@ public:
 
     // Hierarchical kernels (handler::parallel_for_work_group): runs `f` once for each work-item of the group, or
     // of `logical_range`, with a barrier before and after. On the native backend one item per group runs the work-
-    // group scope and this loops over the items; on CUDA every thread runs the work-group scope, and here each
-    // thread takes its own items (logical linear ids thread, thread + block size, ...).
+    // group scope and this loops over the items; on CUDA and in SPIR-V every work-item runs the work-group scope, and
+    // here each
+    // takes its own items (logical linear ids: its own, plus the group's size, ...).
     template <typename F> ENCORE_HOST_DEVICE void parallel_for_work_item(F f) const {
         parallel_for_work_item(get_local_range(), f);
     }
@@ -291,13 +298,13 @@ template <typename F>
 ENCORE_HOST_DEVICE void group<Dimensions>::parallel_for_work_item(range<Dimensions> logical_range, F f) const {
     const range<Dimensions> local = get_local_range();
     const std::size_t physical_count = local.size(), count = logical_range.size();
-#if defined(__CUDA_ARCH__)
-    __syncthreads();
+#if defined(ENCORE_DEVICE_CODE)
+    wait_for_group();
     const std::size_t me = get_local_linear_id();
     for (std::size_t l = me; l < count; l += physical_count)
         f(detail::item_factory::make_h_item<Dimensions>(*this, detail::delinearize<Dimensions>(l, logical_range),
                                                         logical_range, get_local_id()));
-    __syncthreads();
+    wait_for_group();
 #else
     for (std::size_t l = 0; l < count; ++l)
         f(detail::item_factory::make_h_item<Dimensions>(

@@ -126,11 +126,18 @@ private:
     template <typename, int> friend class local_accessor;
     // The host runs a work-group's items on one thread, which the kernel wrapper pointed at the group's memory; on
     // a CUDA device the allocation is offset_ bytes into the block's dynamic shared memory (an accessor nothing
-    // bound is an error the launch reports first: gpu_kernel_launch.cpp).
+    // bound is an error the launch reports first: backends/gpu/local_memory.hpp); in SPIR-V device code the entry
+    // wrote the address there.
     ENCORE_HOST_DEVICE DataT* data() const noexcept {
         static_assert(laid_out_for_binding(), "local_accessor: offset_ and index_ must lead its bytes");
 #if defined(__CUDA_ARCH__)
         return reinterpret_cast<DataT*>(::encore::cuda::detail::dynamic_shared_memory() + offset_);
+#elif defined(ENCORE_DEVICE_SPIR)
+        // The entry replaced offset_ and index_ with the memory's address (spir_work_item.hpp's
+        // bind_local_accessors).
+        DataT* memory;
+        __builtin_memcpy(&memory, static_cast<const void*>(this), sizeof memory); // offset_ leads: binding offset 0
+        return memory;
 #else
         return reinterpret_cast<DataT*>(detail::current_local_memory[index_]);
 #endif

@@ -10,8 +10,8 @@
 // A value belongs to a physical work-item (h_item::get_physical_local_id): with a logical range larger than the
 // work-group, the logical items one physical item runs share its value, as the specification allows. On the native
 // backend the work-group scope runs once per group, so the values are an array with one per physical item (on the
-// heap, for the group's lifetime); on CUDA every thread runs the work-group scope, and keeps its own value in a
-// register.
+// heap, for the group's lifetime); on CUDA and in SPIR-V every work-item runs the work-group scope, and keeps its
+// own value in a register.
 #pragma once
 
 #include <cstddef>
@@ -25,14 +25,14 @@ inline namespace _V1 {
 template <typename T, int Dimensions = 1> class private_memory {
 public:
     ENCORE_HOST_DEVICE explicit private_memory(const group<Dimensions>& g)
-#if !defined(__CUDA_ARCH__)
+#if !defined(ENCORE_DEVICE_CODE)
         : values_(new T[g.get_local_range().size()]())
 #endif
     {
         static_cast<void>(g);
     }
     ENCORE_HOST_DEVICE T& operator()(const h_item<Dimensions>& item) {
-#if defined(__CUDA_ARCH__)
+#if defined(ENCORE_DEVICE_CODE)
         static_cast<void>(item);
         return value_;
 #else
@@ -41,7 +41,7 @@ public:
     }
 
 private:
-#if defined(__CUDA_ARCH__)
+#if defined(ENCORE_DEVICE_CODE)
     T value_{};
 #else
     std::unique_ptr<T[]> values_;

@@ -287,7 +287,7 @@ public:
           states_(std::make_shared<reduction_state<typename Descriptors::value_type, typename Descriptors::operation>>(
               ds.result, ds.identity, ds.op, ds.initialize)...),
           descriptors_(ds...) {
-        if (const outlined_entry& e = cuda_outlined_entry<K>(); e.entry) {
+        if (const outlined_entry& e = find_outlined_entry<K, outlined_target::cuda>(); e.entry) {
             // The entry's first parameter: the kernel object and the reductions.
             cuda_ = outlined_code(e, D, &call_, sizeof(call_));
             if constexpr (call_type::direct) {

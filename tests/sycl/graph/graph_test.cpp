@@ -185,9 +185,9 @@ TEST_CASE("a sub-graph node runs an executable graph inside another graph") {
     }
 }
 
-// The queue shortcuts take SYCL lambdas only (host-compiled): native.
+// The queue shortcuts take SYCL lambdas only: lambda.
 TEST_CASE("recording: in-order queues chain their submissions, shortcuts record too, events cross queues"
-          * doctest::test_suite("native")) {
+          * doctest::test_suite("lambda")) {
     ENCORE_SKIP_WITHOUT_HOST_USM();
     sycl::queue in_order{sycl::property::queue::in_order{}};
     sycl::queue other{in_order.get_context(), in_order.get_device()};

@@ -305,8 +305,8 @@ TEST_CASE("a sub-graph made from an updated executable graph runs the updated co
     CHECK(seen[1] == 3);
 }
 
-// Reductions and local memory are launched by lambda kernels (host-compiled): native.
-TEST_CASE("a reduction node whose range is updated reduces over the new range" * doctest::test_suite("native")) {
+// A reduction, launched by a lambda kernel: reduction.
+TEST_CASE("a reduction node whose range is updated reduces over the new range" * doctest::test_suite("reduction")) {
     ENCORE_SKIP_WITHOUT_HOST_USM();
     sycl::queue q;
     int* data = sycl::malloc_shared<int>(64, q);
@@ -518,17 +518,14 @@ TEST_CASE("dynamic_parameter of an accessor: misuse is errc::invalid") {
     expect_invalid([&] { g.add([&](sycl::handler& h) { h.require(scalar); }); });
 }
 
-// Local memory and a group barrier in a SYCL lambda kernel (host-compiled): native.
-TEST_CASE("dynamic_local_accessor: the local memory of a node is resized by update" * doctest::test_suite("native")) {
-    ENCORE_SKIP_WITHOUT_HOST_USM();
+// A host kernel object (encore::make_kernel) sees the size of its local memory argument: native.
+TEST_CASE("dynamic_local_accessor: the local memory argument of a kernel object's node is resized by update" *
+          doctest::test_suite("native")) {
     sycl::queue q;
     constexpr std::size_t n = 64;
     std::size_t* seen = sycl::malloc_shared<std::size_t>(n, q);
-    int* out = sycl::malloc_shared<int>(n, q);
     sycl_ext::command_graph g{q};
     sycl_ext::dynamic_local_accessor<int, 1> local_k(g, sycl::range<1>{8});
-    sycl_ext::dynamic_local_accessor<int, 1> local_l(sycl::range<1>{8}); // no graph: joins g at its first use
-    // A kernel object sees the size of its local memory argument.
     auto sizes = sycl::ext::encore::make_kernel(encore::make_kernel(
         "local_size", [](const encore::work_item& it, std::span<const encore::kernel_argument> args) {
             static_cast<std::size_t*>(args[0].pointer())[it.global_id[0]] = args[1].local_bytes;
@@ -538,7 +535,26 @@ TEST_CASE("dynamic_local_accessor: the local memory of a node is resized by upda
         h.set_arg(1, local_k);
         h.parallel_for(sycl::nd_range<1>{{n}, {8}}, sizes);
     });
-    // A lambda kernel uses its group's local memory: each item reads its neighbour's value.
+    auto exec = g.finalize({sycl_ext::property::graph::updatable{}});
+    q.ext_oneapi_graph(exec).wait();
+    CHECK(seen[0] == 8 * sizeof(int));
+    local_k.update(sycl::range<1>{32});
+    exec.update(object_node);
+    q.ext_oneapi_graph(exec).wait();
+    CHECK(seen[0] == 32 * sizeof(int));
+    sycl::free(seen, q);
+}
+
+// Local memory and a group barrier in a SYCL lambda kernel: lambda.
+TEST_CASE("dynamic_local_accessor: the local memory of a lambda kernel's node is resized by update" *
+          doctest::test_suite("lambda")) {
+    ENCORE_SKIP_WITHOUT_HOST_USM();
+    sycl::queue q;
+    constexpr std::size_t n = 64;
+    int* out = sycl::malloc_shared<int>(n, q);
+    sycl_ext::command_graph g{q};
+    sycl_ext::dynamic_local_accessor<int, 1> local_l(sycl::range<1>{8}); // no graph: joins g at its first use
+    // Each item reads its neighbour's value in its group's local memory.
     auto lambda_node = g.add([&](sycl::handler& h) {
         auto mem = local_l.get(h);
         h.parallel_for(sycl::nd_range<1>{{n}, {8}}, [=](sycl::nd_item<1> it) {
@@ -550,16 +566,13 @@ TEST_CASE("dynamic_local_accessor: the local memory of a node is resized by upda
     });
     auto exec = g.finalize({sycl_ext::property::graph::updatable{}});
     q.ext_oneapi_graph(exec).wait();
-    CHECK(seen[0] == 8 * sizeof(int));
     CHECK(out[7] == 0); // group of 8: item 7 reads item 0
 
-    local_k.update(sycl::range<1>{32});
     local_l.update(sycl::range<1>{32});
     lambda_node.update_nd_range(sycl::nd_range<1>{{n}, {32}});
-    exec.update({object_node, lambda_node});
+    exec.update(lambda_node);
     q.ext_oneapi_graph(exec).wait();
-    CHECK(seen[0] == 32 * sizeof(int));
-    CHECK(out[7] == 8);  // group of 32 now
+    CHECK(out[7] == 8); // group of 32 now
     CHECK(out[31] == 0);
     CHECK(out[63] == 32);
 
@@ -573,7 +586,6 @@ TEST_CASE("dynamic_local_accessor: the local memory of a node is resized by upda
     } catch (const sycl::exception& e) {
         CHECK(e.code() == sycl::errc::invalid);
     }
-    sycl::free(seen, q);
     sycl::free(out, q);
 }
 

@@ -376,9 +376,9 @@ TEST_CASE("ext_oneapi_set_external_event orders eager work too, and queue::wait 
     CHECK(log.order == std::vector{1, 2, 3});
 }
 
-// Its kernels are named by single_task<Name> with SYCL lambdas (host-compiled): native.
+// Its kernels are named by single_task<Name> with SYCL lambdas: lambda.
 TEST_CASE("recording across sessions and queues gives the graph the explicit API builds (print_graph)"
-          * doctest::test_suite("native")) {
+          * doctest::test_suite("lambda")) {
     ENCORE_SKIP_WITHOUT_HOST_USM();
     sycl::queue q1{in_order};
     sycl::queue q2{q1.get_context(), q1.get_device()};

@@ -27,6 +27,12 @@
 #define ENCORE_DEVICE_LAMBDA
 #endif
 
+// ENCORE_DEVICE_CODE: a device compile, nvcc's device pass or encore++'s spir64 compile, where every work-item of a
+// launch is a thread of its own (on the host, one thread may run a whole work-group).
+#if defined(__CUDA_ARCH__) || defined(ENCORE_DEVICE_SPIR)
+#define ENCORE_DEVICE_CODE 1
+#endif
+
 // SYCL_EXTERNAL (SYCL 2020 section 5.10.1): a function that device code may call. Encore compiles device code from
 // the translation unit that launches the kernel, so the function's body must be visible there (encore-outliner says
 // so otherwise); the mark makes it device-callable where it is defined in a header.

@@ -99,8 +99,8 @@ ENCORE_HOST_DEVICE void call_kernel(const K& k, const encore::work_item& w, Extr
                       "parallel_for_work_group: the kernel must take a sycl::group of the range's dimensions (and its "
                       "operator() must be const)");
         const group<D> g = item_factory::make_group<D>(w);
-#if defined(__CUDA_ARCH__)
-        k(g, extra...); // every thread runs the work-group scope (group::parallel_for_work_item shares the items out)
+#if defined(ENCORE_DEVICE_CODE)
+        k(g, extra...); // every work-item runs the work-group scope (group::parallel_for_work_item shares the items out)
 #else
         if (g.get_local_linear_id() == 0) k(g, extra...); // one item per group: parallel_for_work_item loops over them
 #endif
@@ -151,33 +151,47 @@ struct outlined_entry {
     std::vector<std::uint32_t> local_accessors;
 };
 bool buffers_on_backend(std::string_view backend); // buffers' storage is USM of `backend` (buffer_state.cpp)
-template <typename K> const outlined_entry& cuda_outlined_entry() {
-    static const outlined_entry found = [] {
-        outlined_entry e;
-        const auto* d = encore::compiler::find_kernel(typeid(K).name());
-        if (!d || !d->entry) return e;
-        if (d->size != sizeof(K)) {
-            // The outliner (Clang) and the host compiler (g++) captured different variables: g++ 12 captures
-            // some constants of the enclosing function that Clang reads without capturing. The bytes would not
-            // mean the same on the device, so the kernel stays host-only, and says why once.
-            std::fprintf(stderr,
-                         "encore: kernel '%s' gets no CUDA code: the host compiler laid its object out in %zu bytes, "
-                         "encore-outliner in %zu (a constant of the enclosing function captured by one compiler "
-                         "only; declare it outside the function or capture it explicitly)\n",
-                         d->name, sizeof(K), d->size);
-            return e;
-        }
-        e.local_layout = d->local_layout;
-        for (const auto& p : d->parameters()) {
-            if (p.kind == encore::compiler::param_kind::accessor && !buffers_on_backend("cuda")) return e;
-            if (p.kind == encore::compiler::param_kind::local_accessor)
-                e.local_accessors.push_back(
-                    static_cast<std::uint32_t>(p.offset + local_accessor<int>::ext_encore_binding_offset));
-        }
-        e.image = encore::compiler::find_image("cuda", *d);
-        e.entry = e.image ? d->entry : nullptr;
+
+// The images encore++ embeds: "cuda" (PTX and cubins, for sm_NN targets) and "opencl" (SPIR-V and SPIR bitcode,
+// for spir64). The spir64 compile keeps fewer entries than CUDA's (compiler/outliner/kernel_model.hpp,
+// spir_missing): none for kernels with a local layout (work-group scratch memory) or reductions.
+enum class outlined_target { cuda, opencl };
+
+// What find_outlined_entry finds, for the kernel `d` describes (or none) whose object the host compiler laid out
+// in `host_bytes` bytes.
+inline outlined_entry make_outlined_entry(const encore::compiler::kernel_descriptor* d, std::size_t host_bytes,
+                                          outlined_target target) {
+    outlined_entry e;
+    const char* const backend = target == outlined_target::cuda ? "cuda" : "opencl";
+    if (!d || !d->entry) return e;
+    if (d->size != host_bytes) {
+        // The outliner (Clang) and the host compiler (g++) captured different variables: g++ 12 captures some
+        // constants of the enclosing function that Clang reads without capturing. The bytes would not mean the
+        // same on the device, so the kernel stays host-only, and says why once.
+        std::fprintf(stderr,
+                     "encore: kernel '%s' gets no %s code: the host compiler laid its object out in %zu bytes, "
+                     "encore-outliner in %zu (a constant of the enclosing function captured by one compiler only; "
+                     "declare it outside the function or capture it explicitly)\n",
+                     d->name, target == outlined_target::cuda ? "CUDA" : "OpenCL", host_bytes, d->size);
         return e;
-    }();
+    }
+    if (target == outlined_target::opencl && (d->local_layout || d->has_reduction)) return e;
+    e.local_layout = d->local_layout;
+    for (const auto& p : d->parameters()) {
+        if (p.kind == encore::compiler::param_kind::accessor && !buffers_on_backend(backend)) return e;
+        if (p.kind == encore::compiler::param_kind::local_accessor)
+            e.local_accessors.push_back(
+                static_cast<std::uint32_t>(p.offset + local_accessor<int>::ext_encore_binding_offset));
+    }
+    e.image = encore::compiler::find_image(backend, *d);
+    e.entry = e.image ? d->entry : nullptr;
+    return e;
+}
+
+// K's entry in the `Target` image, found once per type.
+template <typename K, outlined_target Target> const outlined_entry& find_outlined_entry() {
+    static const outlined_entry found =
+        make_outlined_entry(encore::compiler::find_kernel(typeid(K).name()), sizeof(K), Target);
     return found;
 }
 
@@ -198,28 +212,8 @@ inline encore::gpu::device_code outlined_code(const outlined_entry& e, int dimen
     return code;
 }
 
-// K's spir64 code (encore++ -fsycl-targets=spir64: the "opencl" image of its translation unit, SPIR-V and SPIR
-// bitcode), or nothing. The kernels whose entries the spir64 compile keeps (compiler/outliner/kernel_model.hpp,
-// spir_entry_ready): no local accessors or local layout, no reductions; accessors only where buffers live in the
-// OpenCL device's memory, as on CUDA. A kernel without it fails on an OpenCL queue with errc::kernel_not_supported
-// naming it.
-template <typename K> const outlined_entry& opencl_outlined_entry() {
-    static const outlined_entry found = [] {
-        outlined_entry e;
-        const auto* d = encore::compiler::find_kernel(typeid(K).name());
-        if (!d || !d->entry || d->size != sizeof(K) || d->local_layout || d->has_reduction) return e;
-        for (const auto& p : d->parameters()) {
-            if (p.kind == encore::compiler::param_kind::local_accessor) return e;
-            if (p.kind == encore::compiler::param_kind::accessor && !buffers_on_backend("opencl")) return e;
-        }
-        e.image = encore::compiler::find_image("opencl", *d);
-        e.entry = e.image ? d->entry : nullptr;
-        return e;
-    }();
-    return found;
-}
-
-// The OpenCL code of an outlined kernel (see opencl_outlined_entry), its object of `bytes` bytes at `functor`.
+// The OpenCL code of an outlined kernel (its entry in the "opencl" image: SPIR-V and SPIR bitcode), its object of
+// `bytes` bytes at `functor`. A kernel without it fails on an OpenCL queue with errc::kernel_not_supported naming it.
 inline encore::opencl::device_code opencl_code(const outlined_entry& e, int dimensions, const void* functor,
                                                std::size_t bytes) {
     encore::opencl::device_code code;
@@ -232,6 +226,8 @@ inline encore::opencl::device_code opencl_code(const outlined_entry& e, int dime
     code.functor = functor;
     code.functor_bytes = bytes;
     code.geometry_dimensions = static_cast<std::uint8_t>(dimensions > 0 ? dimensions : 1);
+    code.local_accessors = e.local_accessors.data();
+    code.local_accessor_count = e.local_accessors.size();
     return code;
 }
 
@@ -275,8 +271,8 @@ public:
     host_lambda_kernel(encore::kernel::lasting_name name, K k, const specialization_values* values = nullptr)
         : encore::kernel(name), k_(make_kernel_object<handler>(std::move(k), values)) {
         // The entry's first parameter is the kernel object, with the values after it when it takes them.
-        if (const outlined_entry& e = cuda_outlined_entry<K>(); e.entry) cuda_ = outlined_code(e, D, &k_, sizeof(k_));
-        if (const outlined_entry& e = opencl_outlined_entry<K>(); e.entry) opencl_ = opencl_code(e, D, &k_, sizeof(k_));
+        if (const outlined_entry& e = find_outlined_entry<K, outlined_target::cuda>(); e.entry) cuda_ = outlined_code(e, D, &k_, sizeof(k_));
+        if (const outlined_entry& e = find_outlined_entry<K, outlined_target::opencl>(); e.entry) opencl_ = opencl_code(e, D, &k_, sizeof(k_));
     }
     void run(const encore::work_item& w, std::span<const encore::kernel_argument>) const override {
         current_local_memory = w.local_memory;
@@ -320,8 +316,8 @@ public:
     }
     host_lambda_kernel(const host_lambda_kernel& other)
         : encore::kernel(encore::kernel::lasting_name{other.name()}), k_(other.k_) {
-        if (other.cuda_.entry) cuda_ = outlined_code(cuda_outlined_entry<K>(), D, &k_, sizeof(k_));
-        if (other.opencl_.entry) opencl_ = opencl_code(opencl_outlined_entry<K>(), D, &k_, sizeof(k_));
+        if (other.cuda_.entry) cuda_ = outlined_code(find_outlined_entry<K, outlined_target::cuda>(), D, &k_, sizeof(k_));
+        if (other.opencl_.entry) opencl_ = opencl_code(find_outlined_entry<K, outlined_target::opencl>(), D, &k_, sizeof(k_));
     }
 
 private:

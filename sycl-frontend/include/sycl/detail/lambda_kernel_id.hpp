@@ -35,7 +35,7 @@ public:
 #if defined(__CUDACC__)
         if (has_cuda_entry<K>) return this;
 #endif
-        return cuda_outlined_entry<K>().entry ? this : nullptr;
+        return find_outlined_entry<K, outlined_target::cuda>().entry ? this : nullptr;
     }
 };
 
