@@ -84,6 +84,9 @@ struct device_properties {
     // Whether the device takes SPIR-V (IL) programs: OpenCL's CL_DEVICE_IL_VERSION names SPIR-V, Level Zero's
     // module properties give a SPIR-V version.
     bool spirv = false;
+    // Whether it takes SPIR 1.2 bitcode (OpenCL's cl_khr_spir). encore++'s spir64 code is SPIR-V and SPIR bitcode:
+    // a device that takes neither cannot run it (device::runs_program_kernels).
+    bool spir = false;
     // The sub-group widths its kernels run with: encore::sub_group_width where Encore runs C++ kernels
     // (native, CUDA's warps), the driver's list elsewhere; empty where the device does not say.
     std::vector<std::uint32_t> sub_group_sizes;

@@ -217,9 +217,13 @@ device backend_registry::choose_default() {
         const auto& p = d.properties();
         const std::string label = std::string(d.backend_name()) + ":" + std::to_string(d.index()) + " (" + p.name + ")";
         if (!d.runs_program_kernels()) {
-            skipped += "; skipped " + label + ": the program carries no device code for " +
-                       std::string(d.backend_name()) + " (its kernels were compiled for the host only; select it "
-                       "explicitly for kernels built at run time)";
+            skipped += "; skipped " + label +
+                       (program_has_device_code(d.backend_name())
+                            ? ": it takes neither form of the program's " + std::string(d.backend_name()) +
+                                  " code (encore++'s SPIR-V and SPIR 1.2 bitcode)"
+                            : ": the program carries no device code for " + std::string(d.backend_name()) +
+                                  " (its kernels were compiled for the host only; select it explicitly for kernels "
+                                  "built at run time)");
             continue;
         }
         const std::string why = p.host_kernels

@@ -15,7 +15,12 @@ device device::default_device() {
 }
 
 bool device::runs_program_kernels() const {
-    return properties().host_kernels || program_has_device_code(backend_name());
+    const device_properties& p = properties();
+    if (p.host_kernels) return true;
+    if (!program_has_device_code(backend_name())) return false;
+    // The program's OpenCL code is encore++'s spir64 image: SPIR-V and SPIR 1.2 bitcode.
+    if (backend_name() == "opencl") return p.spirv || p.spir;
+    return true;
 }
 
 } // namespace encore

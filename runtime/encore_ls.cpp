@@ -129,6 +129,7 @@ json describe(const encore::device& d, bool is_default) {
         {"native_graphs", p.native_graphs},
         {"native_recording", p.native_recording},
         {"spirv", p.spirv},
+        {"spir", p.spir},
         {"builds", builds},
         {"profiling", p.profiling},
         {"host_kernels", p.host_kernels},
@@ -217,6 +218,7 @@ void print_device(const json& d, bool verbose) {
     row("graphs", d["graph_lowering"].get<std::string>().empty() ? "not reported"
                                                                  : d["graph_lowering"].get<std::string>());
     row("SPIR-V", yes_no(d["spirv"]));
+    row("SPIR 1.2", yes_no(d["spir"]));
     if (!verbose) return;
     row("vendor", d["vendor"].get<std::string>());
     row("architecture",

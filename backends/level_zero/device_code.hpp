@@ -5,7 +5,10 @@
 // Level Zero code, and submitting it to a Level Zero queue throws errc::kernel_not_supported naming it).
 // Module kernels (level_zero_module.hpp) make one: the module's native binary for one device (what
 // zeModuleGetNativeBinary returned, or the native binary the program gave), that device's name, and the
-// kernel's name. The backend creates the ze_module from the binary once per device and keeps it. Plain data
+// kernel's name. The backend creates the ze_module from the binary once per device and keeps it. Kernels
+// encore++ outlined for spir64 (sycl/detail/kernel_wrapper.hpp) make one without a binary: the program's SPIR-V,
+// which the backend builds for each device that takes SPIR-V through the kernel/program cache, and a work_item
+// entry whose arguments are the OpenCL backend's (backends/opencl/spir_entry_arguments.hpp). Plain data
 // (no Level Zero header needed); it lives as long as the kernel that returns it.
 #pragma once
 
@@ -20,6 +23,17 @@ struct device_code {
     std::size_t binary_bytes = 0;
     const char* device_name = nullptr; // ze_device_properties_t::name of the device it was built for
     const char* entry = nullptr;       // the kernel's name in the module
+    // An entry encore++ outlined (no binary, no device name): `module_id` is its image's id (counted apart from
+    // module ids); the entry takes `functor_bytes` bytes at `functor` (the kernel object), a
+    // gpu::geometry<geometry_dimensions> of the command's range and, where the object holds local accessors (at
+    // the byte positions `local_accessors`), the work-group's local memory.
+    const unsigned char* spirv = nullptr;
+    std::size_t spirv_bytes = 0;
+    const void* functor = nullptr;
+    std::size_t functor_bytes = 0;
+    std::uint8_t geometry_dimensions = 0; // not 0: an outlined work_item entry
+    const std::uint32_t* local_accessors = nullptr;
+    std::size_t local_accessor_count = 0;
 };
 
 } // namespace encore::level_zero

@@ -5,6 +5,7 @@
 #include <cstdlib>
 #include <cstring>
 
+#include "encore/backends/level_zero/detail/build_module.hpp"
 #include "encore/backends/level_zero/device_code.hpp"
 #include "encore/backends/level_zero/level_zero_graph.hpp"
 #include "encore/backends/level_zero/level_zero_queue.hpp"
@@ -112,6 +113,7 @@ std::unique_ptr<level_zero_backend> level_zero_backend::create(std::string& why_
 level_zero_backend::~level_zero_backend() {
     kernels_.clear();
     modules_.clear();
+    outlined_modules_.clear();
     for (auto& [address, a] : allocations_)
         ze_->zeMemFree(devices_[a.device]->context.get(), reinterpret_cast<void*>(address));
     allocations_.clear();
@@ -218,16 +220,30 @@ shared_kernel& level_zero_backend::kernel_of(std::uint32_t device, const kernel&
         throw error(errc::kernel_not_supported, "kernel '" + k.name() + "' was built for '" +
                                                     code->device_name + "', not for '" + s.properties.name +
                                                     "'");
+    const bool outlined = code->geometry_dimensions != 0; // encore++'s SPIR-V
+    if (outlined && !s.properties.spirv)
+        throw error(errc::kernel_not_supported,
+                    "kernel '" + k.name() + "' has encore++ SPIR-V code, but Level Zero device '" + s.properties.name +
+                        "' takes no SPIR-V (its module properties give no SPIR-V version)");
+    if (!code->entry || (outlined ? !code->spirv : !code->binary))
+        throw error(errc::invalid_argument, "kernel '" + k.name() + "': Level Zero code without a module or entry");
     std::lock_guard lock(kernels_mutex_);
+    // Entry names tell an image's kernels from a module's (encore++'s are __encore_kernel_<hash>).
     auto key = std::make_tuple(code->module_id, std::string(code->entry), device);
     auto& slot = kernels_[key];
     if (slot) return *slot;
-    auto& module = modules_[{code->module_id, device}];
+    auto& module = (outlined ? outlined_modules_ : modules_)[{code->module_id, device}];
     if (!module) {
+        // encore++'s SPIR-V is built for this device through the kernel/program cache, then loaded as the module
+        // kernels' native binaries are.
+        const module_binary built =
+            outlined ? detail::build_module({s.driver, s.device},
+                                            module_source::spirv({code->spirv, code->spirv + code->spirv_bytes}))
+                     : module_binary{};
         ze_module_desc_t desc{ZE_STRUCTURE_TYPE_MODULE_DESC};
         desc.format = ZE_MODULE_FORMAT_NATIVE;
-        desc.inputSize = code->binary_bytes;
-        desc.pInputModule = code->binary;
+        desc.inputSize = outlined ? built.bytes.size() : code->binary_bytes;
+        desc.pInputModule = outlined ? built.bytes.data() : code->binary;
         desc.pBuildFlags = "";
         detail::build_log_handle log;
         const ze_result_t r = ze_->zeModuleCreate(s.context.get(), s.device, &desc, module.out(), log.out());

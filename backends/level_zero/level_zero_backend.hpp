@@ -99,6 +99,8 @@ private:
 
     std::mutex kernels_mutex_;
     std::map<std::pair<std::uint64_t, std::uint32_t>, detail::module_handle> modules_; // (module id, device)
+    // Modules of encore++'s images (SPIR-V), by (image id, device): image ids are not module ids.
+    std::map<std::pair<std::uint64_t, std::uint32_t>, detail::module_handle> outlined_modules_;
     std::map<std::tuple<std::uint64_t, std::string, std::uint32_t>, std::unique_ptr<shared_kernel>,
              std::less<>>
         kernels_;

@@ -1,10 +1,14 @@
 #include "level_zero_commands.hpp"
 
 #include <cstring>
+#include <span>
 #include <variant>
+#include <vector>
 
 #include "encore/runtime/buffer.hpp"
+#include "encore/backends/level_zero/device_code.hpp"
 #include "encore/backends/level_zero/level_zero_backend.hpp"
+#include "encore/backends/opencl/spir_entry_arguments.hpp"
 #include "encore/graph/error.hpp"
 
 namespace encore::level_zero {
@@ -32,7 +36,16 @@ void append_kernel(level_zero_backend& backend, std::uint32_t device, ze_command
                    const kernel_command& k, ze_event_handle_t signal, std::span<ze_event_handle_t> waits) {
     if (!k.kernel) throw error(errc::invalid_argument, "level_zero: a kernel command without a kernel");
     const std::string what = "kernel '" + k.kernel->name() + "'";
-    if (k.range.offset != std::array<std::size_t, 3>{0, 0, 0})
+    // An entry encore++ outlined takes its object, its geometry (the offset included) and its local memory.
+    const auto* code = static_cast<const device_code*>(k.kernel->device_code("level_zero"));
+    const bool outlined = code && code->geometry_dimensions != 0;
+    std::vector<kernel_argument> made;
+    if (outlined)
+        made = opencl::spir_entry_arguments({code->functor, code->functor_bytes, code->geometry_dimensions,
+                                             {code->local_accessors, code->local_accessor_count}},
+                                            k, "level_zero");
+    const std::span<const kernel_argument> arguments = outlined ? std::span<const kernel_argument>(made) : k.arguments;
+    if (!outlined && k.range.offset != std::array<std::size_t, 3>{0, 0, 0})
         throw error(errc::feature_not_supported,
                     what +
                         ": global offsets need zeKernelSetGlobalOffsetExp, which the level_zero backend does "
@@ -49,8 +62,8 @@ void append_kernel(level_zero_backend& backend, std::uint32_t device, ze_command
     }
     std::lock_guard lock(sk.mutex);
     ze_kernel_handle_t h = sk.handle.get();
-    for (std::uint32_t i = 0; i < k.arguments.size(); ++i) {
-        const kernel_argument& a = k.arguments[i];
+    for (std::uint32_t i = 0; i < arguments.size(); ++i) {
+        const kernel_argument& a = arguments[i];
         const std::string arg = what + " argument " + std::to_string(i);
         switch (a.type) {
         case kernel_argument::kind::scalar:

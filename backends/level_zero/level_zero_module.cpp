@@ -5,6 +5,7 @@
 
 #include "encore/backends/detail/named_binary.hpp"
 #include "encore/backends/level_zero/detail/api.hpp"
+#include "encore/backends/level_zero/detail/build_module.hpp"
 #include "encore/backends/level_zero/device_code.hpp"
 #include "encore/cache/program_cache.hpp"
 #include "encore/graph/error.hpp"
@@ -130,7 +131,11 @@ module_source module_source::native(std::vector<unsigned char> binary) {
 
 module_binary build_module(const device& d, const module_source& source,
                            std::span<const std::string> options) {
-    const detail::driver_device dd = ze_device_of(d, "build_module");
+    return detail::build_module(ze_device_of(d, "build_module"), source, options);
+}
+
+module_binary detail::build_module(const driver_device& dd, const module_source& source,
+                                   std::span<const std::string> options) {
     if (source.bytes.empty())
         throw error(errc::invalid_argument,
                     std::string("build_module: the ") +

@@ -88,6 +88,7 @@ std::unique_ptr<opencl_backend> opencl_backend::create(std::string& why_not) {
                     ? "cl_khr_command_buffer " + detail::version_string(s->capabilities.command_buffer)
                     : "launch plan";
             s->properties.spirv = s->capabilities.il_version.find("SPIR-V") != std::string::npos;
+            s->properties.spir = s->capabilities.spir;
             s->properties.sub_group_sizes = s->capabilities.sub_group_sizes;
             s->use_markers = env_flag("ENCORE_OPENCL_MARKERS", s->properties.type != device_type::cpu);
             s->use_mutable_dispatch =
@@ -364,8 +365,7 @@ detail::program_handle opencl_backend::build_outlined(std::uint32_t device, cons
     const device_state& s = *devices_[device];
     // The SPIR-V where the device takes IL, else the SPIR bitcode where it has cl_khr_spir (PoCL 3.1 here).
     const bool il = code.spirv && s.capabilities.il_version.find("SPIR-V") != std::string::npos;
-    const bool spir = !il && code.spir &&
-                      detail::device_string(s.id, CL_DEVICE_EXTENSIONS).find("cl_khr_spir") != std::string::npos;
+    const bool spir = !il && code.spir && s.capabilities.spir;
     if (!il && !spir)
         throw error(errc::kernel_not_supported,
                     "kernel '" + kernel_name + "' has encore++ SPIR-V code, but OpenCL device '" +

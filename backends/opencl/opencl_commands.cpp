@@ -9,9 +9,9 @@
 #include <vector>
 
 #include "encore/runtime/buffer.hpp"
-#include "encore/backends/gpu/local_memory.hpp"
 #include "encore/backends/opencl/device_code.hpp"
 #include "encore/backends/opencl/opencl_backend.hpp"
+#include "encore/backends/opencl/spir_entry_arguments.hpp"
 #include "encore/graph/error.hpp"
 
 namespace encore::opencl {
@@ -74,52 +74,13 @@ argument_form form_of(const opencl_backend& backend, const kernel_argument& a, c
 
 namespace {
 
-// The arguments of an entry encore++ outlined (device_code::geometry_dimensions): the kernel object's bytes, its
-// local accessors bound to the command's local allocations; the launch's gpu::geometry<D> (the range's extents, then
-// its offsets, in SYCL's order), what backends/opencl/spir_work_item.hpp reads; and, where the object holds local
-// accessors, the block of local memory their allocations share.
-std::vector<kernel_argument> outlined_arguments(const device_code& code, const kernel_command& k) {
-    const std::string& name = k.kernel->name();
-    gpu::local_memory_layout locals("opencl", name);
-    for (const kernel_argument& a : k.arguments) {
-        if (a.type != kernel_argument::kind::local_memory)
-            throw error(errc::invalid_argument, "kernel '" + name +
-                                                    "': a kernel outlined by encore++ takes its data from its "
-                                                    "captures, not from kernel arguments");
-        if (code.local_accessor_count == 0)
-            throw error(errc::invalid_argument, "kernel '" + name + "': its command group made local memory that "
-                                                                    "its kernel object holds no accessor of");
-        locals.place(a.local_bytes);
-    }
-    std::vector<kernel_argument> a;
-    if (code.local_accessor_count == 0) {
-        a.push_back(kernel_argument::from_bytes(code.functor, code.functor_bytes));
-    } else {
-        std::vector<std::byte> object(code.functor_bytes);
-        std::memcpy(object.data(), code.functor, code.functor_bytes);
-        for (std::size_t i = 0; i < code.local_accessor_count; ++i)
-            locals.bind(object, code.local_accessors[i]);
-        a.push_back(kernel_argument::from_bytes(object.data(), object.size()));
-    }
-    const nd_range& r = k.range;
-    const int d = code.geometry_dimensions;
-    std::uint64_t geometry[6] = {};
-    for (int i = 0; i < d; ++i) {
-        geometry[i] = r.global[static_cast<std::size_t>(i)];
-        geometry[d + i] = r.offset[static_cast<std::size_t>(i)];
-    }
-    a.push_back(kernel_argument::from_bytes(geometry, 2 * static_cast<std::size_t>(d) * sizeof(std::uint64_t)));
-    // A block of no bytes is not a valid local argument: an object whose accessors are all empty gets one of 16.
-    if (code.local_accessor_count != 0)
-        a.push_back(kernel_argument::local(std::max<std::size_t>(locals.total_bytes(), 16)));
-    return a;
-}
-
 // What the command's kernel takes: its kernel_arguments, or an outlined entry's.
 std::span<const kernel_argument> arguments_of(const kernel_command& k, std::vector<kernel_argument>& made) {
     const auto* code = static_cast<const device_code*>(k.kernel->device_code("opencl"));
     if (!code || code->geometry_dimensions == 0) return k.arguments;
-    made = outlined_arguments(*code, k);
+    made = spir_entry_arguments({code->functor, code->functor_bytes, code->geometry_dimensions,
+                                 {code->local_accessors, code->local_accessor_count}},
+                                k, "opencl");
     return made;
 }
 

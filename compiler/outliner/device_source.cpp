@@ -459,12 +459,14 @@ std::string device_source(clang::ASTContext& context, clang::Rewriter& rewriter,
                     positions += (positions.empty() ? "" : ", ") + std::to_string(p.offset) + "u";
             const std::string call = "    ::sycl::detail::call_kernel<" + launch + ">(";
             const std::string item = ", static_cast<const ::encore::work_item&>(item));\n";
+            const std::string spir_local_parameter =
+                positions.empty() ? ""
+                                  : "\n#if defined(ENCORE_DEVICE_SPIR)\n"
+                                    "    , ::encore::device_entry::local_block block\n"
+                                    "#endif\n";
             tail << "extern \"C\" __global__ void " << k.entry << "(" << type
                  << " k, ::encore::gpu::geometry<" << std::max(k.dimensions, 1) << "> g" << local_parameter
-                 << (positions.empty() ? ""
-                                       : "\n#if defined(ENCORE_DEVICE_SPIR)\n    , ::encore::device_entry::local_block block\n"
-                                         "#endif\n")
-                 << ") {\n"
+                 << spir_local_parameter << ") {\n"
                  << enter_local << "    ::encore::work_item item;\n"
                  << "    if (!::encore::device_entry::make_work_item<" << std::max(k.dimensions, 1)
                  << ">(g, item)) return;\n";

@@ -81,10 +81,10 @@ inline bool takes_local_layout(const kernel_info& k) {
 
 // Why encore++'s spir64 compile does not take the kernel's entry, or "" when it does (docs/compiler.md, "The SPIR-V
 // target"): it takes kernels whose object holds their state (local accessors included) and whose launch is a
-// work_item entry's, without work-group scratch memory, reductions or a free function's parameters. The others' entries are
-// left out of the SPIR-V (the device source guards them with ENCORE_DEVICE_SPIR), encore-outliner --spir reports
-// them, and the front end gives them no OpenCL code (sycl/detail/kernel_wrapper.hpp's make_outlined_entry
-// decides the same from the integration header).
+// work_item entry's, without work-group scratch memory, reductions or a free function's parameters. The others'
+// entries are left out of the SPIR-V (the device source guards them with ENCORE_DEVICE_SPIR), encore-outliner
+// --spir reports them, and the front end gives them no OpenCL code (sycl/detail/kernel_wrapper.hpp's
+// make_outlined_entry decides the same from the integration header).
 inline std::string spir_missing(const kernel_info& k) {
     if (k.free_function) return "free-function kernels are not built for spir64 yet";
     if (k.has_reduction) return "reductions are not built for spir64 yet";

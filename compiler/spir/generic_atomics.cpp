@@ -1,5 +1,5 @@
-// The atomics SPIR modules call on generic pointers (and mem_fence), for OpenCL devices that take SPIR 1.2 bitcode (cl_khr_spir)
-// but whose kernel library has no generic-address-space atomics (PoCL 3.1: "Cannot find symbol
+// The atomics SPIR modules call on generic pointers, and mem_fence, for OpenCL devices that take SPIR 1.2 bitcode
+// (cl_khr_spir) but whose kernel library has no generic-address-space atomics (PoCL 3.1: "Cannot find symbol
 // _Z10atomic_addPU3AS4Vii in kernel library").
 //
 // encore++'s spir64 device code is C++ compiled by Clang 15 in HIP device mode for spirv64, where pointers are

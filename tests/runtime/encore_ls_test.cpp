@@ -78,6 +78,7 @@ void check_device_fields(const json& d) {
                               "native_graphs",
                               "native_recording",
                               "spirv",
+                              "spir",
                               "builds",
                               "profiling",
                               "host_kernels",
@@ -102,6 +103,7 @@ TEST_CASE("encore-ls: the native device, its properties and why it is the defaul
     CHECK(d["graph_lowering"] == "native task list");
     CHECK(d["sub_group_sizes"] == json::array({32}));
     CHECK(d["spirv"] == false);
+    CHECK(d["spir"] == false);
     CHECK(d["usm"] == json::array({"device", "host", "shared"}));
     CHECK(d["global_memory_bytes"].get<std::uint64_t>() > 0);
     CHECK(d["local_memory_bytes"].get<std::uint64_t>() > 0);
@@ -277,6 +279,7 @@ TEST_CASE("encore-ls on opencl: the device, how its graphs lower and whether it 
     CHECK(d["builds"] ==
           (d["spirv"] == true ? json::array({"OpenCL C", "SPIR-V"}) : json::array({"OpenCL C"})));
     CHECK(contains(d["driver_version"].get<std::string>(), "OpenCL"));
+    CHECK(d["spir"] == true); // PoCL 3.1 has cl_khr_spir: encore++'s spir64 code runs there
     CHECK(d["global_memory_bytes"].get<std::uint64_t>() > 0);
 
     // ENCORE_OPENCL_COMMAND_BUFFERS=0: the same device lowers graphs to launch plans, and says so.
@@ -296,6 +299,7 @@ TEST_CASE("encore-ls on opencl: the device, how its graphs lower and whether it 
                    "  opencl:0  " + d["type"].get<std::string>() + "  " + d["name"].get<std::string>()));
     CHECK(contains(text.out, "graphs           " + lowering));
     CHECK(contains(text.out, std::string("SPIR-V           ") + (d["spirv"] == true ? "yes" : "no")));
+    CHECK(contains(text.out, "SPIR 1.2         yes"));
 }
 
 // Run by the test encore_ls_level_zero: the Level Zero plugin behind the real loader over the CPU test

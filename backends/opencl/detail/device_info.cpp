@@ -67,6 +67,7 @@ device_capabilities query_capabilities(cl_device_id d) {
         mode && std::strcmp(mode, "coarse-svm") == 0 && (c.svm & CL_DEVICE_SVM_COARSE_GRAIN_BUFFER))
         c.usm = usm_mode::svm_coarse;
     c.il_version = device_string(d, CL_DEVICE_IL_VERSION);
+    c.spir = device_string(d, CL_DEVICE_EXTENSIONS).find("cl_khr_spir") != std::string::npos;
     if (sub_group_sizes &&
         cl.clGetDeviceInfo(d, CL_DEVICE_SUB_GROUP_SIZES_INTEL, 0, nullptr, &bytes) == CL_SUCCESS && bytes) {
         std::vector<std::size_t> sizes(bytes / sizeof(std::size_t));

@@ -32,6 +32,7 @@ struct device_capabilities {
     cl_mutable_dispatch_fields_khr mutable_fields = 0; // CL_DEVICE_MUTABLE_DISPATCH_CAPABILITIES_KHR
     cl_device_command_buffer_capabilities_khr command_buffer_capabilities = 0;
     std::string il_version;    // CL_DEVICE_IL_VERSION ("SPIR-V_1.2 ..."), empty: no IL
+    bool spir = false;         // cl_khr_spir: takes SPIR 1.2 bitcode
     // CL_DEVICE_SUB_GROUP_SIZES_INTEL (cl_intel_required_subgroup_size); empty: the device does not say
     std::vector<std::uint32_t> sub_group_sizes;
     bool out_of_order = false; // out-of-order host queues

@@ -27,6 +27,7 @@
 #include <vector>
 
 #include "encore/backends/gpu/device_code.hpp"
+#include "encore/backends/level_zero/device_code.hpp"
 #include "encore/backends/opencl/device_code.hpp"
 #include "encore/compiler/kernel_descriptor.hpp"
 #include "sycl/detail/image_code.hpp"
@@ -100,7 +101,7 @@ ENCORE_HOST_DEVICE void call_kernel(const K& k, const encore::work_item& w, Extr
                       "operator() must be const)");
         const group<D> g = item_factory::make_group<D>(w);
 #if defined(ENCORE_DEVICE_CODE)
-        k(g, extra...); // every work-item runs the work-group scope (group::parallel_for_work_item shares the items out)
+        k(g, extra...); // every work-item runs the work-group scope (parallel_for_work_item shares the items out)
 #else
         if (g.get_local_linear_id() == 0) k(g, extra...); // one item per group: parallel_for_work_item loops over them
 #endif
@@ -231,6 +232,22 @@ inline encore::opencl::device_code opencl_code(const outlined_entry& e, int dime
     return code;
 }
 
+// The Level Zero code of the same entry: the image's SPIR-V (Level Zero takes no SPIR bitcode).
+inline encore::level_zero::device_code level_zero_code(const outlined_entry& e, int dimensions, const void* functor,
+                                                       std::size_t bytes) {
+    encore::level_zero::device_code code;
+    code.module_id = e.image->id;
+    code.entry = e.entry;
+    code.spirv = static_cast<const unsigned char*>(e.image->data);
+    code.spirv_bytes = e.image->size;
+    code.functor = functor;
+    code.functor_bytes = bytes;
+    code.geometry_dimensions = static_cast<std::uint8_t>(dimensions > 0 ? dimensions : 1);
+    code.local_accessors = e.local_accessors.data();
+    code.local_accessor_count = e.local_accessors.size();
+    return code;
+}
+
 // set_arg on a lambda kernel (sycl_ext_oneapi_graph's dynamic parameters on lambdas, as DPC++ has it): the
 // kernel's arguments are its captures as encore++ decomposed them (the integration header's parameters, in the
 // closure's order), numbered as DPC++ numbers a kernel's arguments after decomposition: one index for each pointer
@@ -271,8 +288,12 @@ public:
     host_lambda_kernel(encore::kernel::lasting_name name, K k, const specialization_values* values = nullptr)
         : encore::kernel(name), k_(make_kernel_object<handler>(std::move(k), values)) {
         // The entry's first parameter is the kernel object, with the values after it when it takes them.
-        if (const outlined_entry& e = find_outlined_entry<K, outlined_target::cuda>(); e.entry) cuda_ = outlined_code(e, D, &k_, sizeof(k_));
-        if (const outlined_entry& e = find_outlined_entry<K, outlined_target::opencl>(); e.entry) opencl_ = opencl_code(e, D, &k_, sizeof(k_));
+        if (const outlined_entry& e = find_outlined_entry<K, outlined_target::cuda>(); e.entry)
+            cuda_ = outlined_code(e, D, &k_, sizeof(k_));
+        if (const outlined_entry& e = find_outlined_entry<K, outlined_target::opencl>(); e.entry) {
+            opencl_ = opencl_code(e, D, &k_, sizeof(k_));
+            level_zero_ = level_zero_code(e, D, &k_, sizeof(k_));
+        }
     }
     void run(const encore::work_item& w, std::span<const encore::kernel_argument>) const override {
         current_local_memory = w.local_memory;
@@ -298,6 +319,7 @@ public:
     const void* device_code(std::string_view backend) const noexcept override {
         if (backend == "cuda") return cuda_.entry ? &cuda_ : nullptr;
         if (backend == "opencl") return opencl_.entry ? &opencl_ : nullptr;
+        if (backend == "level_zero") return level_zero_.entry && level_zero_.spirv ? &level_zero_ : nullptr;
         return nullptr;
     }
     std::shared_ptr<const encore::kernel> recaptured() const override {
@@ -316,14 +338,19 @@ public:
     }
     host_lambda_kernel(const host_lambda_kernel& other)
         : encore::kernel(encore::kernel::lasting_name{other.name()}), k_(other.k_) {
-        if (other.cuda_.entry) cuda_ = outlined_code(find_outlined_entry<K, outlined_target::cuda>(), D, &k_, sizeof(k_));
-        if (other.opencl_.entry) opencl_ = opencl_code(find_outlined_entry<K, outlined_target::opencl>(), D, &k_, sizeof(k_));
+        if (other.cuda_.entry)
+            cuda_ = outlined_code(find_outlined_entry<K, outlined_target::cuda>(), D, &k_, sizeof(k_));
+        if (other.opencl_.entry) {
+            opencl_ = opencl_code(find_outlined_entry<K, outlined_target::opencl>(), D, &k_, sizeof(k_));
+            level_zero_ = level_zero_code(find_outlined_entry<K, outlined_target::opencl>(), D, &k_, sizeof(k_));
+        }
     }
 
 private:
     kernel_object<handler, K> k_;
     encore::gpu::device_code cuda_;
     encore::opencl::device_code opencl_;
+    encore::level_zero::device_code level_zero_; // the same SPIR-V entry as opencl_
 };
 
 #if defined(__CUDACC__)
