@@ -235,7 +235,7 @@ device backend_registry::choose_default() {
     const auto& first = devices_.front();
     explain_default("default device: " + std::string(first.backend_name()) + ":" + std::to_string(first.index()) +
                     " (" + first.properties().name + "), the first visible device: none of the visible devices "
-                    "can run host-compiled kernels and the program carries device code for none of them");
+                    "can run host-compiled kernels or the device code the program carries");
     return first;
 }
 

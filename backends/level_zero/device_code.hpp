@@ -15,6 +15,8 @@
 #include <cstddef>
 #include <cstdint>
 
+#include "encore/backends/opencl/device_code.hpp" // opencl::spir_entry
+
 namespace encore::level_zero {
 
 struct device_code {
@@ -23,17 +25,9 @@ struct device_code {
     std::size_t binary_bytes = 0;
     const char* device_name = nullptr; // ze_device_properties_t::name of the device it was built for
     const char* entry = nullptr;       // the kernel's name in the module
-    // An entry encore++ outlined (no binary, no device name): `module_id` is its image's id (counted apart from
-    // module ids); the entry takes `functor_bytes` bytes at `functor` (the kernel object), a
-    // gpu::geometry<geometry_dimensions> of the command's range and, where the object holds local accessors (at
-    // the byte positions `local_accessors`), the work-group's local memory.
-    const unsigned char* spirv = nullptr;
-    std::size_t spirv_bytes = 0;
-    const void* functor = nullptr;
-    std::size_t functor_bytes = 0;
-    std::uint8_t geometry_dimensions = 0; // not 0: an outlined work_item entry
-    const std::uint32_t* local_accessors = nullptr;
-    std::size_t local_accessor_count = 0;
+    // An entry encore++ outlined (no binary, no device name; outlined.geometry_dimensions not 0): `module_id` is
+    // its image's id (counted apart from module ids), and the module its SPIR-V.
+    opencl::spir_entry outlined;
 };
 
 } // namespace encore::level_zero

@@ -220,12 +220,12 @@ shared_kernel& level_zero_backend::kernel_of(std::uint32_t device, const kernel&
         throw error(errc::kernel_not_supported, "kernel '" + k.name() + "' was built for '" +
                                                     code->device_name + "', not for '" + s.properties.name +
                                                     "'");
-    const bool outlined = code->geometry_dimensions != 0; // encore++'s SPIR-V
+    const bool outlined = code->outlined.geometry_dimensions != 0; // encore++'s SPIR-V
     if (outlined && !s.properties.spirv)
         throw error(errc::kernel_not_supported,
                     "kernel '" + k.name() + "' has encore++ SPIR-V code, but Level Zero device '" + s.properties.name +
                         "' takes no SPIR-V (its module properties give no SPIR-V version)");
-    if (!code->entry || (outlined ? !code->spirv : !code->binary))
+    if (!code->entry || (outlined ? !code->outlined.spirv : !code->binary))
         throw error(errc::invalid_argument, "kernel '" + k.name() + "': Level Zero code without a module or entry");
     std::lock_guard lock(kernels_mutex_);
     // Entry names tell an image's kernels from a module's (encore++'s are __encore_kernel_<hash>).
@@ -238,7 +238,8 @@ shared_kernel& level_zero_backend::kernel_of(std::uint32_t device, const kernel&
         // kernels' native binaries are.
         const module_binary built =
             outlined ? detail::build_module({s.driver, s.device},
-                                            module_source::spirv({code->spirv, code->spirv + code->spirv_bytes}))
+                                            module_source::spirv({code->outlined.spirv,
+                                                                  code->outlined.spirv + code->outlined.spirv_bytes}))
                      : module_binary{};
         ze_module_desc_t desc{ZE_STRUCTURE_TYPE_MODULE_DESC};
         desc.format = ZE_MODULE_FORMAT_NATIVE;

@@ -38,12 +38,9 @@ void append_kernel(level_zero_backend& backend, std::uint32_t device, ze_command
     const std::string what = "kernel '" + k.kernel->name() + "'";
     // An entry encore++ outlined takes its object, its geometry (the offset included) and its local memory.
     const auto* code = static_cast<const device_code*>(k.kernel->device_code("level_zero"));
-    const bool outlined = code && code->geometry_dimensions != 0;
+    const bool outlined = code && code->outlined.geometry_dimensions != 0;
     std::vector<kernel_argument> made;
-    if (outlined)
-        made = opencl::spir_entry_arguments({code->functor, code->functor_bytes, code->geometry_dimensions,
-                                             {code->local_accessors, code->local_accessor_count}},
-                                            k, "level_zero");
+    if (outlined) made = opencl::spir_entry_arguments(code->outlined, k, "level_zero");
     const std::span<const kernel_argument> arguments = outlined ? std::span<const kernel_argument>(made) : k.arguments;
     if (!outlined && k.range.offset != std::array<std::size_t, 3>{0, 0, 0})
         throw error(errc::feature_not_supported,

@@ -21,6 +21,23 @@
 
 namespace encore::opencl {
 
+// An entry encore++ outlined for spir64, as the OpenCL and Level Zero backends launch it (their device_code
+// carries one; spir_entry_arguments.hpp makes its arguments): the image's SPIR-V module, and an entry whose
+// parameters are `functor_bytes` bytes at `functor` (the kernel object) and a gpu::geometry<geometry_dimensions> of
+// the command's range. Where the kernel object holds local accessors (at the byte positions `local_accessors`) the
+// entry takes a third parameter, the work-group's local memory: one block holding the command's local allocations,
+// laid out as on a GPU (backends/gpu/local_memory.hpp), and the launch writes each accessor's offset in it into its
+// copy of the object. The command's kernel_arguments are its local allocations only.
+struct spir_entry {
+    const unsigned char* spirv = nullptr;
+    std::size_t spirv_bytes = 0;
+    const void* functor = nullptr;
+    std::size_t functor_bytes = 0;
+    std::uint8_t geometry_dimensions = 0; // not 0: an outlined work_item entry
+    const std::uint32_t* local_accessors = nullptr;
+    std::size_t local_accessor_count = 0;
+};
+
 struct device_code {
     // Unique for the life of the process among programs, and among encore++'s images (an outlined entry's is its
     // image's id: the two are counted apart).
@@ -30,23 +47,12 @@ struct device_code {
     const char* device_name = nullptr; // CL_DEVICE_NAME of the device it was built for
     const char* entry = nullptr;       // the kernel's name in the program
 
-    // An entry encore++ outlined (no binary, no device name): `program_id` names the image; the SPIR-V module is
-    // built where the device takes IL, else the SPIR bitcode where it has cl_khr_spir. The entry's parameters are
-    // `functor_bytes` bytes at `functor` (the kernel object) and a gpu::geometry<geometry_dimensions> of the
-    // command's range; the command's kernel_arguments are not used.
-    const unsigned char* spirv = nullptr;
-    std::size_t spirv_bytes = 0;
+    // An entry encore++ outlined (no binary, no device name; outlined.geometry_dimensions not 0): `program_id`
+    // names the image; its SPIR-V module is built where the device takes IL, else `spir` (the same module as SPIR
+    // 1.2 bitcode) where it has cl_khr_spir.
+    spir_entry outlined;
     const unsigned char* spir = nullptr;
     std::size_t spir_bytes = 0;
-    const void* functor = nullptr;
-    std::size_t functor_bytes = 0;
-    std::uint8_t geometry_dimensions = 0; // not 0: an outlined work_item entry
-    // Where the kernel object's local accessors are (byte positions). Not 0 of them: the entry takes a third
-    // parameter, the work-group's local memory (one block holding the command's local allocations, laid out as on
-    // a GPU: backends/gpu/local_memory.hpp), and the launch writes each accessor's offset in it into its copy of
-    // the object.
-    const std::uint32_t* local_accessors = nullptr;
-    std::size_t local_accessor_count = 0;
 };
 
 } // namespace encore::opencl

@@ -328,8 +328,8 @@ cl_program opencl_backend::program_of(std::uint32_t device, const kernel& k, con
                         "an OpenCL kernel bundle or encore++ -fsycl-targets=spir64); it cannot run on the "
                         "opencl backend");
     const device_state& s = *devices_[device];
-    if (code->geometry_dimensions != 0) { // outlined by encore++: its SPIR-V or SPIR built for this device
-        if (!code->entry || (!code->spirv && !code->spir))
+    if (code->outlined.geometry_dimensions != 0) { // outlined by encore++: its SPIR-V or SPIR built for this device
+        if (!code->entry || (!code->outlined.spirv && !code->spir))
             throw error(errc::invalid_argument, "kernel '" + k.name() + "': encore++ code without an image or entry");
         *entry = code->entry;
         auto& program = outlined_programs_[{code->program_id, device}];
@@ -364,7 +364,7 @@ detail::program_handle opencl_backend::build_outlined(std::uint32_t device, cons
                                                       const std::string& kernel_name) {
     const device_state& s = *devices_[device];
     // The SPIR-V where the device takes IL, else the SPIR bitcode where it has cl_khr_spir (PoCL 3.1 here).
-    const bool il = code.spirv && s.capabilities.il_version.find("SPIR-V") != std::string::npos;
+    const bool il = code.outlined.spirv && s.capabilities.il_version.find("SPIR-V") != std::string::npos;
     const bool spir = !il && code.spir && s.capabilities.spir;
     if (!il && !spir)
         throw error(errc::kernel_not_supported,
@@ -372,7 +372,8 @@ detail::program_handle opencl_backend::build_outlined(std::uint32_t device, cons
                         s.properties.name + "' takes neither SPIR-V (CL_DEVICE_IL_VERSION '" +
                         s.capabilities.il_version + "') nor SPIR bitcode (no cl_khr_spir)");
     const program_source source =
-        il ? program_source::spirv(std::vector<unsigned char>(code.spirv, code.spirv + code.spirv_bytes))
+        il ? program_source::spirv(std::vector<unsigned char>(code.outlined.spirv,
+                                                              code.outlined.spirv + code.outlined.spirv_bytes))
            : program_source::spir(std::vector<unsigned char>(code.spir, code.spir + code.spir_bytes));
     const program_binary built = detail::build_program({s.platform, s.id}, source); // the kernel/program cache
     const unsigned char* binary = built.bytes.data();

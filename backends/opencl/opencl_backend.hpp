@@ -135,7 +135,7 @@ private:
     opencl_backend() = default;
     void check_device(std::uint32_t device) const;
     cl_program program_of(std::uint32_t device, const kernel& k, const char** entry); // under kernels_mutex_
-    // The program of a kernel encore++ outlined (device_code::geometry_dimensions), built for `device`.
+    // The program of a kernel encore++ outlined (device_code::outlined), built for `device`.
     detail::program_handle build_outlined(std::uint32_t device, const device_code& code,
                                           const std::string& kernel_name);
     cl_program fill_program(std::uint32_t device);                                    // under kernels_mutex_

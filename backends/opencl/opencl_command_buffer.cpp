@@ -313,7 +313,7 @@ std::string command_buffer_executable::update_in_place(recording& rec, std::uint
     if (!k || !was || !rec.mutable_of[i]) return "mutable dispatch updates kernel nodes only";
     if (k->kernel.get() != was->kernel.get()) return "another kernel: mutable dispatch keeps a node's kernel";
     if (const auto* code = static_cast<const device_code*>(k->kernel->device_code("opencl"));
-        code && code->geometry_dimensions != 0)
+        code && code->outlined.geometry_dimensions != 0)
         return "an encore++ kernel's range is an argument of its entry, which the update does not set";
     launch_geometry g, before;
     try {

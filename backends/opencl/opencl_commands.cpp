@@ -77,10 +77,8 @@ namespace {
 // What the command's kernel takes: its kernel_arguments, or an outlined entry's.
 std::span<const kernel_argument> arguments_of(const kernel_command& k, std::vector<kernel_argument>& made) {
     const auto* code = static_cast<const device_code*>(k.kernel->device_code("opencl"));
-    if (!code || code->geometry_dimensions == 0) return k.arguments;
-    made = spir_entry_arguments({code->functor, code->functor_bytes, code->geometry_dimensions,
-                                 {code->local_accessors, code->local_accessor_count}},
-                                k, "opencl");
+    if (!code || code->outlined.geometry_dimensions == 0) return k.arguments;
+    made = spir_entry_arguments(code->outlined, k, "opencl");
     return made;
 }
 

@@ -16,17 +16,11 @@
 
 #include "encore/backends/gpu/device_code.hpp"
 #include "encore/backends/gpu/local_memory.hpp"
+#include "encore/backends/opencl/device_code.hpp"
 #include "encore/graph/command.hpp"
 #include "encore/graph/error.hpp"
 
 namespace encore::opencl {
-
-struct spir_entry {
-    const void* functor = nullptr; // the kernel object
-    std::size_t functor_bytes = 0;
-    int geometry_dimensions = 1;
-    std::span<const std::uint32_t> local_accessors; // their byte positions in the object
-};
 
 inline std::vector<kernel_argument> spir_entry_arguments(const spir_entry& e, const kernel_command& k,
                                                          std::string_view backend) {
@@ -37,19 +31,19 @@ inline std::vector<kernel_argument> spir_entry_arguments(const spir_entry& e, co
             throw error(errc::invalid_argument, "kernel '" + name +
                                                     "': a kernel outlined by encore++ takes its data from its "
                                                     "captures, not from kernel arguments");
-        if (e.local_accessors.empty())
+        if (e.local_accessor_count == 0)
             throw error(errc::invalid_argument, "kernel '" + name + "': its command group made local memory that "
                                                                     "its kernel object holds no accessor of");
         locals.place(a.local_bytes);
     }
     std::vector<kernel_argument> a;
-    if (e.local_accessors.empty()) {
+    if (e.local_accessor_count == 0) {
         a.push_back(kernel_argument::from_bytes(e.functor, e.functor_bytes));
     } else {
         std::vector<std::byte> object(e.functor_bytes);
         std::memcpy(object.data(), e.functor, e.functor_bytes);
-        for (std::uint32_t at : e.local_accessors)
-            locals.bind(object, at);
+        for (std::size_t i = 0; i < e.local_accessor_count; ++i)
+            locals.bind(object, e.local_accessors[i]);
         a.push_back(kernel_argument::from_bytes(object.data(), object.size()));
     }
     const int d = e.geometry_dimensions;
@@ -60,7 +54,7 @@ inline std::vector<kernel_argument> spir_entry_arguments(const spir_entry& e, co
     }
     a.push_back(kernel_argument::from_bytes(geometry, 2 * static_cast<std::size_t>(d) * sizeof(std::uint64_t)));
     // A block of no bytes is not a valid local argument: an object whose accessors are all empty gets one of 16.
-    if (!e.local_accessors.empty())
+    if (e.local_accessor_count != 0)
         a.push_back(kernel_argument::local(std::max<std::size_t>(locals.total_bytes(), 16)));
     return a;
 }

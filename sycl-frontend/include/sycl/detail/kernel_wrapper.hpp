@@ -213,38 +213,37 @@ inline encore::gpu::device_code outlined_code(const outlined_entry& e, int dimen
     return code;
 }
 
-// The OpenCL code of an outlined kernel (its entry in the "opencl" image: SPIR-V and SPIR bitcode), its object of
-// `bytes` bytes at `functor`. A kernel without it fails on an OpenCL queue with errc::kernel_not_supported naming it.
+// The "opencl" image's entry of an outlined kernel (SPIR-V; SPIR bitcode for OpenCL), its object of `bytes` bytes
+// at `functor`, for the OpenCL and Level Zero backends. A kernel without it fails on their queues with
+// errc::kernel_not_supported naming it.
+inline encore::opencl::spir_entry spir_entry_of(const outlined_entry& e, int dimensions, const void* functor,
+                                                std::size_t bytes) {
+    encore::opencl::spir_entry s;
+    s.spirv = static_cast<const unsigned char*>(e.image->data);
+    s.spirv_bytes = e.image->size;
+    s.functor = functor;
+    s.functor_bytes = bytes;
+    s.geometry_dimensions = static_cast<std::uint8_t>(dimensions > 0 ? dimensions : 1);
+    s.local_accessors = e.local_accessors.data();
+    s.local_accessor_count = e.local_accessors.size();
+    return s;
+}
 inline encore::opencl::device_code opencl_code(const outlined_entry& e, int dimensions, const void* functor,
                                                std::size_t bytes) {
     encore::opencl::device_code code;
     code.program_id = e.image->id;
     code.entry = e.entry;
-    code.spirv = static_cast<const unsigned char*>(e.image->data);
-    code.spirv_bytes = e.image->size;
+    code.outlined = spir_entry_of(e, dimensions, functor, bytes);
     code.spir = static_cast<const unsigned char*>(e.image->portable);
     code.spir_bytes = e.image->portable_size;
-    code.functor = functor;
-    code.functor_bytes = bytes;
-    code.geometry_dimensions = static_cast<std::uint8_t>(dimensions > 0 ? dimensions : 1);
-    code.local_accessors = e.local_accessors.data();
-    code.local_accessor_count = e.local_accessors.size();
     return code;
 }
-
-// The Level Zero code of the same entry: the image's SPIR-V (Level Zero takes no SPIR bitcode).
 inline encore::level_zero::device_code level_zero_code(const outlined_entry& e, int dimensions, const void* functor,
                                                        std::size_t bytes) {
     encore::level_zero::device_code code;
     code.module_id = e.image->id;
     code.entry = e.entry;
-    code.spirv = static_cast<const unsigned char*>(e.image->data);
-    code.spirv_bytes = e.image->size;
-    code.functor = functor;
-    code.functor_bytes = bytes;
-    code.geometry_dimensions = static_cast<std::uint8_t>(dimensions > 0 ? dimensions : 1);
-    code.local_accessors = e.local_accessors.data();
-    code.local_accessor_count = e.local_accessors.size();
+    code.outlined = spir_entry_of(e, dimensions, functor, bytes);
     return code;
 }
 
@@ -319,7 +318,7 @@ public:
     const void* device_code(std::string_view backend) const noexcept override {
         if (backend == "cuda") return cuda_.entry ? &cuda_ : nullptr;
         if (backend == "opencl") return opencl_.entry ? &opencl_ : nullptr;
-        if (backend == "level_zero") return level_zero_.entry && level_zero_.spirv ? &level_zero_ : nullptr;
+        if (backend == "level_zero") return level_zero_.entry && level_zero_.outlined.spirv ? &level_zero_ : nullptr;
         return nullptr;
     }
     std::shared_ptr<const encore::kernel> recaptured() const override {
