@@ -165,6 +165,8 @@ inline outlined_entry make_outlined_entry(const encore::compiler::kernel_descrip
     outlined_entry e;
     const char* const backend = target == outlined_target::cuda ? "cuda" : "opencl";
     if (!d || !d->entry) return e;
+    const encore::compiler::device_image* image = encore::compiler::find_image(backend, *d);
+    if (!image) return e; // not built for this target
     if (d->size != host_bytes) {
         // The outliner (Clang) and the host compiler (g++) captured different variables: g++ 12 captures some
         // constants of the enclosing function that Clang reads without capturing. The bytes would not mean the
@@ -184,8 +186,8 @@ inline outlined_entry make_outlined_entry(const encore::compiler::kernel_descrip
             e.local_accessors.push_back(
                 static_cast<std::uint32_t>(p.offset + local_accessor<int>::ext_encore_binding_offset));
     }
-    e.image = encore::compiler::find_image(backend, *d);
-    e.entry = e.image ? d->entry : nullptr;
+    e.image = image;
+    e.entry = d->entry;
     return e;
 }
 
