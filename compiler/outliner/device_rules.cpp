@@ -347,19 +347,20 @@ void device_rules::note(clang::SourceLocation location, const std::string& messa
 }
 
 void device_rules::check(kernel_info& kernel) {
+    if (!host_fallback_) {
+        check_rules(kernel);
+        return;
+    }
     // Under host fallback a kernel that breaks a rule leaves nothing for the device source: what its walk would
     // have marked is put back as it was.
     const auto marked = to_mark_;
     const auto shared = shared_;
     const auto globals = globals_;
     const auto call_sites = call_sites_;
-    if (host_fallback_) checking_ = &kernel;
-    struct done_checking {
-        kernel_info*& checking;
-        ~done_checking() { checking = nullptr; }
-    } done{checking_};
+    checking_ = &kernel;
     check_rules(kernel);
-    if (host_fallback_ && !kernel.no_device_code.empty()) {
+    checking_ = nullptr;
+    if (!kernel.no_device_code.empty()) {
         to_mark_ = marked;
         shared_ = shared;
         globals_ = globals;

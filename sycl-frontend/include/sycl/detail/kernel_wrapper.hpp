@@ -215,37 +215,31 @@ inline encore::gpu::device_code outlined_code(const outlined_entry& e, int dimen
     return code;
 }
 
-// The "opencl" image's entry of an outlined kernel (SPIR-V; SPIR bitcode for OpenCL), its object of `bytes` bytes
-// at `functor`, for the OpenCL and Level Zero backends. A kernel without it fails on their queues with
-// errc::kernel_not_supported naming it.
-inline encore::opencl::spir_entry spir_entry_of(const outlined_entry& e, int dimensions, const void* functor,
-                                                std::size_t bytes) {
-    encore::opencl::spir_entry s;
-    s.spirv = static_cast<const unsigned char*>(e.image->data);
-    s.spirv_bytes = e.image->size;
-    s.functor = functor;
-    s.functor_bytes = bytes;
-    s.geometry_dimensions = static_cast<std::uint8_t>(dimensions > 0 ? dimensions : 1);
-    s.local_accessors = e.local_accessors.data();
-    s.local_accessor_count = e.local_accessors.size();
-    return s;
-}
+// The "opencl" image's entry of an outlined kernel (SPIR-V, and SPIR bitcode for OpenCL devices without IL), its
+// object of `bytes` bytes at `functor`. A kernel without it fails on an OpenCL queue with errc::kernel_not_supported
+// naming it.
 inline encore::opencl::device_code opencl_code(const outlined_entry& e, int dimensions, const void* functor,
                                                std::size_t bytes) {
     encore::opencl::device_code code;
     code.program_id = e.image->id;
     code.entry = e.entry;
-    code.outlined = spir_entry_of(e, dimensions, functor, bytes);
+    code.outlined.spirv = static_cast<const unsigned char*>(e.image->data);
+    code.outlined.spirv_bytes = e.image->size;
+    code.outlined.functor = functor;
+    code.outlined.functor_bytes = bytes;
+    code.outlined.geometry_dimensions = static_cast<std::uint8_t>(dimensions > 0 ? dimensions : 1);
+    code.outlined.local_accessors = e.local_accessors.data();
+    code.outlined.local_accessor_count = e.local_accessors.size();
     code.spir = static_cast<const unsigned char*>(e.image->portable);
     code.spir_bytes = e.image->portable_size;
     return code;
 }
-inline encore::level_zero::device_code level_zero_code(const outlined_entry& e, int dimensions, const void* functor,
-                                                       std::size_t bytes) {
+// The same entry for the Level Zero backend: its SPIR-V (Level Zero takes no SPIR bitcode).
+inline encore::level_zero::device_code level_zero_code(const encore::opencl::device_code& opencl) {
     encore::level_zero::device_code code;
-    code.module_id = e.image->id;
-    code.entry = e.entry;
-    code.outlined = spir_entry_of(e, dimensions, functor, bytes);
+    code.module_id = opencl.program_id;
+    code.entry = opencl.entry;
+    code.outlined = opencl.outlined;
     return code;
 }
 
@@ -293,7 +287,7 @@ public:
             cuda_ = outlined_code(e, D, &k_, sizeof(k_));
         if (const outlined_entry& e = find_outlined_entry<K, outlined_target::opencl>(); e.entry) {
             opencl_ = opencl_code(e, D, &k_, sizeof(k_));
-            level_zero_ = level_zero_code(e, D, &k_, sizeof(k_));
+            level_zero_ = level_zero_code(opencl_);
         }
     }
     void run(const encore::work_item& w, std::span<const encore::kernel_argument>) const override {
@@ -343,7 +337,7 @@ public:
             cuda_ = outlined_code(find_outlined_entry<K, outlined_target::cuda>(), D, &k_, sizeof(k_));
         if (other.opencl_.entry) {
             opencl_ = opencl_code(find_outlined_entry<K, outlined_target::opencl>(), D, &k_, sizeof(k_));
-            level_zero_ = level_zero_code(find_outlined_entry<K, outlined_target::opencl>(), D, &k_, sizeof(k_));
+            level_zero_ = level_zero_code(opencl_);
         }
     }
 
