@@ -1,8 +1,14 @@
 // encore::opencl::detail::make_work_item — how an entry encore++ outlines for spir64 rebuilds an encore::work_item
 // from OpenCL's work-item functions: the same numbers as the CUDA entry's (backends/cuda/device_work_item.hpp),
 // with SYCL's last dimension on OpenCL's dimension 0, as the OpenCL backend launches every kernel
-// (opencl_commands.cpp, geometry_of). Ids are counted from the work-group (get_group_id * get_local_size +
-// get_local_id), so the launch's global offset reaches the kernel through its geometry alone.
+// (opencl_commands.cpp, geometry_of). Ids are get_global_id less get_global_offset, so the launch's global offset
+// reaches the kernel through its geometry alone (Level Zero launches have none), and they are right however the
+// driver splits a range launch into work-groups.
+//
+// Unlike CUDA's, no work-item is past the range's end: the OpenCL backend enqueues the range's own global size, and
+// Level Zero's group size divides it (zeKernelSuggestGroupSize for a range, the nd_range's own for an nd_range,
+// whose global size SYCL requires to be a multiple of it). So there is no bounds check: on PoCL the branch of one
+// cost saxpy four times its time (its work-group loop was no longer vectorized; docs/compiler.md, "Measured").
 //
 // Only for encore++'s spir64 device compile (Clang 15, HIP device mode for spirv64: ENCORE_DEVICE_SPIR, see
 // sycl/detail/host_device.hpp and docs/compiler.md "The SPIR-V target").
@@ -20,6 +26,8 @@
 
 // OpenCL's work-item functions, declared in C++ at global scope: their names mangle as OpenCL C's
 // (_Z13get_global_idj), which llvm-spirv and the OpenCL drivers know.
+__attribute__((device)) std::size_t get_global_id(unsigned int dimension);
+__attribute__((device)) std::size_t get_global_offset(unsigned int dimension);
 __attribute__((device)) std::size_t get_local_id(unsigned int dimension);
 __attribute__((device)) std::size_t get_group_id(unsigned int dimension);
 __attribute__((device)) std::size_t get_local_size(unsigned int dimension);
@@ -27,27 +35,24 @@ __attribute__((device)) std::size_t get_num_groups(unsigned int dimension);
 
 namespace encore::opencl::detail {
 
-// Fills `it` for this work-item of a launch of `Dimensions` dimensions; false for one past the range's end (a
-// launch whose global size was rounded up to whole work-groups), which must not run the kernel.
+// Fills `it` for this work-item of a launch of `Dimensions` dimensions. Always true (no work-item is past the
+// range's end, above); it returns what CUDA's does, so one entry source serves both.
 template <int Dimensions, typename Geometry>
 __attribute__((device)) inline bool make_work_item(const Geometry& g, encore::work_item& it) {
     it.dimensions = Dimensions;
-    bool inside = true;
 #pragma unroll
     for (unsigned d = 0; d < Dimensions; ++d) {
         const unsigned axis = Dimensions - 1 - d;
-        const std::size_t group = get_group_id(axis), local = get_local_id(axis), size = get_local_size(axis);
-        const std::size_t id = group * size + local;
-        inside = inside && id < g.global[d];
+        const std::size_t id = get_global_id(axis) - get_global_offset(axis);
         it.global_id[d] = id + g.offset[d];
-        it.local_id[d] = local;
-        it.group_id[d] = group;
+        it.local_id[d] = get_local_id(axis);
+        it.group_id[d] = get_group_id(axis);
         it.global_range[d] = g.global[d];
-        it.local_range[d] = size;
+        it.local_range[d] = get_local_size(axis);
         it.group_range[d] = get_num_groups(axis);
         it.offset[d] = g.offset[d];
     }
-    return inside;
+    return true;
 }
 
 // The work-group's local memory as an entry takes it (an OpenCL local-memory argument: address space 3).
