@@ -113,7 +113,7 @@ TEST_CASE("local accessors in a captured struct and array, an empty one, and a c
     sycl::free(out, q);
 }
 
-TEST_CASE("a functor's local accessor member, a kernel taking a kernel_handler, a kernel with a reduction") {
+TEST_CASE("a functor's local accessor member, a kernel taking a kernel_handler") {
     sycl::queue q;
     int* out = shared_array<int>(q, n);
     q.submit([&](sycl::handler& h) {
@@ -132,7 +132,12 @@ TEST_CASE("a functor's local accessor member, a kernel taking a kernel_handler, 
          });
      }).wait_and_throw();
     for (std::size_t i = 0; i < n; ++i) CHECK(out[i] == reversed(i) + 1000);
+    sycl::free(out, q);
+}
 
+// Apart from the others: encore++'s spir64 target does not build reductions yet.
+TEST_CASE("a kernel with local accessors and a reduction" * doctest::test_suite("reduction")) {
+    sycl::queue q;
     int* sum = shared_array<int>(q, 1);
     q.submit([&](sycl::handler& h) {
          sycl::local_accessor<int, 1> tile(sycl::range<1>{group}, h);
@@ -148,7 +153,6 @@ TEST_CASE("a functor's local accessor member, a kernel taking a kernel_handler, 
     for (std::size_t g = 0; g < groups; ++g) expected += reversed(g * group);
     CHECK(*sum == expected);
     sycl::free(sum, q);
-    sycl::free(out, q);
 }
 
 TEST_CASE("a graph's kernel with local accessors, replayed twice") {

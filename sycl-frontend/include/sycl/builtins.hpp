@@ -3,11 +3,12 @@
 //
 // Every function is one template that takes a scalar or a vec-like of the types its group names, and applies the
 // element function element by element (a scalar argument beside a vec stands for every element where the
-// specification allows it). The element functions are the host's <cmath> and <bit> on the host and CUDA's device
-// math library in CUDA device code (`sqrtf`, `__clz`, ...), so their precision is the platform's: within what the
-// specification requires for each function (tests/conformance/math.cpp checks the ULPs on the host and on the GPU).
+// specification allows it). The element functions are the host's <cmath> and <bit> on the host, CUDA's device
+// math library in CUDA device code (`sqrtf`, `__clz`, ...) and OpenCL's built-ins in spir64 device code
+// (sycl/detail/spir_builtins.hpp), so their precision is the platform's: within what the specification requires for
+// each function (tests/conformance/math.cpp checks the ULPs on the host, on the GPU and on PoCL).
 // native:: and half_precision:: functions use CUDA's fast intrinsics on the GPU (`__sinf`, `__expf`, ...), the
-// full-precision function on the host.
+// full-precision function on the host and in spir64 device code.
 //
 //     sycl::float4 p = ...;
 //     float r = sycl::length(p.xyz());
@@ -23,6 +24,9 @@
 #include <type_traits>
 
 #include "sycl/detail/host_device.hpp"
+#if defined(ENCORE_DEVICE_SPIR)
+#include "sycl/detail/spir_builtins.hpp"
+#endif
 #include "sycl/multi_ptr.hpp"
 #include "sycl/vector.hpp"
 
@@ -72,7 +76,7 @@ ENCORE_HOST_DEVICE auto map_with_int(F f, Out* out, const Ts&... xs) {
 }
 
 // The C library's function for T: `name##f` for float, `name` for double (CUDA's device math library has both;
-// on the host <cmath>'s std:: overloads).
+// in spir64 device code OpenCL's built-in of that name; on the host <cmath>'s std:: overloads).
 #if defined(__CUDA_ARCH__)
 #define ENCORE_CMATH(name, T, ...)                                                                                   \
     [&]() -> T {                                                                                                     \
@@ -81,6 +85,8 @@ ENCORE_HOST_DEVICE auto map_with_int(F f, Out* out, const Ts&... xs) {
         else                                                                                                         \
             return ::name(__VA_ARGS__);                                                                              \
     }()
+#elif defined(ENCORE_DEVICE_SPIR) // OpenCL's built-ins (sycl/detail/spir_builtins.hpp)
+#define ENCORE_CMATH(name, T, ...) static_cast<T>(::sycl::detail::spir::name(__VA_ARGS__))
 #else
 #define ENCORE_CMATH(name, T, ...) static_cast<T>(std::name(__VA_ARGS__))
 #endif
@@ -101,6 +107,8 @@ template <typename T> ENCORE_HOST_DEVICE T sinpi_of(T x) {
         return ::sinpif(x);
     else
         return ::sinpi(x);
+#elif defined(ENCORE_DEVICE_SPIR)
+    return spir::sinpi(x);
 #else
     if (!std::isfinite(x)) return std::numeric_limits<T>::quiet_NaN();
     T r = std::fmod(x, T(2)); // exact
@@ -118,6 +126,8 @@ template <typename T> ENCORE_HOST_DEVICE T cospi_of(T x) {
         return ::cospif(x);
     else
         return ::cospi(x);
+#elif defined(ENCORE_DEVICE_SPIR)
+    return spir::cospi(x);
 #else
     if (!std::isfinite(x)) return std::numeric_limits<T>::quiet_NaN();
     const T a = std::fabs(std::fmod(x, T(2))); // [0, 2)
@@ -210,7 +220,7 @@ ENCORE_MATH1(tanh, ENCORE_CMATH(tanh, E, a))
 ENCORE_MATH1(tanpi, detail::sinpi_of(a) / detail::cospi_of(a))
 ENCORE_MATH1(tgamma, ENCORE_CMATH(tgamma, E, a))
 ENCORE_MATH1(trunc, ENCORE_CMATH(trunc, E, a))
-#if defined(__CUDA_ARCH__)
+#if defined(__CUDA_ARCH__) || defined(ENCORE_DEVICE_SPIR)
 ENCORE_MATH1(exp10, ENCORE_CMATH(exp10, E, a))
 ENCORE_MATH1(rsqrt, ENCORE_CMATH(rsqrt, E, a))
 #else
@@ -467,6 +477,11 @@ template <typename T> ENCORE_HOST_DEVICE T high_product(T x, T y) {
             return static_cast<T>(__mul64hi(static_cast<long long>(x), static_cast<long long>(y)));
         else
             return static_cast<T>(__umul64hi(static_cast<unsigned long long>(x), static_cast<unsigned long long>(y)));
+#elif defined(ENCORE_DEVICE_SPIR)
+        if constexpr (std::is_signed_v<T>)
+            return static_cast<T>(spir::mul_hi(static_cast<long>(x), static_cast<long>(y)));
+        else
+            return static_cast<T>(spir::mul_hi(static_cast<unsigned long>(x), static_cast<unsigned long>(y)));
 #else
         __extension__ using wide_signed = __int128; // GCC's and Clang's 128-bit integers
         __extension__ using wide_unsigned = unsigned __int128;

@@ -27,6 +27,9 @@
 #include <utility>
 
 #include "sycl/detail/host_device.hpp"
+#if defined(ENCORE_DEVICE_SPIR)
+#include "sycl/detail/spir_builtins.hpp"
+#endif
 #include "sycl/half_type.hpp"
 #include "sycl/multi_ptr.hpp"
 
@@ -492,23 +495,32 @@ template <typename To, typename From> ENCORE_HOST_DEVICE To convert_element(From
                          (std::is_integral_v<From> || (std::is_floating_point_v<From> && sizeof(From) > sizeof(To)))) {
         // The conversion rounds to nearest even; step one value toward the mode's direction where that went the
         // other way. The comparison is exact in long double on the host (64-bit mantissa); on a device, in double.
-#if defined(__CUDA_ARCH__)
+#if defined(__CUDA_ARCH__) || defined(ENCORE_DEVICE_SPIR)
         using wide = double;
 #else
         using wide = long double;
 #endif
+        // One representable value from `y` toward `to` (in spir64 device code OpenCL's built-in: the C library's
+        // nextafterf, which Clang calls for std::nextafter, is in no OpenCL device's library).
+        const auto next = [](To from, To to) {
+#if defined(ENCORE_DEVICE_SPIR)
+            return spir::nextafter(from, to);
+#else
+            return std::nextafter(from, to);
+#endif
+        };
         To y = static_cast<To>(x);
         const wide exact = static_cast<wide>(x), got = static_cast<wide>(y);
         switch (mode) {
         case rounding_mode::rtz:
-            if (got > exact && exact >= 0) y = std::nextafter(y, To(0));
-            if (got < exact && exact < 0) y = std::nextafter(y, To(0));
+            if (got > exact && exact >= 0) y = next(y, To(0));
+            if (got < exact && exact < 0) y = next(y, To(0));
             break;
         case rounding_mode::rtp:
-            if (got < exact) y = std::nextafter(y, std::numeric_limits<To>::infinity());
+            if (got < exact) y = next(y, std::numeric_limits<To>::infinity());
             break;
         case rounding_mode::rtn:
-            if (got > exact) y = std::nextafter(y, -std::numeric_limits<To>::infinity());
+            if (got > exact) y = next(y, -std::numeric_limits<To>::infinity());
             break;
         default: break; // automatic and rte
         }
