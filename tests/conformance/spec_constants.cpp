@@ -115,11 +115,10 @@ TEST_CASE("spec constants: struct values, bools, and a new value for each launch
     sycl::free(out, q);
 }
 
-TEST_CASE("spec constants: nd_range kernels, single_task and kernels with reductions take a kernel_handler") {
+TEST_CASE("spec constants: nd_range kernels and single_task take a kernel_handler") {
     sycl::queue q;
     constexpr std::size_t n = 256, local = 64;
     auto* out = shared_array<int>(q, n + 1);
-    auto* sum = shared_array<int>(q, 1);
     q.submit([&](sycl::handler& h) {
          h.set_specialization_constant<width>(3);
          h.parallel_for(sycl::nd_range<1>{n, local}, [=](sycl::nd_item<1> it, sycl::kernel_handler kh) {
@@ -132,6 +131,19 @@ TEST_CASE("spec constants: nd_range kernels, single_task and kernels with reduct
              out[n] = kh.get_specialization_constant<tuning::limits::depth>();
          });
      }).wait();
+    for (std::size_t i = 0; i < n; ++i) {
+        CAPTURE(i);
+        CHECK(out[i] == 3 * static_cast<int>(i / local));
+    }
+    CHECK(out[n] == -11);
+    sycl::free(out, q);
+}
+
+// Apart from the others: encore++'s spir64 target does not build reductions yet.
+TEST_CASE("spec constants: a kernel with a reduction takes a kernel_handler" * doctest::test_suite("reduction")) {
+    sycl::queue q;
+    constexpr std::size_t n = 256;
+    auto* sum = shared_array<int>(q, 1);
     q.submit([&](sycl::handler& h) {
          h.set_specialization_constant<width>(5);
          h.parallel_for(sycl::range<1>{n}, sycl::reduction(sum, sycl::plus<int>()),
@@ -139,13 +151,7 @@ TEST_CASE("spec constants: nd_range kernels, single_task and kernels with reduct
                             total += kh.get_specialization_constant<width>() + static_cast<int>(i[0] % 2);
                         });
      }).wait();
-    for (std::size_t i = 0; i < n; ++i) {
-        CAPTURE(i);
-        CHECK(out[i] == 3 * static_cast<int>(i / local));
-    }
-    CHECK(out[n] == -11);
     CHECK(*sum == 5 * static_cast<int>(n) + static_cast<int>(n / 2));
-    sycl::free(out, q);
     sycl::free(sum, q);
 }
 

@@ -29,8 +29,11 @@ public:
 template <typename K> class lambda_kernel_reference_of final : public lambda_kernel_reference {
 public:
     using lambda_kernel_reference::lambda_kernel_reference;
-    // Not null where K has code for `backend` (bundles list the kernel for such devices); never launched.
+    // Not null where K has code for `backend` (bundles list the kernel for such devices); never launched. OpenCL
+    // and Level Zero devices run the "opencl" image's entry (encore++ -fsycl-targets=spir64).
     const void* device_code(std::string_view backend) const noexcept override {
+        if (backend == "opencl" || backend == "level_zero")
+            return find_outlined_entry<K, outlined_target::opencl>().entry ? this : nullptr;
         if (backend != "cuda") return nullptr;
 #if defined(__CUDACC__)
         if (has_cuda_entry<K>) return this;
