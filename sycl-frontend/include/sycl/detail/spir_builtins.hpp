@@ -23,7 +23,6 @@ __attribute__((device)) void mem_fence(unsigned flags) __asm__("_Z9mem_fencej");
 // The group barrier SYCL's group_barrier and nd_item::barrier mean: global and local memory ordered.
 __attribute__((host, device)) inline void group_barrier() { barrier(local_fence | global_fence); }
 
-
 // The math functions, for float and double (OpenCL C's `sin(float)` and `sin(double)`). The names are OpenCL C's
 // mangled names, so each is the driver's own built-in: its precision is the device's, within OpenCL's bounds, as
 // SYCL specifies. Pointer arguments are private memory (OpenCL 1.2 has no generic address space, and PoCL's library
