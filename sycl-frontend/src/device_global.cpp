@@ -29,12 +29,12 @@ void* instance_on(const void* object, const device& d, const char* call) {
             translate_errors([&] { return engine.owner().global_address(engine.index(), &code, g.symbol); });
         if (address) return address;
     }
-    const std::string remedy =
-        backend == "opencl" || backend == "level_zero"
-            ? "encore++'s spir64 target does not give device_globals an instance yet"
-            : "build the source that declares it with encore++ -fsycl-targets=" +
-                  (backend == "cuda" ? std::string("cuda:sm_NN") : backend);
-    throw exception(errc::invalid, std::string("handler::") + call + ": this device_global has no instance on device '" +
+    const std::string remedy = backend == "opencl" || backend == "level_zero"
+                                   ? "encore++'s spir64 target does not give device_globals an instance yet"
+                                   : "build the source that declares it with encore++ -fsycl-targets=" +
+                                         (backend == "cuda" ? std::string("cuda:sm_NN") : backend);
+    throw exception(errc::invalid, std::string("handler::") + call +
+                                       ": this device_global has no instance on device '" +
                                        engine.properties().name + "' (" + backend +
                                        "): the program carries no device code for it there (" + remedy + ")");
 }
