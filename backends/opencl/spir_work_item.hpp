@@ -59,11 +59,10 @@ __attribute__((device)) inline bool make_work_item(const Geometry& g, encore::wo
 using local_block = __attribute__((address_space(3))) unsigned char*;
 
 // An entry's kernel object with its local accessors pointed into `block`: a copy of the object the entry took (which
-// is not written: PoCL 3.1 marks it read-only in its work-group function, and crashed when an entry wrote into
-// it), in which the launch's local_binding of
-// each accessor (at byte `at[i]`: backends/gpu/local_memory.hpp) becomes the generic address of its allocation,
-// which sycl::local_accessor reads in SPIR-V device code. An empty accessor (no allocation) is left as it is: its
-// kernel must not touch it.
+// is not written: PoCL 3.1 marks it read-only in its work-group function, and crashed when an entry wrote into it),
+// in which the launch's local_binding of each accessor (at byte `at[i]`: backends/gpu/local_memory.hpp) becomes the
+// generic address of its allocation, which sycl::local_accessor reads in SPIR-V device code. An empty accessor (no
+// allocation) is left as it is: its kernel must not touch it.
 template <typename K> class bound_object {
 public:
     template <std::size_t N>
